@@ -1,0 +1,37 @@
+# gamechip: every target sets itself up first (scripts/setup.sh is fast when nothing is missing).
+# Knobs: SIM (fuzz simulator), COUNT (fuzz positions per block), SEED, JOBS (pytest workers).
+
+SIM   ?= icarus
+COUNT ?= 2000
+SEED  ?= 1
+JOBS  ?= auto
+VENV  := .venv
+GAMECHIP := $(VENV)/bin/gamechip
+PYTEST   := $(VENV)/bin/python -m pytest
+
+.PHONY: setup fuzz test smoke-cocotb2 bench convert clean
+
+setup:
+	@scripts/setup.sh
+
+# The main job: random positions through every block on one simulator, with a summary.
+fuzz: setup
+	$(GAMECHIP) fuzz --block all --sim $(SIM) --count $(COUNT) --seed $(SEED)
+
+# The whole regression: golden model, conversion and lint, every bench on all three simulators.
+test: setup
+	$(PYTEST) -n $(JOBS) --junitxml=build/junit.xml
+
+# The Icarus benches again, unchanged, under cocotb 2.x (CI runs this too).
+smoke-cocotb2:
+	@scripts/setup.sh --cocotb2
+	.venv-cocotb2/bin/python -m pytest -n $(JOBS) tb -k icarus --junitxml=build/junit-cocotb2.xml
+
+bench: setup
+	$(GAMECHIP) bench
+
+convert: setup
+	$(GAMECHIP) convert --out build/hdl-out
+
+clean:
+	rm -rf build

@@ -1,0 +1,5 @@
+import sys
+
+from gamechip.cli import main
+
+sys.exit(main())

@@ -1,0 +1,51 @@
+"""``make bench``: how fast each block is checked on each simulator, beside the golden model.
+
+For every block and simulator it runs the fuzz test on the same seeded positions and reads the
+timings the simulator side recorded (tb/batch.py ``Tally``):
+
+* sim path: writing the stimulus file, simulating, reading the responses;
+* golden: the golden model computing the expected values for the same cases;
+* end to end: the whole fuzz loop (stimulus, simulation, golden model, comparison).
+
+Numbers are printed, never asserted: the targets are shown beside them.
+"""
+
+import sys
+
+from tb.runner import run_design
+
+COUNTS = {"verilator": 200_000, "icarus": 20_000, "ghdl": 10_000}
+TARGET_RATE = 100_000  # cases/s on Verilator for the move checker and the flipper
+TARGET_RATIO = 0.5  # no block's sim path below half the golden model's own rate
+SEED = 2010
+
+
+def run_bench(blocks, sims, scale=1.0):
+    rows = []
+    for block in blocks:
+        for sim in sims:
+            count = max(1, int(COUNTS[sim] * scale))
+            print(f"bench: {block.name} on {sim}, {count:,} positions ...", file=sys.stderr, flush=True)
+            outcome = run_design(block.designs[0], sim, block.module, ["fuzz"], tag="bench", echo=True,
+                                 env={"GAMECHIP_SEED": str(SEED), "GAMECHIP_COUNT": str(count)})
+            if not outcome.passed:
+                print(outcome.result.get("failure") or outcome.log[-4000:], file=sys.stderr)
+                print(f"bench stopped: {block.name} failed on {sim} (log {outcome.sim_dir / 'gamechip.log'})",
+                      file=sys.stderr)
+                return 1
+            rows.append((block.name, sim, outcome.result["tests"]["fuzz"]))
+    print()
+    print(f"{'block':<14} {'sim':<10} {'cases':>9} {'sim path/s':>11} {'golden/s':>10} {'ratio':>6} "
+          f"{'end-to-end/s':>13}  targets")
+    for name, sim, t in rows:
+        sim_rate = t["checked"] / t["sim_seconds"]
+        golden_rate = t["checked"] / t["golden_seconds"]
+        ratio = sim_rate / golden_rate
+        notes = [f"ratio {'>=' if ratio >= TARGET_RATIO else 'BELOW'} {TARGET_RATIO}"]
+        if sim == "verilator" and name in ("move_checker", "disc_flipper"):
+            notes.append(f"rate {'>=' if sim_rate >= TARGET_RATE else 'BELOW'} {TARGET_RATE:,}/s")
+        print(f"{name:<14} {sim:<10} {t['checked']:>9,} {sim_rate:>11,.0f} {golden_rate:>10,.0f} {ratio:>6.2f} "
+              f"{t['checked'] / t['wall_seconds']:>13,.0f}  {', '.join(notes)}")
+    print("\ncases: positions, times two colours for stable_discs; one simulator process per row, "
+          "one core; build time excluded.")
+    return 0

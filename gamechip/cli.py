@@ -1,0 +1,270 @@
+"""``gamechip``: the one entry point. Every Makefile target calls a sub-command of it.
+
+Bad input (board text, square names, block or simulator names, counts) ends in one line that
+says what is wrong and what is valid, and exit status 2; a mismatch found by a simulation ends
+in the failure report and exit status 1.
+"""
+
+import argparse
+import json
+import sys
+import time
+
+from golden.board import BoardError, START, draw, format_board, parse_board, parse_square, square_name, squares_of
+from golden.othello import IllegalMove, flips, game_over, legal_moves, pass_move, perft, play
+from golden.stable import stable_discs
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+def _names(bits, size=8):
+    return [square_name(s, size).lower() for s in squares_of(bits)]
+
+
+def _positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _natural(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _board(text):
+    return START if text is None else parse_board(text)
+
+
+# --- golden-model commands ---------------------------------------------------------------
+
+def cmd_show(args):
+    pos = _board(args.board)
+    legal = legal_moves(pos.own, pos.opp)
+    report = {
+        "board": format_board(pos),
+        "legal": _names(legal),
+        "stable": [_names(stable_discs(pos.black)), _names(stable_discs(pos.white))],
+    }
+    if args.move is not None:
+        move = parse_square(args.move)
+        try:
+            after = play(pos, move)
+        except IllegalMove:
+            legal_text = " ".join(report["legal"]) or "none (the side to move must pass)"
+            raise UsageError(f"{square_name(move)} is not a legal move for {pos.side}; legal moves: {legal_text}")
+        report["flipped"] = _names(flips(pos.own, pos.opp, move))
+        report["board"] = format_board(after)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(draw(pos, highlight=legal))
+    print(f"board:  {format_board(pos)}")
+    if legal:
+        print(f"legal moves for {pos.side} (*): {' '.join(report['legal'])}")
+    else:
+        print(f"{pos.side} has no legal move: " + ("game over" if game_over(pos) else "it must pass"))
+    print(f"stable discs X: {' '.join(report['stable'][0]) or 'none'}")
+    print(f"stable discs O: {' '.join(report['stable'][1]) or 'none'}")
+    if args.move is not None:
+        print(f"\n{pos.side} plays {square_name(move)}, flipping {' '.join(report['flipped'])}:")
+        print(draw(after, highlight=flips(pos.own, pos.opp, move)))
+        print(f"board:  {report['board']}")
+    return 0
+
+
+def cmd_perft(args):
+    pos = _board(args.board)
+    if args.depth < 6:
+        print(perft(pos, args.depth))
+        return 0
+    # Deep counts take minutes in Python: count per root move ("divide") and show each.
+    moves = squares_of(legal_moves(pos.own, pos.opp))
+    if not moves:
+        children = [] if game_over(pos) else [("pass", pass_move(pos))]
+    else:
+        children = [(square_name(m).lower(), play(pos, m)) for m in moves]
+    if not children:
+        print(1)
+        return 0
+    started, total = time.perf_counter(), 0
+    for i, (name, child) in enumerate(children, 1):
+        count = perft(child, args.depth - 1)
+        total += count
+        print(f"  {name}: {count:,}  ({i}/{len(children)}, {time.perf_counter() - started:.1f} s)", file=sys.stderr)
+    print(total)
+    return 0
+
+
+# --- simulation commands -----------------------------------------------------------------
+
+def _blocks(names):
+    from tb.blocks import BLOCKS, unknown
+
+    if not names or names == ["all"]:
+        return list(BLOCKS.values())
+    for name in names:
+        if name not in BLOCKS:
+            raise UsageError(unknown("block", name, list(BLOCKS) + ["all"]))
+    return [BLOCKS[n] for n in names]
+
+
+def _check_sim(sim):
+    from tb.runner import SimulatorMissing, check_simulator
+
+    try:
+        check_simulator(sim)
+    except SimulatorMissing as missing:
+        raise UsageError(str(missing))
+
+
+def _report_failure(outcome, design, sim):
+    from tb.runner import replay_case
+
+    message = outcome.result.get("failure")
+    if not message:
+        print(outcome.log[-4000:], file=sys.stderr)
+        print(f"{design} on {sim}: the simulation failed before comparing anything; "
+              f"full log: {outcome.sim_dir / 'gamechip.log'}", file=sys.stderr)
+        return
+    print(message, file=sys.stderr)
+    print("recording the waveform of this case ...", file=sys.stderr)
+    _, waves = replay_case(outcome.failure_case)
+    print(f"waveform: {waves}" if waves.exists() else f"waveform: replay did not write {waves}", file=sys.stderr)
+
+
+def cmd_fuzz(args):
+    from tb.runner import run_design
+
+    _check_sim(args.sim)
+    blocks = _blocks(args.block)
+    print(f"fuzz: {', '.join(b.name for b in blocks)} on {args.sim}, {args.count:,} positions each, seed {args.seed}",
+          file=sys.stderr)
+    summary = []
+    for block in blocks:
+        design = block.designs[0]
+        started = time.perf_counter()
+        outcome = run_design(design, args.sim, block.module, ["fuzz"], echo=True,
+                             env={"GAMECHIP_SEED": str(args.seed), "GAMECHIP_COUNT": str(args.count)})
+        fuzz = outcome.result.get("tests", {}).get("fuzz", {})
+        if not outcome.passed:
+            _report_failure(outcome, design, args.sim)
+            print(f"FAIL {block.name} on {args.sim}, seed {args.seed}: reproduce with "
+                  f"gamechip fuzz --block {block.name} --sim {args.sim} --count {args.count} --seed {args.seed}",
+                  file=sys.stderr)
+            return 1
+        rate = fuzz["checked"] / fuzz["wall_seconds"] if fuzz.get("wall_seconds") else 0.0
+        summary.append((block.name, fuzz.get("checked", 0), rate, time.perf_counter() - started))
+    print(f"\n{'block':<14} {'sim':<10} {'checked':>10} {'checked/s':>11} {'run time':>9}  seed")
+    for name, checked, rate, seconds in summary:
+        print(f"{name:<14} {args.sim:<10} {checked:>10,} {rate:>11,.0f} {seconds:>8.1f}s  {args.seed}")
+    print(f"PASS: {sum(s[1] for s in summary):,} cases checked against the golden model, no mismatch (seed {args.seed})")
+    return 0
+
+
+def cmd_replay(args):
+    from tb.runner import replay_case
+
+    try:
+        record = json.load(open(args.case))
+        record["block"], record["design"], record["sim"], record["case"]["board"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise UsageError(f"cannot read case file {args.case}: {error}")
+    _check_sim(record["sim"])
+    outcome, waves = replay_case(args.case, waves=args.waves, echo=True)
+    where = f"; waveform: {waves}" if waves else " (add --waves for a waveform)"
+    if outcome.passed:
+        print(f"the case no longer fails on {record['sim']}{where}")
+        return 0
+    print(outcome.result.get("failure") or outcome.log[-4000:], file=sys.stderr)
+    print(f"still fails{where}", file=sys.stderr)
+    return 1
+
+
+def cmd_convert(args):
+    from rtl.convert import convert
+
+    try:
+        paths = convert(args.out, designs=args.design or None)
+    except ValueError as error:
+        raise UsageError(str(error))
+    print(f"wrote {len(paths)} files to {args.out}")
+    return 0
+
+
+def cmd_bench(args):
+    from gamechip.bench import run_bench
+
+    for sim in args.sim:
+        _check_sim(sim)
+    return run_bench(_blocks(args.block), args.sim, args.scale)
+
+
+def build_parser():
+    from tb.runner import SIMULATORS
+
+    parser = argparse.ArgumentParser(prog="gamechip", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    show = sub.add_parser("show", help="draw a board: legal moves, stable discs, a move's flips")
+    show.add_argument("--board", help="board text (64 of X/O/- from A1, space, side to move); default: start")
+    show.add_argument("--move", help="a square such as D3: show what it flips and the board after it")
+    show.add_argument("--json", action="store_true", help="print one JSON object instead")
+    show.set_defaults(run=cmd_show)
+
+    perft_cmd = sub.add_parser("perft", help="leaf count of the game tree (a pass is a ply, a finished game a leaf)")
+    perft_cmd.add_argument("--depth", type=_natural, required=True)
+    perft_cmd.add_argument("--board", help="board text; default: the start position")
+    perft_cmd.set_defaults(run=cmd_perft)
+
+    fuzz = sub.add_parser("fuzz", help="random positions through blocks on a simulator, against the golden model")
+    fuzz.add_argument("--block", nargs="+", default=["all"], help="block names, or all (default)")
+    fuzz.add_argument("--sim", default="icarus", help=f"one of {', '.join(SIMULATORS)} (default icarus)")
+    fuzz.add_argument("--count", type=_positive, default=10000, help="positions per block (default 10000)")
+    fuzz.add_argument("--seed", type=_natural, default=1, help="same seed, same positions (default 1)")
+    fuzz.set_defaults(run=cmd_fuzz)
+
+    replay = sub.add_parser("replay", help="re-run one saved failing case, with its waveform")
+    replay.add_argument("case", help="case file (JSON) named in a failure report")
+    replay.add_argument("--waves", action="store_true", help="record the waveform of the case")
+    replay.set_defaults(run=cmd_replay)
+
+    convert = sub.add_parser("convert", help="write Verilog and VHDL of every block")
+    convert.add_argument("--out", default="build/hdl-out", help="output folder (default build/hdl-out)")
+    convert.add_argument("--design", nargs="+", help="only these designs")
+    convert.set_defaults(run=cmd_convert)
+
+    bench = sub.add_parser("bench", help="throughput of each block per simulator against the golden model alone")
+    bench.add_argument("--block", nargs="+", default=["all"])
+    bench.add_argument("--sim", nargs="+", default=list(SIMULATORS))
+    bench.add_argument("--scale", type=float, default=1.0, help="multiply the number of positions")
+    bench.set_defaults(run=cmd_bench)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (BoardError, UsageError) as error:
+        print(f"gamechip {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"gamechip {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""Slow, obviously-correct reference for the tests of the golden model.
+
+Everything here works on a 2-D grid of 'X' / 'O' / '-' indexed [row][col]
+and walks rays square by square, exactly as the rules are written. It shares
+no algorithm with the bitboard model (othello.py, stable.py) or the RTL, so
+agreement between them means something. Only tests use it: it is ~100 times
+slower than the bitboard model.
+"""
+
+from __future__ import annotations
+
+from .board import Position
+
+Grid = list[list[str]]
+
+DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+# The 4 axes of SPEC section 3, each as its two opposite directions.
+AXES = [((0, -1), (0, 1)), ((-1, 0), (1, 0)), ((-1, 1), (1, -1)), ((-1, -1), (1, 1))]
+
+
+def _grid(pos: Position) -> Grid:
+    n = pos.size
+    grid = []
+    for r in range(n):
+        row = []
+        for c in range(n):
+            sq = r * n + c
+            row.append("X" if (pos.black >> sq) & 1 else "O" if (pos.white >> sq) & 1 else "-")
+        grid.append(row)
+    return grid
+
+
+def _other(colour: str) -> str:
+    return "O" if colour == "X" else "X"
+
+
+def _on_board(n: int, r: int, c: int) -> bool:
+    return 0 <= r < n and 0 <= c < n
+
+
+def _grid_flips(grid: Grid, r: int, c: int, me: str) -> list[tuple[int, int]]:
+    """Squares flipped when ``me`` plays at (r, c): walk each of the 8 rays."""
+    n = len(grid)
+    if grid[r][c] != "-":
+        return []
+    flipped = []
+    for dr, dc in DIRECTIONS:
+        run = []
+        rr, cc = r + dr, c + dc
+        while _on_board(n, rr, cc) and grid[rr][cc] == _other(me):
+            run.append((rr, cc))
+            rr, cc = rr + dr, cc + dc
+        if run and _on_board(n, rr, cc) and grid[rr][cc] == me:
+            flipped.extend(run)
+    return flipped
+
+
+def _grid_moves(grid: Grid, me: str) -> list[tuple[int, int]]:
+    n = len(grid)
+    return [(r, c) for r in range(n) for c in range(n) if _grid_flips(grid, r, c, me)]
+
+
+def slow_legal_moves(pos: Position) -> set[int]:
+    """Squares where the side to move may play."""
+    n = pos.size
+    return {r * n + c for r, c in _grid_moves(_grid(pos), pos.side)}
+
+
+def slow_flips(pos: Position, move: int) -> set[int]:
+    """Squares flipped by the side to move playing ``move`` (empty if illegal)."""
+    n = pos.size
+    return {r * n + c for r, c in _grid_flips(_grid(pos), move // n, move % n, pos.side)}
+
+
+def slow_stable(pos: Position, white: bool) -> set[int]:
+    """Stable discs of one colour: the SPEC section 3 rule applied literally.
+
+    Every square of the grid is re-evaluated each round from the previous
+    round's set, starting from nothing stable, until the set stops changing
+    (the least fixed point). Off-board neighbours count as stable.
+    """
+    n = pos.size
+    grid = _grid(pos)
+    colour = "O" if white else "X"
+    stable: set[tuple[int, int]] = set()
+    while True:
+        nxt = set()
+        for r in range(n):
+            for c in range(n):
+                if grid[r][c] != colour:
+                    continue
+                if all(
+                    any(not _on_board(n, r + dr, c + dc) or (r + dr, c + dc) in stable for dr, dc in axis)
+                    for axis in AXES
+                ):
+                    nxt.add((r, c))
+        if nxt == stable:
+            return {r * n + c for r, c in stable}
+        stable = nxt
+
+
+def _grid_perft(grid: Grid, me: str, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = _grid_moves(grid, me)
+    if not moves:
+        if not _grid_moves(grid, _other(me)):
+            return 1  # finished game: one leaf whatever depth remains
+        return _grid_perft(grid, _other(me), depth - 1)  # forced pass: a node
+    total = 0
+    for r, c in moves:
+        child = [row[:] for row in grid]
+        child[r][c] = me
+        for rr, cc in _grid_flips(grid, r, c, me):
+            child[rr][cc] = me
+        total += _grid_perft(child, _other(me), depth - 1)
+    return total
+
+
+def slow_perft(pos: Position, depth: int) -> int:
+    """Leaf count with the SPEC section 0 convention, by plain recursion."""
+    return _grid_perft(_grid(pos), pos.side, depth)

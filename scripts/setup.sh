@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Set up gamechip on Debian 12: simulators (apt-get, when allowed), a virtual environment with
+# the Python dependencies. Idempotent: when nothing is missing it only checks, in about a second.
+#
+#   scripts/setup.sh            -> .venv with cocotb 1.9.2 (the suite's main line)
+#   scripts/setup.sh --cocotb2  -> also .venv-cocotb2 with cocotb 2.x (Icarus smoke run)
+#
+# GAMECHIP_NO_APT=1 forbids apt-get: missing simulators are then only reported.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_cocotb2=0
+[ "${1:-}" = "--cocotb2" ] && want_cocotb2=1
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+# --- simulators --------------------------------------------------------------------------
+declare -A package=([iverilog]=iverilog [vvp]=iverilog [verilator]=verilator [ghdl]=ghdl)
+missing=()
+for tool in iverilog vvp verilator ghdl; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("${package[$tool]}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  packages=$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && sudo="sudo -n"
+  if [ -z "${GAMECHIP_NO_APT:-}" ] && command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; }; then
+    say "installing simulators with apt-get: $packages"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages >/dev/null
+  else
+    say "missing simulators: $packages"
+    say "install them with: sudo apt-get install $packages   (Debian 12: Icarus 11, Verilator 5.006, GHDL 2.0)"
+    exit 1
+  fi
+fi
+
+# --- Python ------------------------------------------------------------------------------
+python=${PYTHON:-python3}
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 9))' || { say "need Python >= 3.9 ($python is $("$python" --version 2>&1))"; exit 1; }
+
+make_venv() {  # make_venv DIR STAMP-CONTENT INSTALL-FUNCTION
+  local dir=$1 stamp=$2 install=$3
+  if [ -f "$dir/.gamechip-stamp" ] && [ "$(cat "$dir/.gamechip-stamp")" = "$stamp" ]; then
+    return 0
+  fi
+  if [ ! -x "$dir/bin/python" ]; then
+    say "creating $dir"
+    "$python" -m venv "$dir" || { say "python3 -m venv failed: on Debian install python3-venv"; exit 1; }
+  fi
+  say "installing Python packages into $dir"
+  "$dir/bin/python" -m pip install -q --upgrade pip
+  $install "$dir/bin/python"
+  echo "$stamp" > "$dir/.gamechip-stamp"
+}
+
+install_main() { "$1" -m pip install -q -e .; }
+install_cocotb2() {
+  # The same project with cocotb 2.x instead of the pinned 1.9.2: the project without its
+  # dependencies, then the dependencies with cocotb swapped.
+  "$1" -m pip install -q --no-deps -e .
+  "$1" -m pip install -q "cocotb>=2.0,<3" cocotb-test==0.3.0 myhdl==0.11.52 pytest pytest-xdist chess
+}
+stamp=$(sha256sum pyproject.toml | cut -c1-16)
+make_venv .venv "$stamp" install_main
+[ $want_cocotb2 -eq 1 ] && make_venv .venv-cocotb2 "$stamp-cocotb2" install_cocotb2
+say "ready: $(iverilog -V 2>/dev/null | head -1 | cut -d' ' -f1-4), $(verilator --version), $(ghdl --version | head -1 | cut -d' ' -f1-2), $(.venv/bin/python -c 'import cocotb; print("cocotb", cocotb.__version__)')"

@@ -1,0 +1,233 @@
+"""Simulator-side engine shared by every bench: batches of cases through a harness, compared
+with the golden model, reported as one named case on the first mismatch.
+
+A bench file defines a ``BlockCheck`` (how a case becomes a stimulus line, what the golden
+model expects, how response lines become values, how to describe a case) and its cocotb tests
+call ``check_cases``. Results and the first failing case go to JSON files in the simulator's
+working directory, where ``tb.runner`` picks them up after the run.
+"""
+
+import json
+import os
+import random
+import time
+from dataclasses import asdict, dataclass
+from typing import Optional
+
+from cocotb.triggers import RisingEdge, Timer
+
+from golden.board import Position, draw, format_board, parse_board, square_name
+from tb.directed import directed_positions, mixed_positions, random_positions
+from tb.harness import IN_FILE, OUT_FILE
+
+RESULT_FILE = "gamechip_result.json"
+CASE_FILE = "gamechip_failure.json"
+CHUNK = 4096
+
+
+@dataclass(frozen=True)
+class Case:
+    """One vector for a block: a position plus what the block is asked about it."""
+
+    position: Position
+    label: str  # where it came from: 'directed: ...' or 'fuzz #123 (...)'
+    move: Optional[int] = None  # disc flipper: the square played
+    color: Optional[str] = None  # stable discs: 'X' or 'O', whose stable discs are counted
+
+    def to_dict(self):
+        return {"board": format_board(self.position), "size": self.position.size,
+                "label": self.label, "move": self.move, "color": self.color}
+
+    @classmethod
+    def from_dict(cls, record):
+        position = parse_board(record["board"], record.get("size", 8))
+        return cls(position, record["label"], record.get("move"), record.get("color"))
+
+
+def environment():
+    """What the runner passed in: simulator name, seed, count, case file."""
+    return {
+        "sim": os.environ.get("GAMECHIP_SIM", "?"),
+        "seed": int(os.environ.get("GAMECHIP_SEED", "1")),
+        "count": int(os.environ.get("GAMECHIP_COUNT", "0")),
+        "case": os.environ.get("GAMECHIP_CASE"),
+        "design": os.environ.get("GAMECHIP_DESIGN", "?"),
+    }
+
+
+class BatchTB:
+    """Owns the harness: the go/ready handshake and the stimulus and response files."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.log = dut._log
+        dut.go.value = 0
+
+    async def run(self, lines):
+        with open(IN_FILE, "w") as stimulus:
+            stimulus.write("".join(line + "\n" for line in lines))
+        self.dut.go.value = 0
+        await Timer(1, "ns")
+        self.dut.go.value = 1
+        await RisingEdge(self.dut.ready)
+        self.dut.go.value = 0
+        with open(OUT_FILE) as response:
+            return response.read().split("\n")[:-1]
+
+
+def hex_field(text):
+    """Parse one hex field; X/Z (uninitialised or driven by two sources) stay as text."""
+    try:
+        return int(text, 16)
+    except ValueError:
+        return text.lower()
+
+
+class BlockCheck:
+    """What a bench defines for its block; see the three tb/test_*.py files."""
+
+    block = "?"
+
+    def __init__(self, size=None):
+        self.size = size or int(os.environ.get("GAMECHIP_SIZE", "8"))
+
+    def board_hex(self, bitboard):
+        """A bitboard as a stimulus field: fixed width, because VHDL's hread reads exactly
+        as many digits as the port is wide."""
+        return format(bitboard, f"0{(self.size * self.size + 3) // 4}x")
+
+    def cases(self, positions, rng=None, exhaustive=False):
+        """[(label, Position)] -> [Case]; one case per position unless the block asks more."""
+        return [Case(position, label) for label, position in positions]
+
+    def stimulus(self, case):
+        raise NotImplementedError
+
+    def expected(self, case):
+        raise NotImplementedError
+
+    def parse(self, lines, count):
+        """Response lines of a batch -> one actual value per case."""
+        raise NotImplementedError
+
+    def explain(self, case, expected, actual):
+        """Lines that show expected and actual in board terms."""
+        return [f"expected: {expected}", f"actual:   {actual}"]
+
+
+@dataclass
+class Tally:
+    checked: int = 0
+    sim_seconds: float = 0.0  # writing stimulus, simulating, reading responses
+    golden_seconds: float = 0.0  # the golden model computing the expected values
+    wall_seconds: float = 0.0
+
+
+def describe_case(case):
+    size = case.position.size
+    lines = [f"case:     {case.label}", f"board:    {format_board(case.position)}"]
+    if case.move is not None:
+        name = square_name(case.move, size) if 0 <= case.move < size * size else "off the board"
+        lines.append(f"move:     {name} (index {case.move})")
+    if case.color is not None:
+        lines.append(f"colour:   {case.color} (whose stable discs are counted)")
+    lines += ["          " + row for row in draw(case.position).splitlines()]
+    return lines
+
+
+def failure_message(check, case, expected, actual, env):
+    return "\n".join([
+        f"MISMATCH in {check.block} ({env['design']}) on {env['sim']}, seed {env['seed']}",
+        *describe_case(case),
+        *check.explain(case, expected, actual),
+        f"case file: {os.path.abspath(CASE_FILE)}",
+        f"replay it with a waveform: gamechip replay {os.path.abspath(CASE_FILE)} --waves",
+    ])
+
+
+def save_failure(check, case, expected, actual, env):
+    record = {"block": check.block, "design": env["design"], "sim": env["sim"], "seed": env["seed"],
+              "case": case.to_dict(), "expected": repr(expected), "actual": repr(actual)}
+    with open(CASE_FILE, "w") as out:
+        json.dump(record, out, indent=2)
+
+
+def record_result(test, tally, failure=None):
+    """Merge one test's tally into the result file (atomically: a reader never sees half)."""
+    record = json.load(open(RESULT_FILE)) if os.path.exists(RESULT_FILE) else {"tests": {}}
+    record["tests"][test] = asdict(tally)
+    record["checked"] = sum(t["checked"] for t in record["tests"].values())
+    if failure:
+        record["failure"] = failure
+    with open(RESULT_FILE + ".tmp", "w") as out:
+        json.dump(record, out)
+    os.replace(RESULT_FILE + ".tmp", RESULT_FILE)
+
+
+def progress(text):
+    """A progress line for the person at the terminal; the runner shows lines with this prefix."""
+    print(f"gamechip: {text}", flush=True)
+
+
+async def check_cases(tb, check, cases, test, tally=None, total=None):
+    """Run ``cases`` through the harness in chunks; raise AssertionError on the first mismatch.
+
+    ``tally`` carries counts across calls (fuzz feeds chunks); ``total`` turns on progress lines.
+    """
+    env = environment()
+    tally = tally or Tally()
+    started = time.perf_counter() - tally.wall_seconds
+    for first in range(0, len(cases), CHUNK):
+        chunk = cases[first:first + CHUNK]
+        t0 = time.perf_counter()
+        actuals = check.parse(await tb.run([check.stimulus(case) for case in chunk]), len(chunk))
+        t1 = time.perf_counter()
+        expecteds = [check.expected(case) for case in chunk]
+        t2 = time.perf_counter()
+        tally.sim_seconds += t1 - t0
+        tally.golden_seconds += t2 - t1
+        for case, expected, actual in zip(chunk, expecteds, actuals):
+            if expected != actual:
+                tally.wall_seconds = time.perf_counter() - started
+                save_failure(check, case, expected, actual, env)
+                message = failure_message(check, case, expected, actual, env)
+                record_result(test, tally, failure=message)
+                raise AssertionError(message)
+            tally.checked += 1
+        tally.wall_seconds = time.perf_counter() - started
+        if total:
+            rate = tally.checked / tally.wall_seconds if tally.wall_seconds else 0.0
+            progress(f"{check.block} on {env['sim']}: {tally.checked:,}/{total:,} positions checked, {rate:,.0f}/s")
+    record_result(test, tally)
+    return tally
+
+
+# The tests every bench registers, each a one-line cocotb test calling one of these.
+
+async def run_directed(dut, check):
+    await check_cases(BatchTB(dut), check, check.cases(directed_positions(check.size), exhaustive=True), "directed")
+
+
+async def run_random(dut, check, kind):
+    env = environment()
+    positions = random_positions(kind, random.Random(env["seed"]), env["count"], check.size)
+    await check_cases(BatchTB(dut), check, check.cases(positions, rng=random.Random(env["seed"] + 1)), f"random_{kind}")
+
+
+async def run_fuzz(dut, check):
+    """``count`` mixed random positions from ``seed``, fed in chunks so memory stays flat."""
+    env = environment()
+    tb, tally = BatchTB(dut), Tally()
+    positions_rng, moves_rng = random.Random(env["seed"]), random.Random(env["seed"] + 1)
+    done = 0
+    while done < env["count"]:
+        positions = mixed_positions(positions_rng, min(CHUNK, env["count"] - done), check.size, first=done)
+        cases = check.cases(positions, rng=moves_rng)
+        await check_cases(tb, check, cases, "fuzz", tally=tally, total=env["count"] * len(cases) // len(positions))
+        done += len(positions)
+
+
+async def run_replay(dut, check):
+    """The one case saved in the file GAMECHIP_CASE names (written by a failing run)."""
+    record = json.load(open(environment()["case"]))
+    await check_cases(BatchTB(dut), check, [Case.from_dict(record["case"])], "replay")

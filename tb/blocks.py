@@ -1,0 +1,34 @@
+"""The blocks the benches know: bench module, converted designs, regression sizes.
+
+The one place a new block is registered; ``gamechip fuzz``, ``make bench`` and the pytest
+functions all read it.
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Block:
+    name: str
+    module: str  # the cocotb bench
+    designs: tuple  # converted designs the bench checks; the first is the 8x8 one
+    counts: dict  # simulator -> random positions of each kind in the default regression
+
+
+# Sized so the whole regression stays well inside 15 minutes on 2 cores: Verilator runs the
+# harness at >100k positions/s, Icarus and GHDL interpret the per-square networks far slower.
+BLOCKS = {
+    "move_checker": Block("move_checker", "tb.test_move_checker", ("move_checker",),
+                          {"icarus": 4000, "verilator": 50000, "ghdl": 2000}),
+    "disc_flipper": Block("disc_flipper", "tb.test_disc_flipper",
+                          ("disc_flipper", "disc_flipper_n6", "disc_flipper_n4"),
+                          {"icarus": 3000, "verilator": 50000, "ghdl": 1500}),
+    "stable_discs": Block("stable_discs", "tb.test_stable_discs", ("stable_discs",),
+                          {"icarus": 3000, "verilator": 30000, "ghdl": 1500}),
+}
+DESIGN_BLOCK = {design: block for block in BLOCKS.values() for design in block.designs}
+REGRESSION_TESTS = ["directed", "random_occupancy", "random_played"]
+
+
+def unknown(kind, name, valid):
+    return f"unknown {kind} '{name}': choose one of {', '.join(valid)}"

@@ -1,0 +1,211 @@
+"""Host side of every simulation: convert the RTL, generate the harness, build, run, collect.
+
+Used by the pytest functions at the bottom of each bench, by ``gamechip fuzz``/``replay`` and
+by ``make bench``. Each (design, simulator, cocotb major, waves) gets its own build directory,
+so parameter changes never reuse a stale binary and ``pytest -n`` workers never share one.
+"""
+
+import fcntl
+import hashlib
+import io
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import cocotb
+
+from tb import harness
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
+SIMULATORS = ("icarus", "verilator", "ghdl")
+SIM_BINARIES = {"icarus": ("iverilog", "vvp"), "verilator": ("verilator",), "ghdl": ("ghdl",)}
+DEBIAN_PACKAGES = {"icarus": "iverilog", "verilator": "verilator", "ghdl": "ghdl"}
+COCOTB_MAJOR = int(cocotb.__version__.split(".")[0])
+# Verilator builds the harness's delays with --timing; MyHDL mixes widths (lint is
+# checked separately, with -Wall, in tests/test_rtl_convert.py), so warnings do not stop a build.
+VERILATOR_BUILD_ARGS = ["--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
+
+
+class SimulatorMissing(RuntimeError):
+    pass
+
+
+def check_simulator(sim):
+    """Raise SimulatorMissing with the install command when ``sim`` is unknown or absent."""
+    if sim not in SIMULATORS:
+        raise SimulatorMissing(f"unknown simulator '{sim}': choose one of {', '.join(SIMULATORS)}")
+    missing = [tool for tool in SIM_BINARIES[sim] if shutil.which(tool) is None]
+    if missing:
+        raise SimulatorMissing(
+            f"simulator '{sim}' is not installed ({', '.join(missing)} not on PATH): "
+            f"run 'sudo apt-get install {DEBIAN_PACKAGES[sim]}' or 'make setup'"
+        )
+
+
+@contextmanager
+def _locked(path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _sources_digest():
+    digest = hashlib.sha256()
+    for source in sorted((ROOT / "rtl").glob("*.py")) + [ROOT / "tb" / "harness.py"]:
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def hdl_dir(design):
+    """Converted Verilog/VHDL of ``design`` plus its harness, converted once per RTL change."""
+    out = BUILD / "hdl" / _sources_digest()
+    stamp = out / f"{design}.done"
+    with _locked(BUILD / "hdl" / f"{design}.lock"):
+        if not stamp.exists():
+            from rtl.designs import PORTS
+
+            out.mkdir(parents=True, exist_ok=True)
+            # MyHDL renames signals when blocks are elaborated twice in one process: convert
+            # in a fresh interpreter every time.
+            subprocess.run(
+                [sys.executable, "-m", "rtl.convert", "--out", str(out), "--design", design],
+                check=True, cwd=ROOT, stdout=subprocess.DEVNULL,
+            )
+            (out / f"{harness.harness_name(design)}.v").write_text(harness.verilog_harness(design, PORTS[design]))
+            (out / f"{harness.harness_name(design)}.vhd").write_text(harness.vhdl_harness(design, PORTS[design]))
+            stamp.write_text("ok\n")
+    return out
+
+
+def build_dir(design, sim, waves=False, tag=""):
+    name = f"{design}-{sim}-cocotb{COCOTB_MAJOR}" + ("-waves" if waves else "") + (f"-{tag}" if tag else "")
+    return BUILD / "sim" / name
+
+
+def testcase_filter(names):
+    """cocotb 1.x takes a comma-separated list of names, 2.x a regular expression."""
+    if COCOTB_MAJOR >= 2:
+        return "^(" + "|".join(names) + ")$"
+    return ",".join(names)
+
+
+def waveform_path(sim_dir, design, sim):
+    top = harness.harness_name(design)
+    return {
+        "icarus": sim_dir / f"{top}.fst",
+        "verilator": sim_dir / "dump.fst",
+        "ghdl": sim_dir / f"{top}.ghw",
+    }[sim]
+
+
+@dataclass
+class RunResult:
+    passed: bool
+    sim_dir: Path
+    result: dict  # what tb.batch wrote: checked, timings, failure message
+    failure_case: Path  # JSON of the first failing case (exists only on failure)
+    log: str
+
+
+class _Collect(logging.Handler):
+    """Keep cocotb-test's relayed simulator output; show progress lines when asked."""
+
+    def __init__(self, echo):
+        super().__init__()
+        self.lines = io.StringIO()
+        self.echo = echo
+
+    def emit(self, record):
+        text = record.getMessage()
+        self.lines.write(text + "\n")
+        if self.echo and "gamechip: " in text:
+            print(text[text.index("gamechip: ") + len("gamechip: "):], file=sys.stderr, flush=True)
+
+
+def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False):
+    """Build (if needed) and run ``tests`` of bench ``module`` on ``design`` under ``sim``."""
+    from cocotb_test.simulator import run
+    from rtl.designs import SIZE
+
+    check_simulator(sim)
+    sources = hdl_dir(design)
+    sim_dir = build_dir(design, sim, waves, tag)
+    sim_dir.mkdir(parents=True, exist_ok=True)
+    for stale in ("gamechip_result.json", "gamechip_failure.json"):
+        (sim_dir / stale).unlink(missing_ok=True)
+    top = harness.harness_name(design)
+    kwargs = dict(
+        toplevel=top, module=module, sim_build=str(sim_dir), waves=waves,
+        testcase=testcase_filter(tests), python_search=[str(ROOT)],
+        extra_env={"GAMECHIP_SIM": sim, "GAMECHIP_DESIGN": design, "GAMECHIP_SIZE": str(SIZE[design]), **(env or {})},
+    )
+    if sim == "ghdl":
+        kwargs.update(
+            toplevel_lang="vhdl", compile_args=["--std=08"],
+            vhdl_sources=[str(sources / n) for n in ("pck_myhdl_011.vhd", f"{design}.vhd", f"{top}.vhd")],
+        )
+    else:
+        kwargs.update(verilog_sources=[str(sources / f"{design}.v"), str(sources / f"{top}.v")])
+        if sim == "verilator":
+            kwargs.update(compile_args=VERILATOR_BUILD_ARGS, plus_args=["--trace"] if waves else [])
+    collector = _Collect(echo)
+    logger = logging.getLogger("cocotb")
+    logger.addHandler(collector)
+    propagate, logger.propagate = logger.propagate, not echo
+    try:
+        run(simulator=sim, **kwargs)
+        passed = True
+    except SystemExit:
+        passed = False
+    finally:
+        logger.removeHandler(collector)
+        logger.propagate = propagate
+    result_file = sim_dir / "gamechip_result.json"
+    result = json.loads(result_file.read_text()) if result_file.exists() else {}
+    log = collector.lines.getvalue()
+    (sim_dir / "gamechip.log").write_text(log)
+    return RunResult(passed, sim_dir, result, sim_dir / "gamechip_failure.json", log)
+
+
+def replay_case(case_file, waves=True, echo=False):
+    """Re-run one saved failing case; return (RunResult, waveform path or None)."""
+    from tb.blocks import BLOCKS
+
+    record = json.loads(Path(case_file).read_text())
+    block = BLOCKS[record["block"]]
+    design, sim = record["design"], record["sim"]
+    case_copy = BUILD / "cases" / f"{design}-{sim}-{record['seed']}.json"
+    case_copy.parent.mkdir(parents=True, exist_ok=True)
+    case_copy.write_text(json.dumps(record, indent=2))
+    outcome = run_design(
+        design, sim, block.module, ["replay"], waves=waves, tag="replay", echo=echo,
+        env={"GAMECHIP_CASE": str(case_copy), "GAMECHIP_SEED": str(record["seed"])},
+    )
+    return outcome, waveform_path(outcome.sim_dir, design, sim) if waves else None
+
+
+def regression_for(design, sim):
+    """What a bench's pytest function calls: run the regression tests of ``design`` on ``sim``
+    (seed from GAMECHIP_SEED, default 1) and, on a mismatch, replay the case with waves."""
+    from tb.blocks import DESIGN_BLOCK, REGRESSION_TESTS
+
+    block = DESIGN_BLOCK[design]
+    env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"), "GAMECHIP_COUNT": str(block.counts[sim])}
+    outcome = run_design(design, sim, block.module, REGRESSION_TESTS, env=env)
+    if outcome.passed:
+        assert outcome.result.get("checked", 0) > 0, f"{design} on {sim}: no case was checked\n{outcome.log[-3000:]}"
+        return outcome
+    message = outcome.result.get("failure") or f"{design} on {sim} failed before any comparison:\n{outcome.log[-4000:]}"
+    if outcome.failure_case.exists():
+        _, waves = replay_case(outcome.failure_case)
+        message += f"\nwaveform: {waves}" if waves.exists() else f"\nwaveform: replay did not produce {waves}"
+    raise AssertionError(message)
