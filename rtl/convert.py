@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from rtl.designs import DESIGNS
+from rtl.elaboration import frame_records_only
 
 HDL_SUFFIX = {"verilog": ".v", "vhdl": ".vhd"}
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -39,10 +40,11 @@ def check_designs(designs):
 
 def convert_here(design, out_dir, hdls):
     """Elaborate ``design`` once in this process and write each HDL into ``out_dir``."""
-    instance = DESIGNS[design]()
-    for hdl in hdls:
-        options = {"testbench": False} if hdl == "verilog" else {}
-        instance.convert(hdl=hdl, path=str(out_dir), name=design, **options)
+    with frame_records_only():
+        instance = DESIGNS[design]()
+        for hdl in hdls:
+            options = {"testbench": False} if hdl == "verilog" else {}
+            instance.convert(hdl=hdl, path=str(out_dir), name=design, **options)
 
 
 def convert_in_subprocess(design, out_dir, hdls):

@@ -146,6 +146,9 @@ def failure_message(check, case, expected, actual, env):
 
 
 def save_failure(check, case, expected, actual, env):
+    """Keep the first failing case of a run (the runner clears the file before each run)."""
+    if os.path.exists(CASE_FILE):
+        return
     record = {"block": check.block, "design": env["design"], "sim": env["sim"], "seed": env["seed"],
               "case": case.to_dict(), "expected": repr(expected), "actual": repr(actual)}
     with open(CASE_FILE, "w") as out:
@@ -158,7 +161,8 @@ def record_result(test, tally, failure=None):
     record["tests"][test] = asdict(tally)
     record["checked"] = sum(t["checked"] for t in record["tests"].values())
     if failure:
-        record["failure"] = failure
+        record.setdefault("failure", failure)  # the first one, whose case file was kept
+        record.setdefault("failures", {})[test] = failure
     with open(RESULT_FILE + ".tmp", "w") as out:
         json.dump(record, out)
     os.replace(RESULT_FILE + ".tmp", RESULT_FILE)

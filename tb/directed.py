@@ -51,6 +51,11 @@ def directed_positions(size=8):
         ("full board, checkerboard", _position([s for s in every if (s // size + s) % 2], every, size)),
         ("full board but one corner, opponent around it", _position([n2 - 1 - size - 1], set(every) - {0, n2 - 1 - size - 1}, size)),
     ]
+    for side in range(2, size):
+        # Stable discs grow inward one square per cycle here; the 3x3 block ends with a single
+        # flip-flop changing in the last iteration, the case an early ``done`` gets wrong.
+        block = [r * size + c for r in range(side) for c in range(side)]
+        cases.append((f"own {side}x{side} block in corner A1", _position(block, [], size)))
     for corner in (0, size - 1, n2 - size, n2 - 1):
         cases.append((f"single own disc on corner {square_name(corner, size)}", _position([corner], [], size)))
         cases.append((f"single opponent disc on corner {square_name(corner, size)}", _position([], [corner], size)))

@@ -57,17 +57,22 @@ def _locked(path):
         yield
 
 
-def _sources_digest():
+def _sources_digest(rtl_root):
     digest = hashlib.sha256()
-    for source in sorted((ROOT / "rtl").glob("*.py")) + [ROOT / "tb" / "harness.py"]:
+    for source in sorted((rtl_root / "rtl").glob("*.py")) + [ROOT / "tb" / "harness.py"]:
         digest.update(source.name.encode())
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def hdl_dir(design):
-    """Converted Verilog/VHDL of ``design`` plus its harness, converted once per RTL change."""
-    out = BUILD / "hdl" / _sources_digest()
+def hdl_dir(design, rtl_root=ROOT):
+    """Converted Verilog/VHDL of ``design`` plus its harness, converted once per RTL change.
+
+    ``rtl_root`` is the folder holding the ``rtl`` package to convert: the project's own, or a
+    deliberately broken copy (tests/test_mutants.py).
+    """
+    rtl_root = Path(rtl_root)
+    out = BUILD / "hdl" / _sources_digest(rtl_root)
     stamp = out / f"{design}.done"
     with _locked(BUILD / "hdl" / f"{design}.lock"):
         if not stamp.exists():
@@ -78,7 +83,8 @@ def hdl_dir(design):
             # in a fresh interpreter every time.
             subprocess.run(
                 [sys.executable, "-m", "rtl.convert", "--out", str(out), "--design", design],
-                check=True, cwd=ROOT, stdout=subprocess.DEVNULL,
+                check=True, cwd=rtl_root, stdout=subprocess.DEVNULL,
+                env={**os.environ, "PYTHONPATH": str(rtl_root)},
             )
             (out / f"{harness.harness_name(design)}.v").write_text(harness.verilog_harness(design, PORTS[design]))
             (out / f"{harness.harness_name(design)}.vhd").write_text(harness.vhdl_harness(design, PORTS[design]))
@@ -131,13 +137,13 @@ class _Collect(logging.Handler):
             print(text[text.index("gamechip: ") + len("gamechip: "):], file=sys.stderr, flush=True)
 
 
-def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False):
+def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=ROOT):
     """Build (if needed) and run ``tests`` of bench ``module`` on ``design`` under ``sim``."""
     from cocotb_test.simulator import run
     from rtl.designs import SIZE
 
     check_simulator(sim)
-    sources = hdl_dir(design)
+    sources = hdl_dir(design, rtl_root)
     sim_dir = build_dir(design, sim, waves, tag)
     sim_dir.mkdir(parents=True, exist_ok=True)
     for stale in ("gamechip_result.json", "gamechip_failure.json"):
