@@ -222,7 +222,7 @@ def draw(pos: Position, highlight: int = 0, marks: Optional[Mapping[int, str]] =
     """
     size = pos.size
     marks = marks or {}
-    files = "".join(f" {chr(ord('A') + c)} " for c in range(size))
+    files = "".join(f" {chr(ord('A') + c)} " for c in range(size)).rstrip()
     lines = ["   " + files]
     for row in range(size - 1, -1, -1):
         cells = []

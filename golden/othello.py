@@ -154,7 +154,9 @@ def pass_move(pos: Position) -> Position:
     moves = legal_moves(pos.own, pos.opp, pos.size)
     if moves:
         first = square_name((moves & -moves).bit_length() - 1, pos.size)
-        raise IllegalMove(f"{pos.side} may not pass: it has {popcount(moves)} legal moves (e.g. {first}); board {pos.text()}")
+        raise IllegalMove(
+            f"{pos.side} may not pass: it has {popcount(moves)} legal moves (e.g. {first}); board {pos.text()}"
+        )
     return pos.swap_side()
 
 

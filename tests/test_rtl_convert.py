@@ -178,7 +178,7 @@ def move_checker_bench(size, cases, results):
     return dut, drive
 
 
-@pytest.mark.parametrize("size, count", [(8, 300), (6, 300), (4, 300)])
+@pytest.mark.parametrize("size, count", [(8, 200), (6, 200), (4, 200)])
 def test_move_checker_matches_ray_walk(size, count):
     rng = random.Random(size)
     cases = [(w, b) if wtm else (b, w) for b, w, wtm in random_positions(rng, size, count)]
@@ -222,7 +222,7 @@ def expected_move(black, white, white_to_move, square, size):
     return ((opp, own) if white_to_move else (own, opp)) + (False,)
 
 
-@pytest.mark.parametrize("size, count", [(8, 300), (6, 300), (4, 300)])
+@pytest.mark.parametrize("size, count", [(8, 200), (6, 200), (4, 200)])
 def test_disc_flipper_matches_ray_walk(size, count):
     """Mostly legal moves; the rest any move value, so occupied, non-capturing and (6x6)
     off-board squares 36..63 are covered."""
@@ -356,12 +356,10 @@ def test_stable_discs_cycle_by_cycle(case):
     assert trace[1:] == expected
 
 
-def test_stable_discs_shortcut_and_layers_as_specified():
-    """The cases above cover what the brief names: the start position and the all-corners-
-    empty board answer in cycle 0 with 0, the full board needs one cycle per ring."""
-    assert reference_stable_sets(START_BLACK) == [0]
-    assert reference_stable_sets(STABLE_CASES["all corners empty"][0]) == [0]
-    assert len(reference_stable_sets(FULL)) == 4
+@pytest.mark.parametrize("case", ["start position", "all corners empty"])
+def test_stable_discs_answers_in_cycle_0_without_corners(case):
+    trace = run_stable(*STABLE_CASES[case], cycles=2)
+    assert trace[1:] == [(True, 0, 0), (False, 0, 0)]
 
 
 def test_stable_discs_reset_mid_run_clears_everything():
