@@ -155,7 +155,7 @@ def cmd_fuzz(args):
     for block in blocks:
         design = block.designs[0]
         started = time.perf_counter()
-        outcome = run_design(design, args.sim, block.module, ["fuzz"], echo=True,
+        outcome = run_design(design, args.sim, block.module, ["fuzz"], echo=True, tag="fuzz",
                              env={"GAMECHIP_SEED": str(args.seed), "GAMECHIP_COUNT": str(args.count)})
         fuzz = outcome.result.get("tests", {}).get("fuzz", {})
         if not outcome.passed:

@@ -37,7 +37,7 @@ fi
 
 # --- Python ------------------------------------------------------------------------------
 python=${PYTHON:-python3}
-"$python" -c 'import sys; sys.exit(sys.version_info < (3, 9))' || { say "need Python >= 3.9 ($python is $("$python" --version 2>&1))"; exit 1; }
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { say "need Python >= 3.10 ($python is $("$python" --version 2>&1))"; exit 1; }
 
 make_venv() {  # make_venv DIR STAMP-CONTENT INSTALL-FUNCTION
   local dir=$1 stamp=$2 install=$3

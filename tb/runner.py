@@ -24,6 +24,9 @@ from tb import harness
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
+# The folder holding the ``rtl`` package to convert; GAMECHIP_RTL_ROOT points the whole flow
+# (fuzz, replay, regression) at a modified copy, e.g. a deliberately broken one.
+RTL_ROOT = Path(os.environ.get("GAMECHIP_RTL_ROOT", ROOT))
 SIMULATORS = ("icarus", "verilator", "ghdl")
 SIM_BINARIES = {"icarus": ("iverilog", "vvp"), "verilator": ("verilator",), "ghdl": ("ghdl",)}
 DEBIAN_PACKAGES = {"icarus": "iverilog", "verilator": "verilator", "ghdl": "ghdl"}
@@ -65,13 +68,13 @@ def _sources_digest(rtl_root):
     return digest.hexdigest()[:16]
 
 
-def hdl_dir(design, rtl_root=ROOT):
+def hdl_dir(design, rtl_root=None):
     """Converted Verilog/VHDL of ``design`` plus its harness, converted once per RTL change.
 
     ``rtl_root`` is the folder holding the ``rtl`` package to convert: the project's own, or a
     deliberately broken copy (tests/test_mutants.py).
     """
-    rtl_root = Path(rtl_root)
+    rtl_root = Path(rtl_root or RTL_ROOT)
     out = BUILD / "hdl" / _sources_digest(rtl_root)
     stamp = out / f"{design}.done"
     with _locked(BUILD / "hdl" / f"{design}.lock"):
@@ -92,9 +95,11 @@ def hdl_dir(design, rtl_root=ROOT):
     return out
 
 
-def build_dir(design, sim, waves=False, tag=""):
+def build_dir(design, sim, sources, waves=False, tag=""):
+    """One directory per design, simulator, cocotb major, waves, kind of run (regression, fuzz,
+    replay, ...) and RTL version, so that concurrent runs never share stimulus files."""
     name = f"{design}-{sim}-cocotb{COCOTB_MAJOR}" + ("-waves" if waves else "") + (f"-{tag}" if tag else "")
-    return BUILD / "sim" / name
+    return BUILD / "sim" / f"{name}-{sources.name[:8]}"
 
 
 def testcase_filter(names):
@@ -137,14 +142,14 @@ class _Collect(logging.Handler):
             print(text[text.index("gamechip: ") + len("gamechip: "):], file=sys.stderr, flush=True)
 
 
-def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=ROOT):
+def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=None):
     """Build (if needed) and run ``tests`` of bench ``module`` on ``design`` under ``sim``."""
     from cocotb_test.simulator import run
     from rtl.designs import SIZE
 
     check_simulator(sim)
     sources = hdl_dir(design, rtl_root)
-    sim_dir = build_dir(design, sim, waves, tag)
+    sim_dir = build_dir(design, sim, sources, waves, tag)
     sim_dir.mkdir(parents=True, exist_ok=True)
     for stale in ("gamechip_result.json", "gamechip_failure.json"):
         (sim_dir / stale).unlink(missing_ok=True)

@@ -1,0 +1,99 @@
+"""The ``gamechip`` command as a user meets it: output, JSON, exit codes, bad input, and a
+fuzz run that finds a (deliberately planted) bug and hands back seed, board, values, waveform."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from golden.board import START, format_board
+from tests.test_mutants import MUTANTS, mutant_root
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def gamechip(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "gamechip", *args], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=600)
+
+
+def test_show_json_start_position():
+    run = gamechip("show", "--json")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report == {"board": format_board(START), "legal": ["d3", "c4", "f5", "e6"], "stable": [[], []]}
+
+
+def test_show_move_json_gives_flips_and_new_board():
+    report = json.loads(gamechip("show", "--move", "D3", "--json").stdout)
+    assert report["flipped"] == ["d4"]
+    assert report["board"] == "-------------------X-------XX------XO--------------------------- O"
+
+
+def test_show_draws_board_and_stable_discs():
+    full_black = "X" * 64 + " O"
+    run = gamechip("show", "--board", full_black)
+    assert run.returncode == 0, run.stderr
+    assert "game over" in run.stdout and "stable discs X: a1 b1" in run.stdout
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["show", "--board", "XO- X"], "board text has 3 squares"),
+    (["show", "--board", "Q" + "-" * 63 + " X"], "bad character 'Q' at A1"),
+    (["show", "--board", "-" * 64 + " Z"], "side to move must be X or O"),
+    (["show", "--move", "Z9"], "Z9"),
+    (["show", "--move", "a1"], "A1 is not a legal move for X; legal moves: d3 c4 f5 e6"),
+    (["perft", "--depth", "-1"], "must be 0 or more"),
+    (["perft", "--depth", "x"], "expected a whole number"),
+    (["fuzz", "--block", "alu"], "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, all"),
+    (["fuzz", "--sim", "modelsim"], "unknown simulator 'modelsim': choose one of icarus, verilator, ghdl"),
+    (["fuzz", "--count", "0"], "must be at least 1"),
+    (["fuzz", "--count", "many"], "expected a whole number"),
+    (["replay", "/nonexistent/case.json"], "cannot read case file"),
+    (["convert", "--design", "alu"], "unknown design"),
+])
+def test_bad_input_is_one_clear_line(args, expected):
+    run = gamechip(*args)
+    assert run.returncode == 2
+    assert expected in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_missing_simulator_says_what_to_install():
+    run = gamechip("fuzz", "--sim", "verilator", env={"PATH": os.path.dirname(sys.executable)})
+    assert run.returncode == 2
+    assert "apt-get install verilator" in run.stderr
+
+
+@pytest.mark.parametrize("depth, leaves", [(0, 1), (1, 4), (4, 244), (6, 8200)])
+def test_perft_start(depth, leaves):
+    run = gamechip("perft", "--depth", str(depth))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [str(leaves)]
+
+
+def test_perft_finished_game_is_one_leaf():
+    assert gamechip("perft", "--depth", "5", "--board", "X" * 64 + " X").stdout.split() == ["1"]
+
+
+def test_fuzz_passes_and_summarises():
+    run = gamechip("fuzz", "--block", "move_checker", "--count", "300", "--seed", "5")
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "300/300 positions checked" in run.stderr
+    assert "PASS: 300 cases checked" in run.stdout and "seed 5" in run.stdout
+
+
+def test_fuzz_reports_a_planted_bug_with_seed_board_values_and_waveform(tmp_path):
+    design, file, old, new = MUTANTS["move_checker drops one direction"]
+    run = gamechip("fuzz", "--block", "move_checker", "--count", "200", "--seed", "3",
+                   env={"GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, old, new))})
+    assert run.returncode == 1
+    report = run.stderr
+    assert "MISMATCH in move_checker" in report and "seed 3" in report
+    assert "board:" in report and "expected legal:" in report and "actual legal:" in report
+    waveform = Path(report.split("waveform: ")[1].split()[0])
+    assert waveform.exists() and waveform.stat().st_size > 0
+    assert "gamechip fuzz --block move_checker --sim icarus --count 200 --seed 3" in report
