@@ -103,9 +103,10 @@ def build_dir(design, sim, sources, waves=False, tag=""):
 
 
 def testcase_filter(names):
-    """cocotb 1.x takes a comma-separated list of names, 2.x a regular expression."""
+    """cocotb 1.x takes a comma-separated list of names, 2.x a regular expression matched
+    against the full name (``tb.test_move_checker.directed``): anchor both ends at a dot."""
     if COCOTB_MAJOR >= 2:
-        return "^(" + "|".join(names) + ")$"
+        return r"(^|\.)(" + "|".join(names) + ")$"
     return ",".join(names)
 
 

@@ -1,11 +1,14 @@
 """The RTL converts, the converted HDL passes Verilator lint, Icarus and GHDL, and every
 block works in MyHDL's own simulator.
 
-The functional checks compare against a naive reference written here (ray walks for
-moves, the stability rule iterated square by square) that shares no code with golden/ or
-with the RTL cells. MyHDL simulates with Python ints, so these checks cannot catch
-conversion traps such as 32-bit Verilog locals: the cocotb benches in tb/ run the
-converted HDL.
+The HDL comes from the benches' conversion cache (tb.runner.hdl_dir: converted once per
+RTL change); one test runs the public rtl.convert.convert API into a fresh folder.
+
+The functional checks compare against golden/slow.py, the square-by-square ray walk that
+shares no code with the bitboard model or the RTL cells, and, cycle by cycle, against
+golden/stable.py's stable_iterations (whose fixed point is cross-checked with slow_stable).
+MyHDL simulates with Python ints, so these checks cannot catch conversion traps such as
+32-bit Verilog locals: the cocotb benches in tb/ run the converted HDL.
 """
 
 import random
@@ -16,6 +19,10 @@ import subprocess
 import pytest
 from myhdl import ResetSignal, Signal, StopSimulation, always, block, delay, instance, intbv
 
+from golden.board import Position, format_board, start_position
+from golden.positions import random_occupancy, random_played
+from golden.slow import slow_flips, slow_legal_moves, slow_stable
+from golden.stable import stable_iterations
 from rtl.convert import convert
 from rtl.designs import DESIGNS, PORTS
 from rtl.disc_flipper import disc_flipper
@@ -23,9 +30,7 @@ from rtl.elaboration import frame_records_only
 from rtl.lint import VERILATOR_LINT_FLAGS
 from rtl.move_checker import move_checker
 from rtl.stable_discs import stable_discs
-
-STEPS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
-AXES = [((0, -1), (0, 1)), ((-1, 0), (1, 0)), ((-1, 1), (1, -1)), ((-1, -1), (1, 1))]
+from tb.runner import hdl_dir
 
 
 def needs(tool):
@@ -38,13 +43,28 @@ def run_tool(command, cwd):
     return result
 
 
+def bitboard(squares):
+    return sum(1 << square for square in squares)
+
+
 # ---------------------------------------------------------------- conversion and tools
 
-@pytest.fixture(scope="module")
-def hdl_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("hdl")
-    convert(out)
-    return out
+def without_header_stamps(text):
+    """The HDL text minus MyHDL's ``File:`` / ``Date:`` header lines, which name the
+    output path and the time of conversion."""
+    return re.sub(r"^(//|--) (File|Date): .*\n", "", text, flags=re.M)
+
+
+def test_convert_api_writes_verilog_vhdl_and_the_myhdl_package(tmp_path):
+    design = "disc_flipper_n4"
+    written = convert(tmp_path, designs=[design])
+    expected = {f"{design}.v", f"{design}.vhd", "pck_myhdl_011.vhd"}
+    assert {path.name for path in written} == expected
+    assert {path.name for path in tmp_path.iterdir()} == expected  # no scratch folders left
+    cached = hdl_dir(design)
+    for name in expected:
+        assert without_header_stamps((tmp_path / name).read_text()) == \
+            without_header_stamps((cached / name).read_text()), f"{name} differs from the cache"
 
 
 def test_unknown_design_is_rejected_with_the_valid_names(tmp_path):
@@ -53,8 +73,9 @@ def test_unknown_design_is_rejected_with_the_valid_names(tmp_path):
 
 
 @pytest.mark.parametrize("design", list(DESIGNS))
-def test_verilog_ports_match_registry(hdl_dir, design):
-    text = (hdl_dir / f"{design}.v").read_text()
+def test_verilog_ports_match_registry(design):
+    out = hdl_dir(design)
+    text = (out / f"{design}.v").read_text()
     header = re.search(rf"^module {design} \(([^)]*)\);", text, re.M)
     assert header, f"no module {design} in {design}.v"
     assert [p.strip() for p in header.group(1).split(",")] == [name for name, _, _ in PORTS[design]]
@@ -62,105 +83,42 @@ def test_verilog_ports_match_registry(hdl_dir, design):
         declared = re.search(rf"^{direction}put (?:\[(\d+):0\] )?{name};", text, re.M)
         assert declared, f"{direction}put {name} not declared in {design}.v"
         assert int(declared.group(1) or 0) + 1 == width, name
-    assert re.search(rf"^entity {design} is", (hdl_dir / f"{design}.vhd").read_text(), re.M)
+    assert re.search(rf"^entity {design} is", (out / f"{design}.vhd").read_text(), re.M)
 
 
 @needs("verilator")
 @pytest.mark.parametrize("design", list(DESIGNS))
-def test_verilator_lint(hdl_dir, design):
-    run_tool(["verilator", *VERILATOR_LINT_FLAGS, "--top-module", design, f"{design}.v"], hdl_dir)
+def test_verilator_lint(design):
+    run_tool(["verilator", *VERILATOR_LINT_FLAGS, "--top-module", design, f"{design}.v"],
+             hdl_dir(design))
 
 
 @needs("iverilog")
 @pytest.mark.parametrize("design", list(DESIGNS))
-def test_icarus_compiles(hdl_dir, design, tmp_path):
-    run_tool(["iverilog", "-g2005", "-s", design, "-o", tmp_path / design, f"{design}.v"], hdl_dir)
+def test_icarus_compiles(design, tmp_path):
+    run_tool(["iverilog", "-g2005", "-s", design, "-o", tmp_path / design, f"{design}.v"],
+             hdl_dir(design))
 
 
 @needs("ghdl")
 @pytest.mark.parametrize("design", list(DESIGNS))
-def test_ghdl_analyses_and_elaborates(hdl_dir, design, tmp_path):
+def test_ghdl_analyses_and_elaborates(design, tmp_path):
+    out = hdl_dir(design)
     ghdl = ["ghdl", "-a", "--std=08", f"--workdir={tmp_path}"]
-    run_tool([*ghdl, "pck_myhdl_011.vhd"], hdl_dir)
-    run_tool([*ghdl, f"{design}.vhd"], hdl_dir)
+    run_tool([*ghdl, "pck_myhdl_011.vhd"], out)
+    run_tool([*ghdl, f"{design}.vhd"], out)
     run_tool(["ghdl", "-e", "--std=08", f"--workdir={tmp_path}", "-o", tmp_path / design, design],
              tmp_path)
 
 
-# ---------------------------------------------------------------- naive reference
-
-def bit(board, square):
-    return (board >> square) & 1
-
-
-def walk(square, step, size):
-    """The squares from ``square`` (excluded) in direction ``step`` up to the board edge."""
-    row, col = divmod(square, size)
-    row, col = row + step[0], col + step[1]
-    while 0 <= row < size and 0 <= col < size:
-        yield row * size + col
-        row, col = row + step[0], col + step[1]
-
-
-def reference_flips(own, opp, square, size):
-    """Discs flipped by placing on ``square`` (0 when occupied, off the board or no capture)."""
-    if square >= size * size or bit(own | opp, square):
-        return 0
-    flips = 0
-    for step in STEPS:
-        run = 0
-        for ray_square in walk(square, step, size):
-            if bit(opp, ray_square):
-                run |= 1 << ray_square
-            else:
-                if bit(own, ray_square):
-                    flips |= run
-                break
-    return flips
-
-
-def reference_legal(own, opp, size):
-    return sum(1 << s for s in range(size * size) if reference_flips(own, opp, s, size))
-
-
-def start_position(size):
-    """(black, white) of the standard start, scaled to size x size."""
-    low, high = size // 2 - 1, size // 2
-    white = (1 << (low * size + low)) | (1 << (high * size + high))
-    black = (1 << (high * size + low)) | (1 << (low * size + high))
-    return black, white
-
-
-def random_positions(rng, size, count):
-    """(black, white, white_to_move): half random playouts, half random fills."""
-    positions = []
-    while len(positions) < count // 2:
-        black, white = start_position(size)
-        white_to_move = False
-        for _ in range(rng.randrange(size * size)):
-            own, opp = (white, black) if white_to_move else (black, white)
-            legal = [s for s in range(size * size) if reference_flips(own, opp, s, size)]
-            if legal:
-                move = rng.choice(legal)
-                flips = reference_flips(own, opp, move, size)
-                own, opp = own | flips | (1 << move), opp & ~flips
-                black, white = (opp, own) if white_to_move else (own, opp)
-            white_to_move = not white_to_move
-        positions.append((black, white, white_to_move))
-    while len(positions) < count:
-        density = rng.random()
-        black = white = 0
-        for square in range(size * size):
-            if rng.random() < density:
-                if rng.random() < 0.5:
-                    black |= 1 << square
-                else:
-                    white |= 1 << square
-        positions.append((black, white, rng.random() < 0.5))
-    return positions
-
-
 # ---------------------------------------------------------------- combinational blocks
+
+def stimulus_positions(rng, size, count):
+    """``count`` positions: half from random games (sampled from many games, so passes,
+    finished games and every stage of play occur), half random occupancy."""
+    played = rng.sample(random_played(rng, 10 * count, size), count // 2)
+    return played + [random_occupancy(rng, size) for _ in range(count - len(played))]
+
 
 @block
 def move_checker_bench(size, cases, results):
@@ -169,9 +127,9 @@ def move_checker_bench(size, cases, results):
 
     @instance
     def drive():
-        for own_value, opp_value in cases:
-            own.next = own_value
-            opp.next = opp_value
+        for pos in cases:
+            own.next = pos.own
+            opp.next = pos.opp
             yield delay(1)
             results.append(int(legal))
 
@@ -180,16 +138,15 @@ def move_checker_bench(size, cases, results):
 
 @pytest.mark.parametrize("size, count", [(8, 200), (6, 200), (4, 200)])
 def test_move_checker_matches_ray_walk(size, count):
-    rng = random.Random(size)
-    cases = [(w, b) if wtm else (b, w) for b, w, wtm in random_positions(rng, size, count)]
+    cases = stimulus_positions(random.Random(size), size, count)
     results = []
     with frame_records_only():
         bench = move_checker_bench(size, cases, results)
     bench.run_sim(quiet=1)
     bench.quit_sim()
     assert len(results) == len(cases)
-    for (own, opp), legal in zip(cases, results):
-        assert legal == reference_legal(own, opp, size), f"own={own:#x} opp={opp:#x}"
+    for pos, legal in zip(cases, results):
+        assert legal == bitboard(slow_legal_moves(pos)), format_board(pos)
 
 
 @block
@@ -202,10 +159,10 @@ def disc_flipper_bench(size, cases, results):
 
     @instance
     def drive():
-        for black_value, white_value, white_moves, square in cases:
-            black.next = black_value
-            white.next = white_value
-            white_to_move.next = white_moves
+        for pos, square in cases:
+            black.next = pos.black
+            white.next = pos.white
+            white_to_move.next = pos.white_to_move
             move.next = square
             yield delay(1)
             results.append((int(new_black), int(new_white), bool(illegal)))
@@ -213,13 +170,15 @@ def disc_flipper_bench(size, cases, results):
     return dut, drive
 
 
-def expected_move(black, white, white_to_move, square, size):
-    own, opp = (white, black) if white_to_move else (black, white)
-    flips = reference_flips(own, opp, square, size)
-    if not flips:
-        return black, white, True
-    own, opp = own | flips | (1 << square), opp & ~flips
-    return ((opp, own) if white_to_move else (own, opp)) + (False,)
+def expected_move(pos, square):
+    """(new_black, new_white, illegal): the board unchanged and illegal set when nothing
+    flips (occupied, non-capturing or off-board square)."""
+    flipped = bitboard(slow_flips(pos, square)) if square < pos.size * pos.size else 0
+    if not flipped:
+        return pos.black, pos.white, True
+    own, opp = pos.own | flipped | (1 << square), pos.opp & ~flipped
+    after = Position.from_own_opp(own, opp, pos.white_to_move, pos.size)
+    return after.black, after.white, False
 
 
 @pytest.mark.parametrize("size, count", [(8, 200), (6, 200), (4, 200)])
@@ -229,52 +188,24 @@ def test_disc_flipper_matches_ray_walk(size, count):
     rng = random.Random(100 + size)
     move_values = 1 << (size * size - 1).bit_length()
     cases = []
-    for black, white, white_to_move in random_positions(rng, size, count):
-        own, opp = (white, black) if white_to_move else (black, white)
-        legal = [s for s in range(size * size) if reference_flips(own, opp, s, size)]
+    for pos in stimulus_positions(rng, size, count):
+        legal = sorted(slow_legal_moves(pos))
         square = rng.choice(legal) if legal and rng.random() < 0.7 else rng.randrange(move_values)
-        cases.append((black, white, white_to_move, square))
+        cases.append((pos, square))
     results = []
     with frame_records_only():
         bench = disc_flipper_bench(size, cases, results)
     bench.run_sim(quiet=1)
     bench.quit_sim()
     assert sum(illegal for _, _, illegal in results) not in (0, len(cases))
+    if size == 6:
+        assert any(square >= 36 for _, square in cases), "no off-board move value drawn"
     assert len(results) == len(cases)
-    for case, result in zip(cases, results):
-        assert result == expected_move(*case, size), f"black, white, white_to_move, move = {case}"
+    for (pos, square), result in zip(cases, results):
+        assert result == expected_move(pos, square), f"{format_board(pos)}, move {square}"
 
 
 # ---------------------------------------------------------------- stable discs
-
-def reference_stable_sets(own, size=8):
-    """S_0 (border discs stable by the rule), S_1 = F(S_0), ... up to the first fixed point."""
-
-    def supported(square, stable):
-        row, col = divmod(square, size)
-        for axis in AXES:
-            ends = [(row + dr, col + dc) for dr, dc in axis]
-            if not any(not (0 <= r < size and 0 <= c < size) or (r * size + c) in stable
-                       for r, c in ends):
-                return False
-        return bit(own, square) == 1
-
-    border = [s for s in range(size * size)
-              if s // size in (0, size - 1) or s % size in (0, size - 1)]
-    edge_stable = set()
-    while True:
-        grown = {s for s in border if supported(s, edge_stable)}
-        if grown == edge_stable:
-            break
-        edge_stable = grown
-    sets = [edge_stable]
-    while True:
-        grown = edge_stable | {s for s in range(size * size)
-                               if s not in border and supported(s, sets[-1])}
-        if grown == sets[-1]:
-            return [sum(1 << s for s in stable) for stable in sets]
-        sets.append(grown)
-
 
 @block
 def stable_discs_bench(black_value, white_value, color_value, cycles, trace, reset_in_cycle=None):
@@ -330,10 +261,10 @@ def rows(*row_masks):
 
 
 FULL = (1 << 64) - 1
-START_BLACK, START_WHITE = start_position(8)
+START = start_position(8)
 CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
 STABLE_CASES = {
-    "start position": (START_BLACK, START_WHITE, 0),
+    "start position": (START.black, START.white, 0),
     "full bottom rows, black": (rows(0xFF, 0xFF, 0x7E, 0x18), rows(0, 0, 0x81, 0x24), 0),
     "full bottom rows, white": (rows(0xFF, 0xFF, 0x7E, 0x18), rows(0, 0, 0x81, 0x24), 1),
     "all corners empty": (FULL & ~CORNERS & 0x5555555555555555, FULL & ~CORNERS & ~0x5555555555555555, 0),
@@ -342,27 +273,37 @@ STABLE_CASES = {
 }
 
 
+def stable_board_text(black, white, color):
+    """The board text, with the colour whose stable discs are counted as the side."""
+    return format_board(Position(black, white, bool(color)))
+
+
 @pytest.mark.parametrize("case", list(STABLE_CASES))
 def test_stable_discs_cycle_by_cycle(case):
     black, white, color = STABLE_CASES[case]
-    expected_sets = reference_stable_sets(white if color else black)
+    board = stable_board_text(black, white, color)
+    expected_sets = stable_iterations(white if color else black)
+    assert expected_sets[-1] == bitboard(slow_stable(Position(black, white), white=bool(color))), board
     fixed_point_cycle = len(expected_sets) - 1
     trace = run_stable(black, white, color, cycles=fixed_point_cycle + 3)
 
-    assert trace[0] == (False, 0, 0), "after reset"
+    assert trace[0] == (False, 0, 0), f"after reset, {board}"
     expected = [(cycle == fixed_point_cycle, bin(stable).count("1"), stable)
                 for cycle, stable in enumerate(expected_sets)]
     expected += [(False,) + expected[-1][1:]] * 2  # busy clears, outputs hold
-    assert trace[1:] == expected
+    assert trace[1:] == expected, board
 
 
 @pytest.mark.parametrize("case", ["start position", "all corners empty"])
 def test_stable_discs_answers_in_cycle_0_without_corners(case):
-    trace = run_stable(*STABLE_CASES[case], cycles=2)
-    assert trace[1:] == [(True, 0, 0), (False, 0, 0)]
+    black, white, color = STABLE_CASES[case]
+    assert stable_iterations(white if color else black) == [0]
+    trace = run_stable(black, white, color, cycles=2)
+    assert trace[1:] == [(True, 0, 0), (False, 0, 0)], stable_board_text(black, white, color)
 
 
 def test_stable_discs_reset_mid_run_clears_everything():
     trace = run_stable(FULL, 0, 0, cycles=4, reset_in_cycle=1)
-    assert trace[2][0] is False and trace[2][2] != 0  # cycle 1, reset not yet applied
-    assert trace[3:] == [(False, 0, 0)] * 2
+    board = stable_board_text(FULL, 0, 0)
+    assert trace[2][0] is False and trace[2][2] != 0, board  # cycle 1, reset not yet applied
+    assert trace[3:] == [(False, 0, 0)] * 2, board
