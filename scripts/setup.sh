@@ -48,18 +48,21 @@ make_venv() {  # make_venv DIR STAMP-CONTENT INSTALL-FUNCTION
     say "creating $dir"
     "$python" -m venv "$dir" || { say "python3 -m venv failed: on Debian install python3-venv"; exit 1; }
   fi
-  say "installing Python packages into $dir"
-  "$dir/bin/python" -m pip install -q --upgrade pip
-  $install "$dir/bin/python"
+  say "installing Python packages into $dir (log: $dir/install.log)"
+  if ! { "$dir/bin/python" -m pip install --upgrade pip && $install "$dir/bin/python"; } > "$dir/install.log" 2>&1; then
+    tail -20 "$dir/install.log" >&2
+    say "pip failed: see $dir/install.log (PyPI must be reachable)"
+    exit 1
+  fi
   echo "$stamp" > "$dir/.gamechip-stamp"
 }
 
-install_main() { "$1" -m pip install -q -e .; }
+install_main() { "$1" -m pip install -e .; }
 install_cocotb2() {
   # The same project with cocotb 2.x instead of the pinned 1.9.2: the project without its
   # dependencies, then the dependencies with cocotb swapped.
-  "$1" -m pip install -q --no-deps -e .
-  "$1" -m pip install -q "cocotb>=2.0,<3" cocotb-test==0.3.0 myhdl==0.11.52 pytest pytest-xdist chess
+  "$1" -m pip install --no-deps -e .
+  "$1" -m pip install "cocotb>=2.0,<3" cocotb-test==0.3.0 myhdl==0.11.52 pytest pytest-xdist chess
 }
 stamp=$(sha256sum pyproject.toml | cut -c1-16)
 make_venv .venv "$stamp" install_main

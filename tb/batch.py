@@ -201,7 +201,8 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
         tally.wall_seconds = time.perf_counter() - started
         if total:
             rate = tally.checked / tally.wall_seconds if tally.wall_seconds else 0.0
-            progress(f"{check.block} on {env['sim']}: {tally.checked:,}/{total:,} positions checked, {rate:,.0f}/s")
+            progress(f"{check.block} on {env['sim']}: {tally.checked:,}/{total:,} cases checked, {rate:,.0f}/s, "
+                     f"seed {env['seed']}")
     record_result(test, tally)
     return tally
 

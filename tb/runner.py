@@ -135,12 +135,23 @@ class _Collect(logging.Handler):
         super().__init__()
         self.lines = io.StringIO()
         self.echo = echo
+        self.open_line = False
 
     def emit(self, record):
         text = record.getMessage()
         self.lines.write(text + "\n")
         if self.echo and "gamechip: " in text:
-            print(text[text.index("gamechip: ") + len("gamechip: "):], file=sys.stderr, flush=True)
+            line = text[text.index("gamechip: ") + len("gamechip: "):]
+            if sys.stderr.isatty():  # one line that updates in place
+                print("\r" + line, end="\x1b[K", file=sys.stderr, flush=True)
+                self.open_line = True
+            else:
+                print(line, file=sys.stderr, flush=True)
+
+    def close(self):
+        if self.open_line:
+            print(file=sys.stderr)
+        super().close()
 
 
 def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=None):
@@ -180,6 +191,7 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
         passed = False
     finally:
         logger.removeHandler(collector)
+        collector.close()
         logger.propagate = propagate
     result_file = sim_dir / "gamechip_result.json"
     result = json.loads(result_file.read_text()) if result_file.exists() else {}

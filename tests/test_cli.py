@@ -82,7 +82,7 @@ def test_perft_finished_game_is_one_leaf():
 def test_fuzz_passes_and_summarises():
     run = gamechip("fuzz", "--block", "move_checker", "--count", "300", "--seed", "5")
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "300/300 positions checked" in run.stderr
+    assert "300/300 cases checked" in run.stderr
     assert "PASS: 300 cases checked" in run.stdout and "seed 5" in run.stdout
 
 
