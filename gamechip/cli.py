@@ -107,6 +107,80 @@ def cmd_perft(args):
     return 0
 
 
+def _simulate_one(design, sim, case):
+    """The simulated block's answer for one case: (report, matches golden)."""
+    from tb.runner import ask
+
+    _check_sim(sim)
+    outcome = ask(design, sim, case)
+    if outcome.actual is None:
+        raise UsageError(f"{design} on {sim} gave no answer; log: {outcome.sim_dir / 'gamechip.log'}")
+    return outcome.actual, outcome.passed
+
+
+def cmd_eval(args):
+    from golden.evaluator import DEFAULT, HEAVY, STAGES, evaluate
+    from tb.batch import Case
+
+    pos = _board(args.board)
+    weights, design = (HEAVY, "evaluator_heavy") if args.weights == "heavy" else (DEFAULT, "evaluator")
+    golden = evaluate(pos, weights).to_dict()
+    keys = ("corners", "xsquares", "mobility", "stable", "discs", "stage", "terminal", "fixed", "adaptive")
+    report = {key: golden[key] for key in keys if key in golden}
+    sim = match = None
+    if args.sim:
+        sim_report, match = _simulate_one(design, args.sim, Case(pos, "gamechip eval"))
+        sim = {key: sim_report[key] for key in report if key in sim_report}
+        report["sim"] = dict(sim, match=match)
+    if args.json:
+        print(json.dumps(report))
+        return 0 if match is not False else 1
+    print(draw(pos))
+    stage = STAGES.index(golden["stage"])
+    shifts = weights.adaptive_shifts[stage]
+    print(f"weights: {args.weights}; fixed: corner {weights.corner}, X-square {weights.xsquare}, mobility "
+          f"{weights.mobility}, stable {weights.stable}, terminal {weights.terminal}")
+    print(f"stage: {golden['stage']} (limits {weights.stage_limits}); adaptive weights (mobility, stability, "
+          f"corners, discs): {', '.join('0' if s is None else str(1 << s) for s in shifts)}")
+    header = f"{'term':<10} {'golden own':>10} {'opp':>5}" + (f"   {args.sim + ' own':>14} {'opp':>5}" if sim else "")
+    print(header)
+    for term in ("corners", "xsquares", "mobility", "stable", "discs"):
+        row = f"{term:<10} {golden[term][0]:>10} {golden[term][1]:>5}"
+        if sim:
+            row += f"   {sim[term][0]:>14} {sim[term][1]:>5}" + ("" if sim[term] == golden[term] else "  <-- differs")
+        print(row)
+    for name in ("terminal", "fixed", "adaptive"):
+        row = f"{name:<10} {golden[name]!s:>16}"
+        if sim:
+            row += f"   {sim[name]!s:>20}" + ("" if sim[name] == golden[name] else "  <-- differs")
+        print(row)
+    if sim:
+        print("simulated block matches the golden model" if match else "MISMATCH between the block and the golden model")
+    return 0 if match is not False else 1
+
+
+def cmd_book(args):
+    from golden.board import format_game_record, parse_game_record
+    from golden.openings import book_move
+    from tb.batch import Case
+
+    moves = parse_game_record(args.moves or "")
+    pos = START
+    for move in moves:
+        pos = play(pos, move)
+    golden = book_move(tuple(moves))
+    answer = "out of book" if golden is None else square_name(golden).lower()
+    print(f"game: {format_game_record(moves) or '(start)'}")
+    print(f"golden book: {answer}")
+    if args.sim:
+        sim_answers, match = _simulate_one("openings", args.sim, Case(pos, "gamechip book", moves=tuple(moves)))
+        sim_answer = sim_answers[-1]
+        print(f"{args.sim} ROM:  {'out of book' if sim_answer is None else sim_answer.lower()}"
+              + ("" if match else "   <-- MISMATCH with the golden book"))
+        return 0 if match else 1
+    return 0
+
+
 # --- simulation commands -----------------------------------------------------------------
 
 def _blocks(names):
@@ -227,6 +301,18 @@ def build_parser():
     perft_cmd.add_argument("--depth", type=_natural, required=True)
     perft_cmd.add_argument("--board", help="board text; default: the start position")
     perft_cmd.set_defaults(run=cmd_perft)
+
+    evaluation = sub.add_parser("eval", help="the evaluation of a board, term by term (golden, and a simulated block)")
+    evaluation.add_argument("--board", help="board text; default: the start position")
+    evaluation.add_argument("--sim", help=f"also ask the evaluator block on this simulator ({', '.join(SIMULATORS)})")
+    evaluation.add_argument("--weights", choices=("default", "heavy"), default="default")
+    evaluation.add_argument("--json", action="store_true", help="print one JSON object instead")
+    evaluation.set_defaults(run=cmd_eval)
+
+    book = sub.add_parser("book", help="the opening book's next move for a game so far")
+    book.add_argument("--moves", default="", help="the game so far, e.g. f5d6c3 (default: no move yet)")
+    book.add_argument("--sim", help=f"also ask the openings ROM block on this simulator ({', '.join(SIMULATORS)})")
+    book.set_defaults(run=cmd_book)
 
     fuzz = sub.add_parser("fuzz", help="random positions through blocks on a simulator, against the golden model")
     fuzz.add_argument("--block", nargs="+", default=["all"], help="block names, or all (default)")

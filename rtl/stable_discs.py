@@ -15,13 +15,14 @@ of its colour or off the board; the stable set is the least fixed point. Hardwar
   edge after ``done``. Outputs then hold until the next ``start``.
 * Shortcut: when all four corners are empty at ``start``, nothing can be stable, so the
   block answers at once (done in cycle 0, stable = 0, count = 0) through an explicit gate.
-* ``count`` is the popcount of the stable output, summed by an adder tree built at
-  elaboration time (pairs of signals added level by level).
+* ``count`` is the popcount of the stable output, summed by the adder tree of
+  ``rtl.popcount`` (built at elaboration time, pairs of signals added level by level).
 """
 
 from myhdl import ConcatSignal, Signal, always_comb, always_seq, block, intbv
 
 from rtl.geometry import neighbour, opposite
+from rtl.popcount import count_signal, popcount
 
 WEST, EAST, SOUTH, NORTH = (0, -1), (0, 1), (-1, 0), (1, 0)
 SOUTH_WEST, NORTH_EAST, SOUTH_EAST, NORTH_WEST = (-1, -1), (1, 1), (-1, 1), (1, -1)
@@ -117,73 +118,6 @@ def inner_cell(clk, rst, start, busy, own, square, west, east, south, north,
 
 
 @block
-def pair_count(a, b, total):
-    """Leaf adder of the popcount tree: the number of set bits among two (2-bit result).
-
-    Written with conditions because VHDL has no ``+`` on std_logic.
-    """
-
-    @always_comb
-    def count_pair():
-        if a and b:
-            total.next = 2
-        elif a or b:
-            total.next = 1
-        else:
-            total.next = 0
-
-    return count_pair
-
-
-@block
-def adder(a, b, total):
-    """Inner adder of the popcount tree: ``total = a + b`` (total is wide enough)."""
-
-    @always_comb
-    def add():
-        total.next = a + b
-
-    return add
-
-
-def count_signal(leaves):
-    """A signal that holds any count of up to ``leaves`` set bits."""
-    return Signal(intbv(0, min=0, max=leaves + 1))
-
-
-@block
-def adder_tree(bits, total):
-    """Popcount of ``bits`` (dict index -> bool signal, an even number of them) into ``total``.
-
-    Level 0 adds the bits in pairs; every further level adds the previous level's sums in
-    pairs, an odd one out moving up unchanged, until one sum is left, which drives total.
-    ``sums[(level, index)]`` is ``(signal, number of bits it covers)``.
-    """
-    adders = []
-    sums = {}
-    for index in range(len(bits) // 2):
-        sums[(0, index)] = (count_signal(2), 2)
-        adders.append(pair_count(bits[2 * index], bits[2 * index + 1], sums[(0, index)][0]))
-
-    level, width = 0, len(bits) // 2
-    while width > 1:
-        for index in range(width // 2):
-            (a, a_bits), (b, b_bits) = sums[(level, 2 * index)], sums[(level, 2 * index + 1)]
-            sums[(level + 1, index)] = (count_signal(a_bits + b_bits), a_bits + b_bits)
-            adders.append(adder(a, b, sums[(level + 1, index)][0]))
-        if width % 2:
-            sums[(level + 1, width // 2)] = sums[(level, width - 1)]
-        level, width = level + 1, (width + 1) // 2
-    root = sums[(level, 0)][0]
-
-    @always_comb
-    def drive_total():
-        total.next = root
-
-    return adders, drive_total
-
-
-@block
 def border_network(own, stable_bits, size):
     """Corner cells, border chains and border cells.
 
@@ -246,9 +180,9 @@ def stable_discs(clk, rst, start, black, white, color, done, count, stable, size
                                 near[WEST], near[EAST], near[SOUTH], near[NORTH],
                                 near[SOUTH_WEST], near[NORTH_EAST], near[SOUTH_EAST],
                                 near[NORTH_WEST], stable_bits[square], pending_bits[square]))
-    cells.append(adder_tree(stable_bits, total))
 
     stable_vector = ConcatSignal(*(stable_bits[s] for s in reversed(range(squares))))
+    cells.append(popcount(stable_vector, total))
     pending_vector = ConcatSignal(*(pending_bits[s] for s in sorted(pending_bits, reverse=True)))
 
     @always_seq(clk.posedge, reset=rst)

@@ -16,12 +16,13 @@ from typing import Optional
 
 from cocotb.triggers import RisingEdge, Timer
 
-from golden.board import Position, draw, format_board, parse_board, square_name
+from golden.board import Position, draw, format_board, format_game_record, parse_board, square_name, squares_of
 from tb.directed import directed_positions, mixed_positions, random_positions
 from tb.harness import IN_FILE, OUT_FILE
 
 RESULT_FILE = "gamechip_result.json"
 CASE_FILE = "gamechip_failure.json"
+ACTUAL_FILE = "gamechip_actual.json"  # what the block answered for a replayed case
 CHUNK = 4096
 
 
@@ -33,15 +34,20 @@ class Case:
     label: str  # where it came from: 'directed: ...' or 'fuzz #123 (...)'
     move: Optional[int] = None  # disc flipper: the square played
     color: Optional[str] = None  # stable discs: 'X' or 'O', whose stable discs are counted
+    legal: Optional[int] = None  # node ordering: the legal vector (when not the position's)
+    pv: Optional[int] = None  # node ordering: the PV square, if any
+    moves: tuple = ()  # openings: the game so far (the position is the board after it)
 
     def to_dict(self):
-        return {"board": format_board(self.position), "size": self.position.size,
-                "label": self.label, "move": self.move, "color": self.color}
+        return {"board": format_board(self.position), "size": self.position.size, "label": self.label,
+                "move": self.move, "color": self.color, "legal": self.legal, "pv": self.pv,
+                "moves": list(self.moves)}
 
     @classmethod
     def from_dict(cls, record):
         position = parse_board(record["board"], record.get("size", 8))
-        return cls(position, record["label"], record.get("move"), record.get("color"))
+        return cls(position, record["label"], record.get("move"), record.get("color"),
+                   record.get("legal"), record.get("pv"), tuple(record.get("moves", ())))
 
 
 def environment():
@@ -106,9 +112,13 @@ class BlockCheck:
     def expected(self, case):
         raise NotImplementedError
 
-    def parse(self, lines, count):
-        """Response lines of a batch -> one actual value per case."""
+    def parse(self, lines, cases):
+        """Response lines of a batch -> one actual value per case of ``cases``."""
         raise NotImplementedError
+
+    def report(self, actual):
+        """An actual value as JSON-friendly data (for the CLI's side-by-side views)."""
+        return repr(actual)
 
     def explain(self, case, expected, actual):
         """Lines that show expected and actual in board terms."""
@@ -131,7 +141,14 @@ def describe_case(case):
         lines.append(f"move:     {name} (index {case.move})")
     if case.color is not None:
         lines.append(f"colour:   {case.color} (whose stable discs are counted)")
-    lines += ["          " + row for row in draw(case.position).splitlines()]
+    if case.legal is not None:
+        names = " ".join(square_name(s, size) for s in squares_of(case.legal)) or "none"
+        lines.append(f"legal:    {case.legal:#018x} ({names}; * in the diagram)")
+    if case.pv is not None:
+        lines.append(f"pv:       {square_name(case.pv, size)}")
+    if case.moves:
+        lines.append(f"game:     {format_game_record(case.moves, size)}")
+    lines += ["          " + row for row in draw(case.position, highlight=case.legal or 0).splitlines()]
     return lines
 
 
@@ -184,7 +201,7 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
     for first in range(0, len(cases), CHUNK):
         chunk = cases[first:first + CHUNK]
         t0 = time.perf_counter()
-        actuals = check.parse(await tb.run([check.stimulus(case) for case in chunk]), len(chunk))
+        actuals = check.parse(await tb.run([check.stimulus(case) for case in chunk]), chunk)
         t1 = time.perf_counter()
         expecteds = [check.expected(case) for case in chunk]
         t2 = time.perf_counter()
@@ -233,6 +250,11 @@ async def run_fuzz(dut, check):
 
 
 async def run_replay(dut, check):
-    """The one case saved in the file GAMECHIP_CASE names (written by a failing run)."""
-    record = json.load(open(environment()["case"]))
-    await check_cases(BatchTB(dut), check, [Case.from_dict(record["case"])], "replay")
+    """The one case in the file GAMECHIP_CASE names (a saved failure, or a question from the
+    CLI): record what the block answered, then check it like any other case."""
+    case = Case.from_dict(json.load(open(environment()["case"]))["case"])
+    tb = BatchTB(dut)
+    actual = check.parse(await tb.run([check.stimulus(case)]), [case])[0]
+    with open(ACTUAL_FILE, "w") as out:
+        json.dump(check.report(actual), out)
+    await check_cases(tb, check, [case], "replay")

@@ -13,6 +13,7 @@ class Block:
     module: str  # the cocotb bench
     designs: tuple  # converted designs the bench checks; the first is the 8x8 one
     counts: dict  # simulator -> random positions of each kind in the default regression
+    tests: tuple = ("directed", "random_occupancy", "random_played")  # the default regression
 
 
 # Sized so the whole regression stays well inside 15 minutes on 2 cores: Verilator runs the
@@ -25,9 +26,14 @@ BLOCKS = {
                           {"icarus": 3000, "verilator": 50000, "ghdl": 1500}),
     "stable_discs": Block("stable_discs", "tb.test_stable_discs", ("stable_discs",),
                           {"icarus": 3000, "verilator": 30000, "ghdl": 1500}),
+    "evaluator": Block("evaluator", "tb.test_evaluator", ("evaluator", "evaluator_heavy"),
+                       {"icarus": 600, "verilator": 20000, "ghdl": 400}),
+    "node_order": Block("node_order", "tb.test_node_order", ("node_order",),
+                        {"icarus": 2000, "verilator": 20000, "ghdl": 1000}),
+    "openings": Block("openings", "tb.test_openings", ("openings",),
+                      {"icarus": 1000, "verilator": 10000, "ghdl": 500}, tests=("directed", "random_played")),
 }
 DESIGN_BLOCK = {design: block for block in BLOCKS.values() for design in block.designs}
-REGRESSION_TESTS = ["directed", "random_occupancy", "random_played"]
 
 
 def unknown(kind, name, valid):

@@ -106,30 +106,34 @@ def _digits(width):
     return (width + 3) // 4 * 4
 
 
-def _vhdl_type(width):
-    return "std_logic" if width == 1 else f"unsigned({width - 1} downto 0)"
+def _vhdl_type(width, signed=False):
+    if width == 1:
+        return "std_logic"
+    return f"{'signed' if signed else 'unsigned'}({width - 1} downto 0)"
 
 
 def _vhdl_zero(width):
     return "'0'" if width == 1 else "(others => '0')"
 
 
-def vhdl_harness(design, ports):
-    """VHDL-2008 text of the same harness (MyHDL maps bool to std_logic, intbv to unsigned)."""
+def vhdl_harness(design, ports, signed_ports=()):
+    """VHDL-2008 text of the same harness (MyHDL maps bool to std_logic, intbv to unsigned, or
+    to signed when its range is negative: ``signed_ports``). Fields are raw two's complement."""
     inputs, outputs = _data_ports(ports, "in"), _data_ports(ports, "out")
     sequential = _is_sequential(ports)
-    signals = [f"  signal {n} : {_vhdl_type(w)} := {_vhdl_zero(w)};" for n, w in inputs + outputs]
+    signals = [f"  signal {n} : {_vhdl_type(w, n in signed_ports)} := {_vhdl_zero(w)};" for n, w in inputs + outputs]
     if sequential:
         signals += [f"  signal {n} : std_logic := '0';" for n in CONTROL_PORTS]
     variables = [f"    variable f_{n} : std_logic_vector({_digits(w) - 1} downto 0);" for n, w in inputs + outputs]
     reads = []
     for n, w in inputs:
-        value = f"f_{n}(0)" if w == 1 else f"unsigned(f_{n}({w - 1} downto 0))"
+        kind = "signed" if n in signed_ports else "unsigned"
+        value = f"f_{n}(0)" if w == 1 else f"{kind}(f_{n}({w - 1} downto 0))"
         reads.append(f"        hread(lin, f_{n}); {n} <= {value};")
     writes = []
     for i, (n, w) in enumerate(outputs):
         value = f"std_logic_vector(resize(unsigned'(\"\" & {n}), {_digits(w)}))" if w == 1 else (
-            f"std_logic_vector(resize({n}, {_digits(w)}))")
+            f"std_logic_vector(resize(unsigned(std_logic_vector({n})), {_digits(w)}))")
         sep = "" if i == 0 and not sequential else "write(lout, ' '); "
         writes.append(f"        f_{n} := {value}; {sep}hwrite(lout, f_{n});")
     tick = f"wait for {HALF_PERIOD_NS - 1} ns; clk <= '1'; wait for {HALF_PERIOD_NS} ns; clk <= '0';"

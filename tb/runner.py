@@ -21,6 +21,7 @@ from pathlib import Path
 import cocotb
 
 from tb import harness
+from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
@@ -79,7 +80,7 @@ def hdl_dir(design, rtl_root=None):
     stamp = out / f"{design}.done"
     with _locked(BUILD / "hdl" / f"{design}.lock"):
         if not stamp.exists():
-            from rtl.designs import PORTS
+            from rtl.designs import PORTS, SIGNED
 
             out.mkdir(parents=True, exist_ok=True)
             # MyHDL renames signals when blocks are elaborated twice in one process: convert
@@ -90,7 +91,8 @@ def hdl_dir(design, rtl_root=None):
                 env={**os.environ, "PYTHONPATH": str(rtl_root)},
             )
             (out / f"{harness.harness_name(design)}.v").write_text(harness.verilog_harness(design, PORTS[design]))
-            (out / f"{harness.harness_name(design)}.vhd").write_text(harness.vhdl_harness(design, PORTS[design]))
+            (out / f"{harness.harness_name(design)}.vhd").write_text(
+                harness.vhdl_harness(design, PORTS[design], SIGNED.get(design, ())))
             stamp.write_text("ok\n")
     return out
 
@@ -126,6 +128,7 @@ class RunResult:
     result: dict  # what tb.batch wrote: checked, timings, failure message
     failure_case: Path  # JSON of the first failing case (exists only on failure)
     log: str
+    actual: object = None  # a replayed case: what the block answered (BlockCheck.report)
 
 
 class _Collect(logging.Handler):
@@ -163,7 +166,7 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     sources = hdl_dir(design, rtl_root)
     sim_dir = build_dir(design, sim, sources, waves, tag)
     sim_dir.mkdir(parents=True, exist_ok=True)
-    for stale in ("gamechip_result.json", "gamechip_failure.json"):
+    for stale in (RESULT_FILE, CASE_FILE, ACTUAL_FILE):
         (sim_dir / stale).unlink(missing_ok=True)
     top = harness.harness_name(design)
     kwargs = dict(
@@ -193,11 +196,12 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
         logger.removeHandler(collector)
         collector.close()
         logger.propagate = propagate
-    result_file = sim_dir / "gamechip_result.json"
+    result_file, actual_file = sim_dir / RESULT_FILE, sim_dir / ACTUAL_FILE
     result = json.loads(result_file.read_text()) if result_file.exists() else {}
+    actual = json.loads(actual_file.read_text()) if actual_file.exists() else None
     log = collector.lines.getvalue()
     (sim_dir / "gamechip.log").write_text(log)
-    return RunResult(passed, sim_dir, result, sim_dir / "gamechip_failure.json", log)
+    return RunResult(passed, sim_dir, result, sim_dir / CASE_FILE, log, actual)
 
 
 def replay_case(case_file, waves=True, echo=False):
@@ -217,14 +221,28 @@ def replay_case(case_file, waves=True, echo=False):
     return outcome, waveform_path(outcome.sim_dir, design, sim) if waves else None
 
 
+def ask(design, sim, case, echo=False):
+    """Run one case (a tb.batch.Case) through ``design`` on ``sim``; return the RunResult,
+    whose ``actual`` is the block's answer and ``passed`` says whether it matched golden."""
+    from tb.blocks import DESIGN_BLOCK
+
+    record = {"block": DESIGN_BLOCK[design].name, "design": design, "sim": sim, "seed": 0,
+              "case": case.to_dict()}
+    case_file = BUILD / "cases" / f"ask-{design}-{sim}-{os.getpid()}.json"
+    case_file.parent.mkdir(parents=True, exist_ok=True)
+    case_file.write_text(json.dumps(record, indent=2))
+    return run_design(design, sim, DESIGN_BLOCK[design].module, ["replay"], tag="ask", echo=echo,
+                      env={"GAMECHIP_CASE": str(case_file), "GAMECHIP_SEED": "0"})
+
+
 def regression_for(design, sim):
     """What a bench's pytest function calls: run the regression tests of ``design`` on ``sim``
     (seed from GAMECHIP_SEED, default 1) and, on a mismatch, replay the case with waves."""
-    from tb.blocks import DESIGN_BLOCK, REGRESSION_TESTS
+    from tb.blocks import DESIGN_BLOCK
 
     block = DESIGN_BLOCK[design]
     env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"), "GAMECHIP_COUNT": str(block.counts[sim])}
-    outcome = run_design(design, sim, block.module, REGRESSION_TESTS, env=env)
+    outcome = run_design(design, sim, block.module, list(block.tests), env=env)
     if outcome.passed:
         assert outcome.result.get("checked", 0) > 0, f"{design} on {sim}: no case was checked\n{outcome.log[-3000:]}"
         return outcome

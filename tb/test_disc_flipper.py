@@ -50,7 +50,7 @@ class DiscFlipperCheck(BlockCheck):
         after = Position.from_own_opp(own, opp, p.white_to_move, self.size)
         return (after.black, after.white, 0)
 
-    def parse(self, lines, count):
+    def parse(self, lines, cases):
         return [tuple(hex_field(f) for f in line.split()) for line in lines]
 
     def explain(self, case, expected, actual):

@@ -19,7 +19,7 @@ class MoveCheckerCheck(BlockCheck):
     def expected(self, case):
         return legal_moves(case.position.own, case.position.opp, self.size)
 
-    def parse(self, lines, count):
+    def parse(self, lines, cases):
         return [hex_field(line) for line in lines]
 
     def explain(self, case, expected, actual):

@@ -26,7 +26,7 @@ class StableDiscsCheck(BlockCheck):
         sets = stable_iterations(own, self.size)
         return [(cycle, int(cycle == len(sets) - 1), popcount(s), s) for cycle, s in enumerate(sets)]
 
-    def parse(self, lines, count):
+    def parse(self, lines, cases):
         runs = []
         for line in lines:
             cycle_fields = tuple(hex_field(f) for f in line.split())

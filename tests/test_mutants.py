@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tb import runner
-from tb.blocks import DESIGN_BLOCK, REGRESSION_TESTS
+from tb.blocks import DESIGN_BLOCK
 
 # name: (design, file in rtl/, text to replace, replacement)
 MUTANTS = {
@@ -60,7 +60,7 @@ def test_mutant_is_caught(name, tmp_path):
     block = DESIGN_BLOCK[design]
     slug = "".join(c if c.isalnum() else "-" for c in name)[:40]
     outcome = runner.run_design(
-        design, "icarus", block.module, REGRESSION_TESTS, tag=f"mutant-{slug}",
+        design, "icarus", block.module, list(block.tests), tag=f"mutant-{slug}",
         env={"GAMECHIP_SEED": "1", "GAMECHIP_COUNT": "300"},
         rtl_root=mutant_root(tmp_path, file, old, new),
     )

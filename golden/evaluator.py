@@ -1,0 +1,222 @@
+"""Static evaluation of a position (SPEC section 4), from the side to move.
+
+Everything is "own" (the side to move) minus "opp" (the other side):
+
+* fixed weights (processor seed): ``corner * corners + xsquare * X-squares +
+  mobility * legal moves + stable * stable discs``, each term the own-minus-opp
+  difference; X-squares are B2, G2, B7, G7;
+* adaptive weights (co-design seed, Table I): the game stage comes from the
+  number of discs on the board and picks a power-of-two weight for each of
+  mobility, stability (stable discs), corners and discs;
+* terminal node (neither side can move): both values are ``terminal *
+  (discs_own - discs_opp)``;
+* both values saturate to the 9-bit signed range of the alpha-beta registers,
+  -256..255 (never wrap).
+
+The RTL computes these with shifts and adder trees; the golden model uses
+popcounts and plain multiplication (``2 ** shift``), so the two share no
+arithmetic. Every weight is a conversion-time parameter of the RTL, collected
+here in :class:`Weights`; the RTL converts one design per configuration.
+
+Concrete powers of two chosen for Table I (co-design seed): High = shift 3
+(x8), Moderate = shift 2 (x4), Low = shift 0 (x1), 0 = no term (``None``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .board import BoardError, Position, popcount
+from .othello import legal_moves
+from .stable import stable_iterations
+
+SIZE = 8
+VALUE_BITS = 9
+VALUE_MIN = -(1 << (VALUE_BITS - 1))      # -256
+VALUE_MAX = (1 << (VALUE_BITS - 1)) - 1   # 255
+
+STAGES = ("early", "lower_mid", "upper_mid", "endgame")
+# Columns of Weights.adaptive_shifts, in this order.
+ADAPTIVE_TERMS = ("mobility", "stability", "corners", "discs")
+
+CORNERS = (0, 7, 56, 63)          # A1, H1, A8, H8
+X_SQUARES = (9, 14, 49, 54)       # B2, G2, B7, G7
+CORNER_MASK = sum(1 << sq for sq in CORNERS)
+X_MASK = sum(1 << sq for sq in X_SQUARES)
+
+# Table I levels as shift amounts (None: weight 0, the term is left out).
+HIGH, MODERATE, LOW, ZERO = 3, 2, 0, None
+TABLE_I_SHIFTS: tuple[tuple[Optional[int], ...], ...] = (
+    #  mobility  stability  corners   discs
+    (HIGH,      LOW,       MODERATE, LOW),       # early      (<= 20 discs)
+    (HIGH,      MODERATE,  HIGH,     LOW),       # lower_mid  (21..36)
+    (MODERATE,  HIGH,      HIGH,     MODERATE),  # upper_mid  (37..53)
+    (ZERO,      ZERO,      ZERO,     HIGH),      # endgame    (>= 54)
+)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Every evaluation parameter (conversion-time generics of the RTL).
+
+    ``stage_limits`` are the largest disc counts of the first three stages
+    (early <= 20, lower mid 21..36, upper mid 37..53, endgame >= 54).
+    ``adaptive_shifts[stage][term]`` is the shift amount of term
+    ``ADAPTIVE_TERMS[term]`` in stage ``STAGES[stage]`` (weight ``2**shift``),
+    or None for weight 0.
+    """
+
+    corner: int = 4
+    xsquare: int = -2
+    mobility: int = 2
+    stable: int = 1
+    terminal: int = 1
+    stage_limits: tuple[int, int, int] = (20, 36, 53)
+    adaptive_shifts: tuple[tuple[Optional[int], ...], ...] = TABLE_I_SHIFTS
+
+    def __post_init__(self) -> None:
+        for name in ("corner", "xsquare", "mobility", "stable", "terminal"):
+            value = getattr(self, name)
+            if not _is_int(value):
+                raise ValueError(f"weight {name} must be an int, got {value!r}")
+        limits = self.stage_limits
+        if (
+            not isinstance(limits, tuple)
+            or len(limits) != len(STAGES) - 1
+            or not all(_is_int(x) for x in limits)
+            or not 0 <= limits[0] < limits[1] < limits[2] < SIZE * SIZE
+        ):
+            raise ValueError(
+                f"stage_limits must be 3 increasing disc counts in 0..{SIZE * SIZE - 1}, got {limits!r}"
+            )
+        shifts = self.adaptive_shifts
+        if (
+            not isinstance(shifts, tuple)
+            or len(shifts) != len(STAGES)
+            or not all(isinstance(row, tuple) and len(row) == len(ADAPTIVE_TERMS) for row in shifts)
+        ):
+            raise ValueError(
+                f"adaptive_shifts must be a {len(STAGES)}x{len(ADAPTIVE_TERMS)} tuple of tuples "
+                f"(rows {', '.join(STAGES)}; columns {', '.join(ADAPTIVE_TERMS)}), got {shifts!r}"
+            )
+        for stage, row in zip(STAGES, shifts):
+            for term, shift in zip(ADAPTIVE_TERMS, row):
+                if shift is not None and not (_is_int(shift) and 0 <= shift < VALUE_BITS):
+                    raise ValueError(
+                        f"adaptive shift for {term} in stage {stage} must be None (weight 0) "
+                        f"or an int 0..{VALUE_BITS - 1}, got {shift!r}"
+                    )
+
+    def stage(self, discs: int) -> int:
+        """Stage index (into STAGES) for a board holding ``discs`` discs."""
+        for index, limit in enumerate(self.stage_limits):
+            if discs <= limit:
+                return index
+        return len(STAGES) - 1
+
+    def adaptive_weights(self, stage: int) -> tuple[int, ...]:
+        """Multipliers ``2**shift`` (0 for None) of ADAPTIVE_TERMS in ``stage``."""
+        return tuple(0 if s is None else 2 ** s for s in self.adaptive_shifts[stage])
+
+
+DEFAULT = Weights()
+# Heavier fixed weights: the fixed evaluation can leave the 9-bit range, so
+# this configuration exercises the saturation logic of the RTL.
+HEAVY = Weights(mobility=8, stable=4, terminal=8)
+
+
+def saturate(value: int) -> int:
+    """Clamp to the 9-bit signed range -256..255 (saturate, never wrap)."""
+    return max(VALUE_MIN, min(VALUE_MAX, value))
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Every term and result of :func:`evaluate`; pairs are (own, opp)."""
+
+    corners: tuple[int, int]
+    xsquares: tuple[int, int]
+    mobility: tuple[int, int]
+    stable: tuple[int, int]
+    discs: tuple[int, int]
+    terminal: bool
+    stage: int
+    fixed: int
+    adaptive: int
+    fixed_raw: int
+    adaptive_raw: int
+    done_cycle: int
+
+    @property
+    def stage_name(self) -> str:
+        return STAGES[self.stage]
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary (the form the test bench and the CLI print)."""
+        return {
+            "corners": list(self.corners),
+            "xsquares": list(self.xsquares),
+            "mobility": list(self.mobility),
+            "stable": list(self.stable),
+            "stage": self.stage_name,
+            "fixed": self.fixed,
+            "adaptive": self.adaptive,
+            "terminal": self.terminal,
+        }
+
+
+def evaluate(pos: Position, weights: Weights = DEFAULT) -> Evaluation:
+    """Evaluate ``pos`` from the point of view of the side to move."""
+    if pos.size != SIZE:
+        raise BoardError(f"the evaluator is defined for the {SIZE}x{SIZE} board, got size {pos.size}")
+    if not isinstance(weights, Weights):
+        raise TypeError(f"weights must be a Weights, got {type(weights).__name__}")
+    own, opp = pos.own, pos.opp
+    own_moves = legal_moves(own, opp)
+    opp_moves = legal_moves(opp, own)
+    own_iters = stable_iterations(own)
+    opp_iters = stable_iterations(opp)
+
+    corners = (popcount(own & CORNER_MASK), popcount(opp & CORNER_MASK))
+    xsquares = (popcount(own & X_MASK), popcount(opp & X_MASK))
+    mobility = (popcount(own_moves), popcount(opp_moves))
+    stable = (popcount(own_iters[-1]), popcount(opp_iters[-1]))
+    discs = (popcount(own), popcount(opp))
+    terminal = not own_moves and not opp_moves
+    stage = weights.stage(discs[0] + discs[1])
+
+    def diff(pair: tuple[int, int]) -> int:
+        return pair[0] - pair[1]
+
+    if terminal:
+        fixed_raw = adaptive_raw = weights.terminal * diff(discs)
+    else:
+        fixed_raw = (
+            weights.corner * diff(corners)
+            + weights.xsquare * diff(xsquares)
+            + weights.mobility * diff(mobility)
+            + weights.stable * diff(stable)
+        )
+        terms = (diff(mobility), diff(stable), diff(corners), diff(discs))
+        adaptive_raw = sum(w * t for w, t in zip(weights.adaptive_weights(stage), terms))
+
+    return Evaluation(
+        corners=corners,
+        xsquares=xsquares,
+        mobility=mobility,
+        stable=stable,
+        discs=discs,
+        terminal=terminal,
+        stage=stage,
+        fixed=saturate(fixed_raw),
+        adaptive=saturate(adaptive_raw),
+        fixed_raw=fixed_raw,
+        adaptive_raw=adaptive_raw,
+        # Both stable evaluators start on the same edge; done when both are.
+        done_cycle=max(len(own_iters), len(opp_iters)) - 1,
+    )
