@@ -163,6 +163,7 @@ class Evaluation:
             "xsquares": list(self.xsquares),
             "mobility": list(self.mobility),
             "stable": list(self.stable),
+            "discs": list(self.discs),
             "stage": self.stage_name,
             "fixed": self.fixed,
             "adaptive": self.adaptive,

@@ -5,13 +5,19 @@ convert it with ``inst.convert(hdl=..., path=..., name=name)`` so that the modul
 is called ``name``. ``PORTS[name]`` lists ``(port, width, 'in' | 'out')`` in argument order
 (bool = width 1) and ``SIZE[name]`` the board side, so that wrappers and benches can be
 generated without elaborating anything. Port names are the block argument names.
+``SIGNED[name]`` is the set of ports that are two's complement (MyHDL intbv with a negative
+min: Verilog ``signed``, VHDL ``signed``); every other port is unsigned. Designs without
+signed ports have no entry (use ``SIGNED.get(name, set())``).
 """
 
 from myhdl import ResetSignal, Signal, intbv
 
 from rtl.disc_flipper import disc_flipper
+from rtl.evaluator import DEFAULT, HEAVY, evaluator
 from rtl.geometry import move_width
 from rtl.move_checker import move_checker
+from rtl.node_order import node_order
+from rtl.openings import openings
 from rtl.stable_discs import stable_discs
 
 
@@ -34,12 +40,39 @@ def stable_discs_ports(size):
             ("count", (squares + 1).bit_length(), "out"), ("stable", squares, "out")]
 
 
+def evaluator_ports():
+    return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("black", 64, "in"),
+            ("white", 64, "in"), ("white_to_move", 1, "in"), ("done", 1, "out"),
+            ("terminal", 1, "out"), ("stage", 2, "out"),
+            ("corners_own", 3, "out"), ("corners_opp", 3, "out"),
+            ("xsq_own", 3, "out"), ("xsq_opp", 3, "out"),
+            ("mobility_own", 7, "out"), ("mobility_opp", 7, "out"),
+            ("stable_own", 7, "out"), ("stable_opp", 7, "out"),
+            ("discs_own", 7, "out"), ("discs_opp", 7, "out"),
+            ("fixed_value", 9, "out"), ("adaptive_value", 9, "out")]
+
+
+def node_order_ports():
+    return [("legal", 64, "in"), ("pv_valid", 1, "in"), ("pv_move", 6, "in"), ("first", 1, "in"),
+            ("last_move", 6, "in"), ("found", 1, "out"), ("next_move", 6, "out")]
+
+
+def openings_ports():
+    return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("restart", 1, "in"),
+            ("move", 6, "in"), ("done", 1, "out"), ("in_book", 1, "out"),
+            ("book_move", 6, "out")]
+
+
 SIZE = {
     "move_checker": 8,
     "disc_flipper": 8,
     "disc_flipper_n4": 4,
     "disc_flipper_n6": 6,
     "stable_discs": 8,
+    "evaluator": 8,
+    "evaluator_heavy": 8,
+    "node_order": 8,
+    "openings": 8,
 }
 
 PORTS = {
@@ -48,6 +81,15 @@ PORTS = {
     "disc_flipper_n4": disc_flipper_ports(SIZE["disc_flipper_n4"]),
     "disc_flipper_n6": disc_flipper_ports(SIZE["disc_flipper_n6"]),
     "stable_discs": stable_discs_ports(SIZE["stable_discs"]),
+    "evaluator": evaluator_ports(),
+    "evaluator_heavy": evaluator_ports(),
+    "node_order": node_order_ports(),
+    "openings": openings_ports(),
+}
+
+SIGNED = {
+    "evaluator": {"fixed_value", "adaptive_value"},
+    "evaluator_heavy": {"fixed_value", "adaptive_value"},
 }
 
 
@@ -73,10 +115,41 @@ def build_stable_discs(size):
     return stable_discs(size=size, **signals)
 
 
+def build_evaluator(weights):
+    """rst is a synchronous active-high ResetSignal; counts are intbv(0, min=0, max=5 or 65);
+    fixed_value / adaptive_value are intbv(0, min=-256, max=256) (signed)."""
+    signals = dict(zip((name for name, _, _ in evaluator_ports()),
+                       port_signals(evaluator_ports())))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    for name in ("corners_own", "corners_opp", "xsq_own", "xsq_opp"):
+        signals[name] = Signal(intbv(0, min=0, max=5))
+    for name in ("mobility_own", "mobility_opp", "stable_own", "stable_opp",
+                 "discs_own", "discs_opp"):
+        signals[name] = Signal(intbv(0, min=0, max=65))
+    for name in SIGNED["evaluator"]:
+        signals[name] = Signal(intbv(0, min=-256, max=256))
+    return evaluator(weights=weights, **signals)
+
+
+def build_node_order():
+    return node_order(*port_signals(node_order_ports()))
+
+
+def build_openings():
+    """rst is a synchronous active-high ResetSignal."""
+    signals = dict(zip((name for name, _, _ in openings_ports()), port_signals(openings_ports())))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    return openings(**signals)
+
+
 DESIGNS = {
     "move_checker": lambda: build_move_checker(SIZE["move_checker"]),
     "disc_flipper": lambda: build_disc_flipper(SIZE["disc_flipper"]),
     "disc_flipper_n4": lambda: build_disc_flipper(SIZE["disc_flipper_n4"]),
     "disc_flipper_n6": lambda: build_disc_flipper(SIZE["disc_flipper_n6"]),
     "stable_discs": lambda: build_stable_discs(SIZE["stable_discs"]),
+    "evaluator": lambda: build_evaluator(DEFAULT),
+    "evaluator_heavy": lambda: build_evaluator(HEAVY),
+    "node_order": build_node_order,
+    "openings": build_openings,
 }

@@ -174,7 +174,10 @@ def save_failure(check, case, expected, actual, env):
 
 def record_result(test, tally, failure=None):
     """Merge one test's tally into the result file (atomically: a reader never sees half)."""
-    record = json.load(open(RESULT_FILE)) if os.path.exists(RESULT_FILE) else {"tests": {}}
+    record = {"tests": {}}
+    if os.path.exists(RESULT_FILE):
+        with open(RESULT_FILE) as previous:
+            record = json.load(previous)
     record["tests"][test] = asdict(tally)
     record["checked"] = sum(t["checked"] for t in record["tests"].values())
     if failure:
@@ -252,7 +255,8 @@ async def run_fuzz(dut, check):
 async def run_replay(dut, check):
     """The one case in the file GAMECHIP_CASE names (a saved failure, or a question from the
     CLI): record what the block answered, then check it like any other case."""
-    case = Case.from_dict(json.load(open(environment()["case"]))["case"])
+    with open(environment()["case"]) as saved:
+        case = Case.from_dict(json.load(saved)["case"])
     tb = BatchTB(dut)
     actual = check.parse(await tb.run([check.stimulus(case)]), [case])[0]
     with open(ACTUAL_FILE, "w") as out:

@@ -29,7 +29,7 @@ BLOCKS = {
     "evaluator": Block("evaluator", "tb.test_evaluator", ("evaluator", "evaluator_heavy"),
                        {"icarus": 600, "verilator": 20000, "ghdl": 400}),
     "node_order": Block("node_order", "tb.test_node_order", ("node_order",),
-                        {"icarus": 2000, "verilator": 20000, "ghdl": 1000}),
+                        {"icarus": 500, "verilator": 4000, "ghdl": 500}),
     "openings": Block("openings", "tb.test_openings", ("openings",),
                       {"icarus": 1000, "verilator": 10000, "ghdl": 500}, tests=("directed", "random_played")),
 }

@@ -157,8 +157,11 @@ class _Collect(logging.Handler):
         super().close()
 
 
-def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=None):
-    """Build (if needed) and run ``tests`` of bench ``module`` on ``design`` under ``sim``."""
+def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=None, quiet=False):
+    """Build (if needed) and run ``tests`` of bench ``module`` on ``design`` under ``sim``.
+
+    The simulator's output goes to ``gamechip.log`` in the build directory; ``echo`` shows its
+    progress lines on stderr, ``quiet`` keeps the rest off the console (pytest still gets it)."""
     from cocotb_test.simulator import run
     from rtl.designs import SIZE
 
@@ -186,7 +189,7 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     collector = _Collect(echo)
     logger = logging.getLogger("cocotb")
     logger.addHandler(collector)
-    propagate, logger.propagate = logger.propagate, not echo
+    propagate, logger.propagate = logger.propagate, not (echo or quiet)
     try:
         run(simulator=sim, **kwargs)
         passed = True
@@ -221,7 +224,7 @@ def replay_case(case_file, waves=True, echo=False):
     return outcome, waveform_path(outcome.sim_dir, design, sim) if waves else None
 
 
-def ask(design, sim, case, echo=False):
+def ask(design, sim, case):
     """Run one case (a tb.batch.Case) through ``design`` on ``sim``; return the RunResult,
     whose ``actual`` is the block's answer and ``passed`` says whether it matched golden."""
     from tb.blocks import DESIGN_BLOCK
@@ -231,7 +234,7 @@ def ask(design, sim, case, echo=False):
     case_file = BUILD / "cases" / f"ask-{design}-{sim}-{os.getpid()}.json"
     case_file.parent.mkdir(parents=True, exist_ok=True)
     case_file.write_text(json.dumps(record, indent=2))
-    return run_design(design, sim, DESIGN_BLOCK[design].module, ["replay"], tag="ask", echo=echo,
+    return run_design(design, sim, DESIGN_BLOCK[design].module, ["replay"], tag="ask", quiet=True,
                       env={"GAMECHIP_CASE": str(case_file), "GAMECHIP_SEED": "0"})
 
 

@@ -8,7 +8,7 @@ import random
 import cocotb
 import pytest
 
-from golden.board import popcount
+from golden.board import Position, popcount
 from golden.evaluator import DEFAULT, HEAVY, STAGES, evaluate
 from golden import positions as golden_positions
 from tb import runner
@@ -51,6 +51,17 @@ def saturating_positions(weights, rng, tries=20000):
     return list(found.values())
 
 
+def dominated_positions():
+    """One side holds ranks 1-6 (48 stable discs), the other rank 7: the fixed value's raw sum
+    passes the 9-bit range under heavy weights (random boards rarely get there), both ways."""
+    out = []
+    for white_holds in (False, True):
+        position = Position.from_own_opp((1 << 48) - 1, 0xFF << 48, white_holds)
+        for pos in (position, position.swap_side()):
+            out.append((f"{'O' if white_holds else 'X'} holds ranks 1-6, {pos.side} to move", pos))
+    return out
+
+
 class EvaluatorCheck(BlockCheck):
     block = "evaluator"
 
@@ -63,7 +74,7 @@ class EvaluatorCheck(BlockCheck):
         positions = list(positions)
         if exhaustive:
             positions += stage_boundary_positions(random.Random(7))
-            positions += saturating_positions(self.weights, random.Random(8))
+            positions += saturating_positions(self.weights, random.Random(8)) + dominated_positions()
         return [Case(position, label) for label, position in positions]
 
     def stimulus(self, case):

@@ -87,9 +87,9 @@ def test_fuzz_passes_and_summarises():
 
 
 def test_fuzz_reports_a_planted_bug_with_seed_board_values_and_waveform(tmp_path):
-    design, file, old, new = MUTANTS["move_checker drops one direction"]
+    design, file, *edits = MUTANTS["move_checker drops one direction"]
     run = gamechip("fuzz", "--block", "move_checker", "--count", "200", "--seed", "3",
-                   env={"GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, old, new))})
+                   env={"GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, *edits))})
     assert run.returncode == 1
     report = run.stderr
     assert "MISMATCH in move_checker" in report and "seed 3" in report

@@ -11,7 +11,7 @@ import pytest
 from tb import runner
 from tb.blocks import DESIGN_BLOCK
 
-# name: (design, file in rtl/, text to replace, replacement)
+# name: (design, file in rtl/, text to replace, replacement[, more text, its replacement ...])
 MUTANTS = {
     "move_checker drops one direction": (
         "move_checker", "move_checker.py",
@@ -41,28 +41,63 @@ MUTANTS = {
         "stable_discs", "stable_discs.py",
         "and (south_east or north_west))",
         ")"),
+    "node_order swaps two priorities (H1 before A1)": (
+        "node_order", "node_order.py",
+        "CORNER_SQUARES = (0, 7, 56, 63)",
+        "CORNER_SQUARES = (7, 0, 56, 63)"),
+    "node_order does not try the PV move first": (
+        "node_order", "node_order.py",
+        "pv_first.next = pv_valid and first and legal[pv_move]",
+        "pv_first.next = 0"),
+    "evaluator drops a corner": (
+        "evaluator", "evaluator.py",
+        "CORNER_SQUARES = (0, 7, 56, 63)",
+        "CORNER_SQUARES = (0, 7, 56)"),
+    "evaluator stage limit off by one": (
+        "evaluator", "evaluator.py",
+        "if discs_total <= limit_early:",
+        "if discs_total < limit_early:"),
+    "evaluator wraps instead of saturating": (
+        "evaluator", "evaluator.py",
+        "        if raw > VALUE_MAX:\n            value.next = VALUE_MAX\n"
+        "        elif raw < VALUE_MIN:\n            value.next = VALUE_MIN\n"
+        "        else:\n            value.next = raw[len(value):].signed()",
+        "        value.next = raw[len(value):].signed()"),
+    "openings answers with the last matching line": (
+        "openings", "openings.py",
+        "book.append(longer[0][len(prefix)] if longer else None)",
+        "book.append(longer[-1][len(prefix)] if longer else None)"),
+    "openings forgets it left the book": (
+        "openings", "openings.py",
+        "elif out_of_book or node_first_child == 0:",
+        "elif node_first_child == 0:",
+        "                node.next = cursor\n",
+        "                node.next = cursor\n                out_of_book.next = 0\n"),
 }
 
 
-def mutant_root(tmp_path, file, old, new):
+def mutant_root(tmp_path, file, *edits):
+    """A copy of rtl/ with ``edits`` (text, replacement, text, replacement, ...) applied to ``file``."""
     root = tmp_path / "mutant"
     shutil.copytree(runner.ROOT / "rtl", root / "rtl", ignore=shutil.ignore_patterns("__pycache__"))
     source = root / "rtl" / file
     text = source.read_text()
-    assert text.count(old) >= 1, f"mutation no longer applies: '{old}' is not in rtl/{file}"
-    source.write_text(text.replace(old, new))
+    for old, new in zip(edits[::2], edits[1::2]):
+        assert old in text, f"mutation no longer applies: '{old}' is not in rtl/{file}"
+        text = text.replace(old, new)
+    source.write_text(text)
     return root
 
 
 @pytest.mark.parametrize("name", MUTANTS)
 def test_mutant_is_caught(name, tmp_path):
-    design, file, old, new = MUTANTS[name]
+    design, file, *edits = MUTANTS[name]
     block = DESIGN_BLOCK[design]
     slug = "".join(c if c.isalnum() else "-" for c in name)[:40]
     outcome = runner.run_design(
         design, "icarus", block.module, list(block.tests), tag=f"mutant-{slug}",
-        env={"GAMECHIP_SEED": "1", "GAMECHIP_COUNT": "300"},
-        rtl_root=mutant_root(tmp_path, file, old, new),
+        env={"GAMECHIP_SEED": "1", "GAMECHIP_COUNT": str(min(300, block.counts["icarus"]))},
+        rtl_root=mutant_root(tmp_path, file, *edits),
     )
     assert not outcome.passed, f"mutant '{name}' passed every {design} test: the bench cannot see it"
     message = outcome.result.get("failure", "")
