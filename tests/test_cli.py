@@ -48,7 +48,7 @@ def test_show_draws_board_and_stable_discs():
     (["show", "--move", "a1"], "A1 is not a legal move for X; legal moves: d3 c4 f5 e6"),
     (["perft", "--depth", "-1"], "must be 0 or more"),
     (["perft", "--depth", "x"], "expected a whole number"),
-    (["fuzz", "--block", "alu"], "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, all"),
+    (["fuzz", "--block", "alu"], "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, node_order, openings, all"),
     (["fuzz", "--sim", "modelsim"], "unknown simulator 'modelsim': choose one of icarus, verilator, ghdl"),
     (["fuzz", "--count", "0"], "must be at least 1"),
     (["fuzz", "--count", "many"], "expected a whole number"),
@@ -97,3 +97,34 @@ def test_fuzz_reports_a_planted_bug_with_seed_board_values_and_waveform(tmp_path
     waveform = Path(report.split("waveform: ")[1].split()[0])
     assert waveform.exists() and waveform.stat().st_size > 0
     assert "gamechip fuzz --block move_checker --sim icarus --count 200 --seed 3" in report
+
+
+def test_eval_json_golden_and_simulated():
+    run = gamechip("eval", "--json", "--sim", "icarus")
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout)
+    golden = {key: report[key] for key in ("corners", "xsquares", "mobility", "stable", "stage", "fixed", "adaptive")}
+    assert golden == {"corners": [0, 0], "xsquares": [0, 0], "mobility": [4, 4], "stable": [0, 0],
+                      "stage": "early", "fixed": 0, "adaptive": 0}
+    assert report["sim"]["match"] is True
+    assert {key: report["sim"][key] for key in golden} == golden
+
+
+def test_eval_shows_terms_and_saturation():
+    dominated = "X" * 48 + "O" * 8 + "-" * 8 + " X"
+    run = gamechip("eval", "--board", dominated, "--weights", "heavy")
+    assert run.returncode == 0, run.stderr
+    assert "stable             48     0" in run.stdout and "fixed                   255" in run.stdout
+
+
+def test_book_golden_and_rom():
+    run = gamechip("book", "--moves", "f5d6c3", "--sim", "icarus")
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "golden book: d3" in run.stdout and "icarus ROM:  d3" in run.stdout
+    assert "out of book" in gamechip("book", "--moves", "f5f6e6f4g5").stdout
+
+
+@pytest.mark.parametrize("moves, expected", [("f5z9", "bad square 'z9'"), ("f5d6a1", "illegal move A1 for X")])
+def test_book_bad_game_is_one_clear_line(moves, expected):
+    run = gamechip("book", "--moves", moves)
+    assert run.returncode == 2 and expected in run.stderr and "Traceback" not in run.stderr
