@@ -208,12 +208,10 @@ def sum_terms(terms, total):
     if len(level) == 1:
         return copy_value(level[0], total)
     adders = []
-    sums = {}
     while len(level) > 1:
         following = []
         for index in range(0, len(level) - 1, 2):
             partial = total if len(level) == 2 else wide_signal(len(total))
-            sums[len(sums)] = partial
             adders.append(adder(level[index], level[index + 1], partial))
             following.append(partial)
         if len(level) % 2:

@@ -5,19 +5,29 @@ corners, X-squares, mobility, discs).
 Level 0 counts the selected bits in pairs (an odd one out gets a one-bit leaf); every further
 level adds the previous level's sums in pairs, an odd one out moving up unchanged, until one
 sum is left, which drives ``total``. Each sum is only as wide as the number of bits it covers
-needs, so every adder has a result one bit wider than its operands at most (a carry), which
-Verilator's -Wall accepts without a width waiver.
+needs, and an operand more than one bit narrower than its sum (an odd one out) is
+zero-extended explicitly, so every adder's result is at most one bit wider than its operands
+(a carry), which Verilator's -Wall accepts without a width waiver.
 
 The leaves read single bits of the vector through constant indices: the vector is one Signal,
 so no Python list of Signals (which MyHDL would take for a memory) is ever built.
 """
 
-from myhdl import Signal, always_comb, block, intbv
+from myhdl import ConcatSignal, Signal, always_comb, block, intbv
 
 
 def count_signal(leaves):
     """A signal that holds any count of up to ``leaves`` set bits."""
     return Signal(intbv(0, min=0, max=leaves + 1))
+
+
+def carry_width(operand, result_bits):
+    """``operand`` as an adder input for a ``result_bits``-bit sum: zero-extended to
+    result_bits - 1 bits when narrower (an odd one out moving up the tree is narrower than
+    its partner; Verilator's -Wall accepts a one-bit carry, not a wider implicit extension)."""
+    if len(operand) >= result_bits - 1:
+        return operand
+    return ConcatSignal(intbv(0)[result_bits - 1 - len(operand):], operand)
 
 
 @block
@@ -101,8 +111,9 @@ def popcount(bits, total, indices=None):
     while width > 1:
         for index in range(width // 2):
             (a, a_bits), (b, b_bits) = sums[(level, 2 * index)], sums[(level, 2 * index + 1)]
-            sums[(level + 1, index)] = (count_signal(a_bits + b_bits), a_bits + b_bits)
-            cells.append(adder(a, b, sums[(level + 1, index)][0]))
+            result = count_signal(a_bits + b_bits)
+            sums[(level + 1, index)] = (result, a_bits + b_bits)
+            cells.append(adder(carry_width(a, len(result)), carry_width(b, len(result)), result))
         if width % 2:
             sums[(level + 1, width // 2)] = sums[(level, width - 1)]
         level, width = level + 1, (width + 1) // 2
