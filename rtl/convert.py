@@ -12,7 +12,6 @@ PYTHONHASHSEED, so sensitivity lists come out in the same order on every run.
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile

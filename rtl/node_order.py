@@ -27,6 +27,8 @@ Hardware (SPEC §5), all structure fixed at elaboration time:
 
 from myhdl import ConcatSignal, Signal, always_comb, block, concat, intbv
 
+from rtl.rom import rom
+
 SQUARES = 64
 CORNER_SQUARES = (0, 7, 56, 63)      # A1, H1, A8, H8
 X_SQUARES = (9, 14, 49, 54)          # B2, G2, B7, G7
@@ -34,17 +36,6 @@ STATIC_ORDER = (CORNER_SQUARES
                 + tuple(s for s in range(SQUARES) if s not in CORNER_SQUARES + X_SQUARES)
                 + X_SQUARES)
 POSITION_OF = tuple(STATIC_ORDER.index(square) for square in range(SQUARES))
-
-
-@block
-def rom(address, data, content):
-    """data = content[address] (a case statement). content: tuple of ints (elaboration time)."""
-
-    @always_comb
-    def read_rom():
-        data.next = content[address]
-
-    return read_rom
 
 
 @block

@@ -34,6 +34,8 @@ combinational from the registers: valid in the done cycle and held until the nex
 
 from myhdl import Signal, always_comb, always_seq, block, intbv
 
+from rtl.rom import rom
+
 
 class Trie:
     """The ROM contents of the openings trie (elaboration-time Python).
@@ -89,17 +91,6 @@ def book_trie(lines=None):
         from golden.openings import book_lines  # ROM content only; see the module docstring
         lines = book_lines()
     return Trie(lines)
-
-
-@block
-def rom(address, data, content):
-    """data = content[address] (a case statement). content: tuple of ints (elaboration time)."""
-
-    @always_comb
-    def read_rom():
-        data.next = content[address]
-
-    return read_rom
 
 
 @block

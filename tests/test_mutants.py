@@ -4,7 +4,6 @@ a bench that cannot see that bug. The failure must be a named case with board te
 """
 
 import shutil
-from pathlib import Path
 
 import pytest
 
