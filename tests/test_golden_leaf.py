@@ -200,12 +200,13 @@ def test_evaluator_start_position():
         "xsquares": [0, 0],
         "mobility": [4, 4],
         "stable": [0, 0],
+        "discs": [2, 2],
         "stage": "early",
         "fixed": 0,
         "adaptive": 0,
         "terminal": False,
     }
-    assert (ev.discs, ev.done_cycle) == ((2, 2), 0)
+    assert ev.done_cycle == 0
 
 
 def test_evaluator_to_dict_is_json():
@@ -213,9 +214,10 @@ def test_evaluator_to_dict_is_json():
         ev = evaluate(pos)
         d = ev.to_dict()
         assert json.loads(json.dumps(d)) == d
-        assert set(d) == {"corners", "xsquares", "mobility", "stable", "stage", "fixed", "adaptive", "terminal"}
+        assert set(d) == {"corners", "xsquares", "mobility", "stable", "discs", "stage", "fixed", "adaptive",
+                          "terminal"}
         assert d["stage"] in STAGES and isinstance(d["terminal"], bool)
-        for key in ("corners", "xsquares", "mobility", "stable"):
+        for key in ("corners", "xsquares", "mobility", "stable", "discs"):
             assert d[key] == list(getattr(ev, key))
 
 
