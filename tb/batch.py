@@ -96,11 +96,12 @@ class BlockCheck:
 
     def __init__(self, size=None):
         self.size = size or int(os.environ.get("GAMECHIP_SIZE", "8"))
+        self.board_format = f"0{(self.size * self.size + 3) // 4}x"
 
     def board_hex(self, bitboard):
         """A bitboard as a stimulus field: fixed width, because VHDL's hread reads exactly
         as many digits as the port is wide."""
-        return format(bitboard, f"0{(self.size * self.size + 3) // 4}x")
+        return format(bitboard, self.board_format)
 
     def cases(self, positions, rng=None, exhaustive=False):
         """[(label, Position)] -> [Case]; one case per position unless the block asks more."""
