@@ -36,7 +36,7 @@ class Case:
     color: Optional[str] = None  # stable discs: 'X' or 'O', whose stable discs are counted
     legal: Optional[int] = None  # node ordering: the legal vector (when not the position's)
     pv: Optional[int] = None  # node ordering: the PV square, if any
-    moves: tuple = ()  # openings: the game so far (the position is the board after it)
+    moves: tuple = ()  # moves fed in: openings, the game so far; node ordering, the walk
 
     def to_dict(self):
         return {"board": format_board(self.position), "size": self.position.size, "label": self.label,
@@ -148,7 +148,7 @@ def describe_case(case):
     if case.pv is not None:
         lines.append(f"pv:       {square_name(case.pv, size)}")
     if case.moves:
-        lines.append(f"game:     {format_game_record(case.moves, size)}")
+        lines.append(f"moves:    {format_game_record(case.moves, size)}")
     lines += ["          " + row for row in draw(case.position, highlight=case.legal or 0).splitlines()]
     return lines
 

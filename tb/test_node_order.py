@@ -39,6 +39,13 @@ def pv_choices(legal):
     return choices
 
 
+def walk_case(position, label, legal, pv):
+    """A case whose ``moves`` are the selections fed back as ``last_move``, one per step. They
+    come from the golden order (a batch cannot feed the block's own answers back), so the walk
+    is checked step by step up to its first divergence."""
+    return Case(position, label, legal=legal, pv=pv, moves=tuple(ordered_moves(legal, pv)))
+
+
 class NodeOrderCheck(BlockCheck):
     """A value is the list of (found, next_move) answers along the walk."""
 
@@ -49,25 +56,21 @@ class NodeOrderCheck(BlockCheck):
         for label, position in positions:
             legal = legal_moves(position.own, position.opp)
             if exhaustive:
-                out += [Case(position, label, legal=legal, pv=pv) for pv in pv_choices(legal)]
+                out += [walk_case(position, label, legal, pv) for pv in pv_choices(legal)]
             else:
                 roll = rng.random()
                 pv = None if roll < 0.34 else rng.choice(squares_of(legal) or [0]) if roll < 0.67 else rng.randrange(64)
-                out.append(Case(position, label, legal=legal, pv=pv))
-                out.append(Case(position, label + " (random vector)", legal=rng.getrandbits(64),
-                                pv=rng.choice([None, rng.randrange(64)])))
+                out.append(walk_case(position, label, legal, pv))
+                out.append(walk_case(position, label + " (random vector)", rng.getrandbits(64),
+                                     rng.choice([None, rng.randrange(64)])))
         if exhaustive:
             start = positions[0][1]
-            out += [Case(start, label, legal=legal, pv=pv) for label, legal, pv in raw_vectors()]
+            out += [walk_case(start, label, legal, pv) for label, legal, pv in raw_vectors()]
         return out
-
-    def walk(self, case):
-        """The golden selections, each fed back as the next step's last move."""
-        return ordered_moves(case.legal, case.pv)
 
     def stimulus(self, case):
         pv_valid, pv = int(case.pv is not None), case.pv or 0
-        steps = [None] + self.walk(case)
+        steps = (None,) + case.moves
         return "\n".join(
             f"{case.legal:016x} {pv_valid} {pv:02x} {int(last is None)} {(last or 0):02x}" for last in steps)
 
@@ -84,7 +87,7 @@ class NodeOrderCheck(BlockCheck):
         values = [tuple(hex_field(f) for f in line.split()) for line in lines]
         out, first = [], 0
         for case in cases:
-            steps = len(self.walk(case)) + 1
+            steps = len(case.moves) + 1
             out.append(values[first:first + steps])
             first += steps
         return out

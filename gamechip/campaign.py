@@ -1,0 +1,649 @@
+"""``gamechip campaign``: fuzzing at scale, in shards, with nothing lost.
+
+The work (blocks x simulators x positions) is cut into *shards*: one block (its first, 8x8
+design), one simulator, ``shard_size`` positions from one seed (seed K, K+1, ... in order, the
+same seeds on every simulator, so two simulators see the same positions). Each shard runs the
+block's ``fuzz`` bench in a subprocess of its own process group, so a shard that hangs past the
+timeout is killed with its simulator, and a worker that dies takes its simulator with it.
+
+Where the shards run: threads of this process each launching one shard subprocess at a time
+(local, default one per core), or the tasks of a Dask distributed cluster (``--cluster``), which
+call the same ``run_shard`` on the workers' machines. Concurrent shards never share a build
+directory: each takes a free *slot* (an exclusive lock file under the build folder) and builds
+in ``<design>-<sim>-...-campaign-s<slot>``, so a slot reuses its build for the next shard.
+
+Nothing is lost: only the main process writes ``OUT/journal.jsonl``, one JSON line per finished
+shard (appended with one write, then fsync); a failing case is copied to ``OUT/cases/`` before
+its line is written, and the logs of failed, crashed and timed-out shards to ``OUT/logs/``.
+``--resume`` skips every shard the journal holds and tolerates a half-written last line.
+"""
+
+import fcntl
+import json
+import os
+import platform
+import queue
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+JOURNAL = "journal.jsonl"
+PARAMETERS = "campaign.json"
+STATUSES = ("pass", "fail", "error", "timeout")
+LOG_TAIL = 20000  # characters of a failed shard's logs kept in OUT/logs/
+MAX_SLOTS = 1024
+
+
+class CampaignInputError(Exception):
+    """Bad input (parameters, output folder): the CLI prints it as one line, exit status 2."""
+
+
+@dataclass(frozen=True)
+class Shard:
+    block: str
+    design: str
+    module: str  # the cocotb bench
+    sim: str
+    seed: int
+    count: int  # positions
+    index: int  # position of the shard in its block x simulator series
+
+    @property
+    def key(self):
+        return f"{self.block}/{self.sim}/seed{self.seed}/n{self.count}"
+
+    @property
+    def slug(self):
+        return f"{self.block}-{self.sim}-seed{self.seed}"
+
+    def to_dict(self):
+        return asdict(self)
+
+
+def plan(blocks, sims, count, seed, shard_size):
+    """Every shard of a campaign, interleaved (first shards of every block and simulator
+    first), so an interrupted campaign has covered all of them a little."""
+    series = []
+    for block in blocks:
+        for sim in sims:
+            series.append([Shard(block.name, block.designs[0], block.module, sim, seed + i,
+                                 min(shard_size, count - first), i)
+                           for i, first in enumerate(range(0, count, shard_size))])
+    return [s for i in range(max(map(len, series), default=0)) for run in series if i < len(run) for s in [run[i]]]
+
+
+def _now():
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _first_line(command):
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = (run.stdout.strip() or run.stderr.strip()).splitlines()
+    return lines[0].strip() if lines else None
+
+
+@lru_cache(maxsize=None)
+def tool_versions():
+    """The simulators and cocotb of the machine running the shards (None: not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        cocotb = version("cocotb")
+    except PackageNotFoundError:
+        cocotb = None
+    return {"iverilog": _first_line(["iverilog", "-V"]), "verilator": _first_line(["verilator", "--version"]),
+            "ghdl": _first_line(["ghdl", "--version"]), "cocotb": cocotb, "python": platform.python_version()}
+
+
+# --- one shard: launched by run_shard (main process or Dask worker), run by _worker -------------
+
+def _build_root():
+    """tb.runner's build folder for the same environment (without importing tb.runner)."""
+    return Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
+
+
+def _take_slot(build):
+    """The lowest free slot on this machine: (number, open lock file). The lock is held by the
+    launcher and by the shard subprocess, so a slot stays taken while either is alive."""
+    folder = build / "campaign-slots"
+    folder.mkdir(parents=True, exist_ok=True)
+    while True:
+        for slot in range(MAX_SLOTS):
+            lock = open(folder / f"slot-{slot}.lock", "w")
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return slot, lock
+            except BlockingIOError:
+                lock.close()
+        time.sleep(1)
+
+
+_LIVE = set()  # shard subprocesses running in this process (killed on Ctrl-C)
+_LIVE_LOCK = threading.Lock()
+_STOPPING = threading.Event()
+
+
+def _kill_group(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # the shard is the leader of its own group
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def stop_all():
+    """Kill every running shard subprocess of this process, with its simulator."""
+    _STOPPING.set()
+    with _LIVE_LOCK:
+        running = list(_LIVE)
+    for proc in running:
+        _kill_group(proc)
+
+
+def _tail(path, limit=LOG_TAIL):
+    try:
+        text = Path(path).read_text(errors="replace")
+    except OSError:
+        return ""
+    return text[-limit:]
+
+
+def run_shard(shard, timeout, scratch=None):
+    """Run one shard (a ``Shard.to_dict()``) and return its journal entry.
+
+    Called in a thread of the campaign (local) or as a Dask task (cluster): it only needs this
+    package, the simulators and a writable build folder on the machine it runs on. Never
+    raises: whatever happens becomes the entry's status (pass, fail, error, timeout).
+    """
+    started, clock = _now(), time.monotonic()
+    entry = {"key": Shard(**shard).key, **shard, "host": socket.gethostname(), "started": started,
+             "tools": tool_versions(), "rtl_root": os.environ.get("GAMECHIP_RTL_ROOT")}
+    workdir = None
+    try:
+        slot, lock = _take_slot(_build_root())
+        try:
+            tag = f"campaign-s{slot}"
+            entry["tag"] = tag
+            if scratch:
+                Path(scratch).mkdir(parents=True, exist_ok=True)
+            workdir = Path(tempfile.mkdtemp(prefix=f"{Shard(**shard).slug}-", dir=scratch))
+            result_path, log_path = workdir / "result.json", workdir / "worker.log"
+            pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+            with open(log_path, "wb") as log:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "gamechip.campaign", "worker", json.dumps(shard), tag, str(result_path)],
+                    cwd=ROOT, env={**os.environ, "PYTHONPATH": pythonpath}, stdin=subprocess.DEVNULL,
+                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True, pass_fds=(lock.fileno(),))
+            with _LIVE_LOCK:
+                _LIVE.add(proc)
+            try:
+                if _STOPPING.is_set():
+                    _kill_group(proc)
+                proc.wait(timeout)
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                _kill_group(proc)
+                timed_out = True
+            finally:
+                with _LIVE_LOCK:
+                    _LIVE.discard(proc)
+        finally:
+            lock.close()
+        entry.update(_classify(shard, timeout, timed_out, proc.returncode, result_path, log_path))
+        if _STOPPING.is_set() and entry["status"] != "pass":
+            entry["status"] = "interrupted"  # killed by Ctrl-C: not journaled, runs again on resume
+    except Exception:
+        entry.update(status="error", message=f"the shard could not be run:\n{traceback.format_exc()}", checked=0)
+    finally:
+        if workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+    entry["ended"] = _now()
+    entry["seconds"] = round(time.monotonic() - clock, 3)
+    return entry
+
+
+def _classify(shard, timeout, timed_out, returncode, result_path, log_path):
+    worker_log = _tail(log_path)
+    record = json.loads(result_path.read_text()) if result_path.exists() else None
+    if timed_out:
+        return {"status": "timeout", "checked": 0, "message": f"no result after {timeout:g} s: killed with its simulator",
+                "log_text": worker_log}
+    if record is None or "exception" in record:
+        why = record["exception"] if record else f"the shard process exited with status {returncode} and no result"
+        return {"status": "error", "checked": 0, "message": why, "log_text": worker_log}
+    result = record.get("result") or {}
+    out = {"checked": result.get("checked", 0), "timings": result.get("tests", {}).get("fuzz"),
+           "sim_log": record.get("log"), "sim_dir": record.get("sim_dir")}
+    if record["passed"] and out["checked"] > 0:
+        return {**out, "status": "pass"}
+    if record["passed"]:
+        return {**out, "status": "error", "message": "the run passed without checking any case",
+                "log_text": record.get("log_text", "")}
+    if result.get("failure"):
+        return {**out, "status": "fail", "message": result["failure"], "case_record": record.get("case"),
+                "case_source": record.get("case_path")}
+    return {**out, "status": "error", "message": "the simulation failed before comparing anything (simulator crash?)",
+            "log_text": record.get("log_text", "") + ("\n--- shard process output ---\n" + worker_log if worker_log else "")}
+
+
+def _watch_parent():
+    """Die with the launcher: a campaign killed with ``kill -9`` leaves no simulator behind."""
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _worker(shard_json, tag, result_path):
+    """The shard subprocess: the block's fuzz bench through tb.runner, its outcome as JSON."""
+    _watch_parent()
+    shard = json.loads(shard_json)
+    try:
+        from tb.runner import run_design
+
+        outcome = run_design(shard["design"], shard["sim"], shard["module"], ["fuzz"], tag=tag, quiet=True,
+                             env={"GAMECHIP_SEED": str(shard["seed"]), "GAMECHIP_COUNT": str(shard["count"])})
+        case = json.loads(outcome.failure_case.read_text()) if outcome.failure_case.exists() else None
+        record = {"passed": outcome.passed, "result": outcome.result, "case": case,
+                  "case_path": str(outcome.failure_case) if case else None,
+                  "log": str(outcome.sim_dir / "gamechip.log"), "sim_dir": str(outcome.sim_dir),
+                  "log_text": "" if outcome.passed else outcome.log[-LOG_TAIL:]}
+    except Exception:
+        record = {"passed": False, "exception": traceback.format_exc()}
+    tmp = Path(result_path + ".tmp")
+    tmp.write_text(json.dumps(record))
+    os.replace(tmp, result_path)
+    return 0
+
+
+# --- the journal ---------------------------------------------------------------------------
+
+class Journal:
+    """``OUT/journal.jsonl``: one JSON object per finished shard, never rewritten."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.warnings = []
+
+    def load(self):
+        """The journaled entries by key. A half-written last line (the campaign was killed while
+        writing it) is cut off, so the shard runs again and the next line starts clean."""
+        if not self.path.exists():
+            return {}
+        data = self.path.read_bytes()
+        complete = data[:data.rfind(b"\n") + 1]
+        if len(complete) < len(data):
+            self.warnings.append(f"dropped a half-written last line of {self.path} ({len(data) - len(complete)} bytes); "
+                                 "its shard runs again")
+            with open(self.path, "r+b") as journal:
+                journal.truncate(len(complete))
+                journal.flush()
+                os.fsync(journal.fileno())
+        entries = {}
+        for number, line in enumerate(complete.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                entries[entry["key"]] = entry
+            except (ValueError, KeyError, TypeError):
+                self.warnings.append(f"skipped unreadable line {number} of {self.path}")
+        return entries
+
+    def append(self, entry):
+        data = (json.dumps(entry, sort_keys=True) + "\n").encode()
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _write_atomic(path, text):
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
+
+
+def _keep(entry, out):
+    """Move what the journal line points at into OUT (case file, logs); return the line."""
+    entry = dict(entry)
+    record, log_text = entry.pop("case_record", None), entry.pop("log_text", None)
+    if record:
+        record = {**record, "tools": entry.get("tools"),
+                  "campaign": {"key": entry["key"], "count": entry["count"], "host": entry.get("host"),
+                               "rtl_root": entry.get("rtl_root")}}
+        case = out / "cases" / f"{entry['block']}-{entry['sim']}-seed{entry['seed']}.json"
+        case.parent.mkdir(exist_ok=True)
+        _write_atomic(case, json.dumps(record, indent=2) + "\n")
+        entry["case"] = str(case)
+    if log_text and entry["status"] != "pass":
+        log = out / "logs" / f"{entry['block']}-{entry['sim']}-seed{entry['seed']}.log"
+        log.parent.mkdir(exist_ok=True)
+        _write_atomic(log, log_text)
+        entry["log"] = str(log)
+    return entry
+
+
+# --- where shards run ------------------------------------------------------------------------
+
+class LocalPool:
+    def __init__(self, workers, timeout, scratch):
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="shard")
+        self.timeout, self.scratch = timeout, scratch
+        self.where = f"{workers} local worker{'s' if workers != 1 else ''}"
+
+    def submit(self, shard):
+        return self.executor.submit(run_shard, shard.to_dict(), self.timeout, str(self.scratch))
+
+    def stop(self):
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        stop_all()
+        self.executor.shutdown(wait=True)
+
+    def close(self):
+        self.executor.shutdown(wait=True)
+
+
+CLUSTER_ADDRESS = re.compile(r"^tcp://(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.\-_]+):(\d{1,5})$")
+
+
+def check_cluster_address(address):
+    match = CLUSTER_ADDRESS.match(address)
+    if not match or not 0 < int(match.group(2)) < 65536:
+        raise CampaignInputError(f"bad cluster address '{address}': expected tcp://HOST:PORT, "
+                                 "the address of a Dask distributed scheduler")
+
+
+class DaskPool:
+    """The same shards as tasks of a Dask distributed scheduler (``run_shard`` on the workers)."""
+
+    def __init__(self, address, timeout):
+        check_cluster_address(address)
+        try:
+            from distributed import Client
+        except ImportError:
+            raise CampaignInputError("--cluster needs the Python package 'distributed' (pip install distributed)")
+        try:
+            self.client = Client(address, timeout="15s")
+        except (OSError, TimeoutError) as error:
+            raise CampaignInputError(f"cannot reach the Dask scheduler at {address}: {error}")
+        self.timeout = timeout
+        workers = self.client.scheduler_info().get("workers", {})
+        threads = sum(w.get("nthreads", 1) for w in workers.values())
+        self.where = f"Dask cluster {address} ({len(workers)} workers, {threads} threads)"
+        self.futures = []
+
+    def submit(self, shard):
+        future = self.client.submit(run_shard, shard.to_dict(), self.timeout, None, pure=False,
+                                    key=f"gamechip-{shard.slug}-{uuid.uuid4().hex[:8]}")
+        self.futures.append(future)  # a Dask future nobody holds is forgotten by the scheduler
+        return future
+
+    def stop(self):
+        for future in self.futures:
+            future.cancel()
+        self.client.close()
+
+    def close(self):
+        self.client.close()
+
+
+# --- progress and summary ----------------------------------------------------------------------
+
+def _duration(seconds):
+    seconds = int(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+class Progress:
+    """One live line on a terminal; one plain line per finished shard otherwise."""
+
+    def __init__(self, shards, done, stream=sys.stderr):
+        self.total, self.done = len(shards), len(done)
+        self.remaining_positions = sum(s.count for s in shards if s.key not in done)
+        self.positions = self.checked = 0
+        self.counts = {status: sum(e["status"] == status for e in done.values()) for status in STATUSES}
+        self.started = time.monotonic()
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.last_draw = 0.0
+
+    def line(self):
+        elapsed = time.monotonic() - self.started
+        rate = self.checked / elapsed if elapsed else 0.0
+        position_rate = self.positions / elapsed if elapsed else 0.0
+        eta = _duration(self.remaining_positions / position_rate) if position_rate else "?"
+        return (f"{self.done}/{self.total} shards, {self.checked:,} cases checked, {rate:,.0f} cases/s, "
+                f"{self.counts['fail']} failures, {self.counts['error']} errors, {self.counts['timeout']} timeouts, "
+                f"ETA {eta if self.done < self.total else '0s'}")
+
+    def shard_done(self, entry):
+        self.done += 1
+        self.counts[entry["status"]] += 1
+        self.checked += entry.get("checked", 0)
+        self.positions += entry["count"]
+        self.remaining_positions -= entry["count"]
+        what = (f"{entry['status']:<7} {entry['block']} on {entry['sim']}, seed {entry['seed']}: "
+                f"{entry.get('checked', 0):,} cases in {entry['seconds']:.1f} s")
+        if self.tty:
+            if entry["status"] != "pass":
+                print(f"\r\x1b[K{what}", file=self.stream)
+            self.draw(force=True)
+        else:
+            print(f"[{self.done}/{self.total}] {what}; {self.line()}", file=self.stream, flush=True)
+
+    def draw(self, force=False):
+        if self.tty and (force or time.monotonic() - self.last_draw >= 1):
+            print(f"\rcampaign: {self.line()}", end="\x1b[K", file=self.stream, flush=True)
+            self.last_draw = time.monotonic()
+
+    def close(self):
+        if self.tty:
+            print(file=self.stream, flush=True)
+
+
+def _replay_command(entry):
+    prefix = f"GAMECHIP_RTL_ROOT={shlex.quote(entry['rtl_root'])} " if entry.get("rtl_root") else ""
+    return f"{prefix}gamechip replay {shlex.quote(entry['case'])} --waves"
+
+
+def summary(shards, entries, out=sys.stdout):
+    """The table per block x simulator and every failure, error and timeout; True when clean."""
+    rows = {}
+    for shard in shards:
+        rows.setdefault((shard.block, shard.sim), [])
+        if shard.key in entries:
+            rows[(shard.block, shard.sim)].append(entries[shard.key])
+    planned = {}
+    for shard in shards:
+        planned[(shard.block, shard.sim)] = planned.get((shard.block, shard.sim), 0) + 1
+    print(f"\n{'block':<14} {'sim':<10} {'shards':>8} {'checked':>11} {'cases/s':>9} {'failures':>9} {'errors':>7} "
+          f"{'timeouts':>9}", file=out)
+    for (block, sim), done in rows.items():
+        checked = sum(e.get("checked", 0) for e in done)
+        wall = sum((e.get("timings") or {}).get("wall_seconds", 0) for e in done)
+        count = {status: sum(e["status"] == status for e in done) for status in STATUSES}
+        print(f"{block:<14} {sim:<10} {len(done):>3}/{planned[(block, sim)]:<4} {checked:>11,} "
+              f"{checked / wall if wall else 0:>9,.0f} {count['fail']:>9} {count['error']:>7} {count['timeout']:>9}",
+              file=out)
+    print("(cases/s: the rate of one worker while simulating, builds excluded)", file=out)
+    bad = [entries[s.key] for s in shards if s.key in entries and entries[s.key]["status"] != "pass"]
+    for entry in bad:
+        head = f"{entry['status'].upper()} {entry['block']} on {entry['sim']}, seed {entry['seed']} ({entry['count']:,} positions)"
+        if entry["status"] == "fail":
+            label = next((line for line in entry.get("message", "").splitlines() if line.startswith("case:")), "")
+            print(f"\n{head}: {label.removeprefix('case:').strip()}", file=out)
+            if entry.get("case"):
+                print(f"  case file: {entry['case']}\n  replay:    {_replay_command(entry)}", file=out)
+        else:
+            print(f"\n{head}: {entry.get('message', '').strip().splitlines()[-1] if entry.get('message') else ''}",
+                  file=out)
+        if entry.get("log"):
+            print(f"  log:       {entry['log']}", file=out)
+    missing = sum(s.key not in entries for s in shards)
+    total = sum(e.get("checked", 0) for e in entries.values())
+    if bad or missing:
+        counts = {status: sum(e["status"] == status for e in bad) for status in STATUSES}
+        print(f"\nFAIL: {counts['fail']} failures, {counts['error']} errors, {counts['timeout']} timeouts"
+              + (f", {missing} shards not run" if missing else "") + f"; {total:,} cases checked", file=out)
+        return False
+    print(f"\nPASS: {total:,} cases checked against the golden model in {len(shards)} shards, no mismatch", file=out)
+    return True
+
+
+# --- the campaign --------------------------------------------------------------------------
+
+def _parameters(blocks, sims, count, seed, shard_size):
+    return {"blocks": [b.name for b in blocks], "sims": list(sims), "count": count, "seed": seed,
+            "shard_size": shard_size}
+
+
+def _resume_command(argv):
+    words = ["gamechip", "campaign", *argv]
+    if "--resume" not in words:
+        words.append("--resume")
+    return shlex.join(words)
+
+
+def _open_out(out, parameters, resume):
+    """Check and prepare the output folder; return the journal and what it already holds."""
+    out.mkdir(parents=True, exist_ok=True)
+    journal = Journal(out / JOURNAL)
+    stored = out / PARAMETERS
+    if not resume:
+        if journal.path.exists() and journal.path.stat().st_size > 0:
+            raise CampaignInputError(f"{journal.path} already holds a campaign: add --resume to finish it, "
+                                     "or choose another --out")
+    elif stored.exists():
+        previous = json.loads(stored.read_text())
+        if previous != parameters:
+            differs = ", ".join(f"{k} {previous.get(k)!r} (now {v!r})" for k, v in parameters.items()
+                                if previous.get(k) != v)
+            raise CampaignInputError(f"{out} holds another campaign ({differs}): resume it with its own "
+                                     "parameters, or choose another --out")
+    _write_atomic(stored, json.dumps(parameters, indent=2) + "\n")
+    return journal, journal.load() if resume else {}
+
+
+def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=False, timeout=900.0,
+        cluster=None, argv=()):
+    """Run (or finish) a campaign; return the exit status: 0 clean, 1 any failure, error or
+    timeout, 130 interrupted. Raises CampaignInputError on bad input."""
+    out = Path(out).resolve()
+    if cluster:
+        check_cluster_address(cluster)
+    shards = plan(blocks, sims, count, seed, shard_size)
+    journal, done = _open_out(out, _parameters(blocks, sims, count, seed, shard_size), resume)
+    for warning in journal.warnings:
+        print(f"campaign: warning: {warning}", file=sys.stderr)
+    done = {key: entry for key, entry in done.items() if key in {s.key for s in shards}}
+    todo = [s for s in shards if s.key not in done]
+    pool = DaskPool(cluster, timeout) if cluster else LocalPool(workers or os.cpu_count() or 1, timeout,
+                                                                out / ".running")
+    tools = tool_versions()
+    print(f"campaign: {', '.join(b.name for b in blocks)} on {', '.join(sims)}: {count:,} positions each from seed "
+          f"{seed}, {len(shards)} shards of up to {shard_size:,}" + (f", {len(done)} already journaled" if done else "")
+          + f"; {pool.where}; journal {journal.path}", file=sys.stderr)
+    if not cluster:
+        print("campaign: tools: " + ", ".join(v for v in tools.values() if v), file=sys.stderr)
+    progress = Progress(shards, done)
+    finished = queue.Queue()
+    entries = dict(done)
+
+    def journal_entry(shard, future):
+        try:
+            entry = future.result()
+        except Exception as error:  # the task itself was lost (e.g. a Dask worker died)
+            entry = {"key": shard.key, **shard.to_dict(), "status": "error", "checked": 0, "seconds": 0.0,
+                     "message": f"the worker running this shard was lost: {error!r}", "ended": _now()}
+        if entry["status"] == "interrupted":
+            return
+        entry = _keep(entry, out)
+        journal.append(entry)
+        entries[shard.key] = entry
+        progress.shard_done(entry)
+
+    running = {}
+    previous_sigterm = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        try:
+            for shard in todo:
+                future = pool.submit(shard)
+                running[id(future)] = (shard, future)
+                future.add_done_callback(lambda f, s=shard: finished.put((s, f)))
+            while running:
+                try:
+                    shard, future = finished.get(timeout=1.0)
+                except queue.Empty:
+                    progress.draw()
+                    continue
+                running.pop(id(future), None)
+                journal_entry(shard, future)
+        except KeyboardInterrupt:
+            progress.close()
+            print("campaign: stopping: killing the running shards ...", file=sys.stderr)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            pool.stop()
+            while True:  # shards that finished meanwhile are journaled, not lost
+                try:
+                    shard, future = finished.get_nowait()
+                except queue.Empty:
+                    break
+                if not future.cancelled():
+                    journal_entry(shard, future)
+            print(f"campaign: interrupted: {len(entries)} of {len(shards)} shards are journaled in {journal.path}; "
+                  f"finish the campaign with:\n  {_resume_command(argv)}", file=sys.stderr)
+            return 130
+        finally:
+            signal.signal(signal.SIGTERM, previous_sigterm)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        pool.close()
+    finally:
+        _STOPPING.clear()
+        shutil.rmtree(out / ".running", ignore_errors=True)
+    progress.close()
+    print(f"campaign: done in {_duration(time.monotonic() - progress.started)}; journal {journal.path}",
+          file=sys.stderr)
+    return 0 if summary(shards, entries) else 1
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "worker":
+        sys.exit(_worker(*sys.argv[2:]))
+    sys.exit("usage: python -m gamechip.campaign worker SHARD-JSON TAG RESULT-FILE (run by gamechip campaign)")
