@@ -218,7 +218,7 @@ def replay_case(case_file, waves=True, echo=False):
     case_copy.parent.mkdir(parents=True, exist_ok=True)
     case_copy.write_text(json.dumps(record, indent=2))
     outcome = run_design(
-        design, sim, block.module, ["replay"], waves=waves, tag="replay", echo=echo,
+        design, sim, block.module, ["replay"], waves=waves, tag="replay", echo=echo, quiet=True,
         env={"GAMECHIP_CASE": str(case_copy), "GAMECHIP_SEED": str(record["seed"])},
     )
     return outcome, waveform_path(outcome.sim_dir, design, sim) if waves else None

@@ -128,3 +128,10 @@ def test_book_golden_and_rom():
 def test_book_bad_game_is_one_clear_line(moves, expected):
     run = gamechip("book", "--moves", moves)
     assert run.returncode == 2 and expected in run.stderr and "Traceback" not in run.stderr
+
+
+def test_first_vectors_of_a_fresh_simulation_are_evaluated():
+    # Seed 2's first walk keeps last_move at A1 (0) from step 0 to step 1, so without the
+    # harness's priming the node-order logic behind it had never run in Icarus (stale "end").
+    run = gamechip("fuzz", "--block", "node_order", "--count", "1", "--seed", "2")
+    assert run.returncode == 0, run.stderr[-3000:]
