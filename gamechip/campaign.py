@@ -20,6 +20,7 @@ its line is written, and the logs of failed, crashed and timed-out shards to ``O
 
 import fcntl
 import json
+import logging
 import os
 import platform
 import queue
@@ -84,7 +85,10 @@ def plan(blocks, sims, count, seed, shard_size):
             series.append([Shard(block.name, block.designs[0], block.module, sim, seed + i,
                                  min(shard_size, count - first), i)
                            for i, first in enumerate(range(0, count, shard_size))])
-    return [s for i in range(max(map(len, series), default=0)) for run in series if i < len(run) for s in [run[i]]]
+    ordered = []
+    for i in range(max(map(len, series), default=0)):
+        ordered += [run[i] for run in series if i < len(run)]
+    return ordered
 
 
 def _now():
@@ -120,13 +124,16 @@ def _build_root():
     return Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
 
 
-def _take_slot(build):
-    """The lowest free slot on this machine: (number, open lock file). The lock is held by the
-    launcher and by the shard subprocess, so a slot stays taken while either is alive."""
+def _take_slot(build, design, sim):
+    """A free slot on this machine: (number, open lock file), preferring one that has built
+    ``design`` for ``sim`` already (a Verilator build takes a minute), else the lowest. The lock
+    is held by the launcher and by the shard subprocess: taken while either is alive."""
     folder = build / "campaign-slots"
     folder.mkdir(parents=True, exist_ok=True)
+    built = sorted({int(m.group(1)) for d in (build / "sim").glob(f"{design}-{sim}-cocotb*-campaign-s*")
+                    if (m := re.search(r"-campaign-s(\d+)-", d.name))})
     while True:
-        for slot in range(MAX_SLOTS):
+        for slot in built + [s for s in range(MAX_SLOTS) if s not in built]:
             lock = open(folder / f"slot-{slot}.lock", "w")
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -136,9 +143,10 @@ def _take_slot(build):
         time.sleep(1)
 
 
-_LIVE = set()  # shard subprocesses running in this process (killed on Ctrl-C)
+_LIVE = {}  # shard subprocess -> its task token, for the shards running in this process
 _LIVE_LOCK = threading.Lock()
-_STOPPING = threading.Event()
+_STOPPING = threading.Event()  # a local campaign is stopping: kill every shard
+_STOPPED = set()  # tokens of cluster tasks whose campaign stopped: kill those shards
 
 
 def _kill_group(proc):
@@ -158,6 +166,21 @@ def stop_all():
         _kill_group(proc)
 
 
+def stop_tokens(tokens):
+    """On a Dask worker (``Client.run``): kill the shards of a stopped campaign, and any of
+    them that has not started yet as soon as it starts."""
+    with _LIVE_LOCK:
+        _STOPPED.update(tokens)
+        running = [proc for proc, token in _LIVE.items() if token in _STOPPED]
+    for proc in running:
+        _kill_group(proc)
+    return len(running)
+
+
+def _stopped(token):
+    return _STOPPING.is_set() or token in _STOPPED
+
+
 def _tail(path, limit=LOG_TAIL):
     try:
         text = Path(path).read_text(errors="replace")
@@ -166,7 +189,7 @@ def _tail(path, limit=LOG_TAIL):
     return text[-limit:]
 
 
-def run_shard(shard, timeout, scratch=None):
+def run_shard(shard, timeout, scratch=None, token=None):
     """Run one shard (a ``Shard.to_dict()``) and return its journal entry.
 
     Called in a thread of the campaign (local) or as a Dask task (cluster): it only needs this
@@ -178,7 +201,7 @@ def run_shard(shard, timeout, scratch=None):
              "tools": tool_versions(), "rtl_root": os.environ.get("GAMECHIP_RTL_ROOT")}
     workdir = None
     try:
-        slot, lock = _take_slot(_build_root())
+        slot, lock = _take_slot(_build_root(), shard["design"], shard["sim"])
         try:
             tag = f"campaign-s{slot}"
             entry["tag"] = tag
@@ -193,9 +216,9 @@ def run_shard(shard, timeout, scratch=None):
                     cwd=ROOT, env={**os.environ, "PYTHONPATH": pythonpath}, stdin=subprocess.DEVNULL,
                     stdout=log, stderr=subprocess.STDOUT, start_new_session=True, pass_fds=(lock.fileno(),))
             with _LIVE_LOCK:
-                _LIVE.add(proc)
+                _LIVE[proc] = token
             try:
-                if _STOPPING.is_set():
+                if _stopped(token):
                     _kill_group(proc)
                 proc.wait(timeout)
                 timed_out = False
@@ -204,12 +227,13 @@ def run_shard(shard, timeout, scratch=None):
                 timed_out = True
             finally:
                 with _LIVE_LOCK:
-                    _LIVE.discard(proc)
+                    _LIVE.pop(proc, None)
         finally:
             lock.close()
-        entry.update(_classify(shard, timeout, timed_out, proc.returncode, result_path, log_path))
-        if _STOPPING.is_set() and entry["status"] != "pass":
-            entry["status"] = "interrupted"  # killed by Ctrl-C: not journaled, runs again on resume
+        if _stopped(token) and not timed_out and proc.returncode == -signal.SIGKILL:
+            entry.update(status="interrupted", checked=0)  # killed by Ctrl-C: not journaled, runs again on resume
+        else:
+            entry.update(_classify(shard, timeout, timed_out, proc.returncode, result_path, log_path))
     except Exception:
         entry.update(status="error", message=f"the shard could not be run:\n{traceback.format_exc()}", checked=0)
     finally:
@@ -241,7 +265,7 @@ def _classify(shard, timeout, timed_out, returncode, result_path, log_path):
         return {**out, "status": "fail", "message": result["failure"], "case_record": record.get("case"),
                 "case_source": record.get("case_path")}
     return {**out, "status": "error", "message": "the simulation failed before comparing anything (simulator crash?)",
-            "log_text": record.get("log_text", "") + ("\n--- shard process output ---\n" + worker_log if worker_log else "")}
+            "log_text": record.get("log_text") or worker_log}
 
 
 def _watch_parent():
@@ -261,6 +285,11 @@ def _worker(shard_json, tag, result_path):
     """The shard subprocess: the block's fuzz bench through tb.runner, its outcome as JSON."""
     _watch_parent()
     shard = json.loads(shard_json)
+    # The simulator's output as it comes, to the shard's log: what a crashed or hung shard
+    # leaves behind (tb.runner writes gamechip.log only when the run ends).
+    live = logging.StreamHandler(sys.stdout)
+    live.setFormatter(logging.Formatter("%(message)s"))
+    logging.getLogger("cocotb").addHandler(live)
     try:
         from tb.runner import run_design
 
@@ -361,6 +390,7 @@ class LocalPool:
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="shard")
         self.timeout, self.scratch = timeout, scratch
         self.where = f"{workers} local worker{'s' if workers != 1 else ''}"
+        self.stopping = "killing the running shards"
 
     def submit(self, shard):
         return self.executor.submit(run_shard, shard.to_dict(), self.timeout, str(self.scratch))
@@ -368,7 +398,7 @@ class LocalPool:
     def stop(self):
         self.executor.shutdown(wait=False, cancel_futures=True)
         stop_all()
-        self.executor.shutdown(wait=True)
+        self.executor.shutdown(wait=True)  # the killed shards return at once
 
     def close(self):
         self.executor.shutdown(wait=True)
@@ -394,25 +424,29 @@ class DaskPool:
         except ImportError:
             raise CampaignInputError("--cluster needs the Python package 'distributed' (pip install distributed)")
         try:
-            self.client = Client(address, timeout="15s")
+            self.client = Client(address, timeout="10s")
         except (OSError, TimeoutError) as error:
             raise CampaignInputError(f"cannot reach the Dask scheduler at {address}: {error}")
         self.timeout = timeout
-        workers = self.client.scheduler_info().get("workers", {})
-        threads = sum(w.get("nthreads", 1) for w in workers.values())
-        self.where = f"Dask cluster {address} ({len(workers)} workers, {threads} threads)"
+        threads = self.client.nthreads()
+        self.where = f"Dask cluster {address} ({len(threads)} workers, {sum(threads.values())} threads)"
+        self.stopping = "cancelling the shards on the cluster, killing the running ones"
         self.futures = []
+        self.campaign = uuid.uuid4().hex[:12]
 
     def submit(self, shard):
-        future = self.client.submit(run_shard, shard.to_dict(), self.timeout, None, pure=False,
-                                    key=f"gamechip-{shard.slug}-{uuid.uuid4().hex[:8]}")
+        key = f"gamechip-{shard.slug}-{self.campaign}"
+        future = self.client.submit(run_shard, shard.to_dict(), self.timeout, None, key, pure=False, key=key)
         self.futures.append(future)  # a Dask future nobody holds is forgotten by the scheduler
         return future
 
     def stop(self):
         for future in self.futures:
             future.cancel()
-        self.client.close()
+        try:
+            self.client.run(stop_tokens, [future.key for future in self.futures])
+        except Exception as error:
+            print(f"campaign: could not stop the shards running on the cluster: {error}", file=sys.stderr)
 
     def close(self):
         self.client.close()
@@ -553,7 +587,6 @@ def _open_out(out, parameters, resume):
                                 if previous.get(k) != v)
             raise CampaignInputError(f"{out} holds another campaign ({differs}): resume it with its own "
                                      "parameters, or choose another --out")
-    _write_atomic(stored, json.dumps(parameters, indent=2) + "\n")
     return journal, journal.load() if resume else {}
 
 
@@ -572,20 +605,25 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     todo = [s for s in shards if s.key not in done]
     pool = DaskPool(cluster, timeout) if cluster else LocalPool(workers or os.cpu_count() or 1, timeout,
                                                                 out / ".running")
-    tools = tool_versions()
+    _write_atomic(out / PARAMETERS, json.dumps(_parameters(blocks, sims, count, seed, shard_size), indent=2) + "\n")
     print(f"campaign: {', '.join(b.name for b in blocks)} on {', '.join(sims)}: {count:,} positions each from seed "
           f"{seed}, {len(shards)} shards of up to {shard_size:,}" + (f", {len(done)} already journaled" if done else "")
           + f"; {pool.where}; journal {journal.path}", file=sys.stderr)
     if not cluster:
-        print("campaign: tools: " + ", ".join(v for v in tools.values() if v), file=sys.stderr)
+        print("campaign: tools: " + "; ".join(v if name in ("iverilog", "verilator", "ghdl") else f"{name} {v}"
+                                            for name, v in tool_versions().items() if v), file=sys.stderr)
     progress = Progress(shards, done)
     finished = queue.Queue()
     entries = dict(done)
 
-    def journal_entry(shard, future):
+    def journal_entry(shard, future, stopping=False):
+        if future.cancelled():
+            return
         try:
             entry = future.result()
         except Exception as error:  # the task itself was lost (e.g. a Dask worker died)
+            if stopping:
+                return  # cancelled by the stop: runs again on resume
             entry = {"key": shard.key, **shard.to_dict(), "status": "error", "checked": 0, "seconds": 0.0,
                      "message": f"the worker running this shard was lost: {error!r}", "ended": _now()}
         if entry["status"] == "interrupted":
@@ -595,7 +633,16 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
         entries[shard.key] = entry
         progress.shard_done(entry)
 
+    def drain(stopping=False):
+        while True:
+            try:
+                shard, future = finished.get_nowait()
+            except queue.Empty:
+                return
+            journal_entry(shard, future, stopping)
+
     running = {}
+    previous_sigint = signal.getsignal(signal.SIGINT)
     previous_sigterm = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         try:
@@ -613,22 +660,18 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
                 journal_entry(shard, future)
         except KeyboardInterrupt:
             progress.close()
-            print("campaign: stopping: killing the running shards ...", file=sys.stderr)
+            print(f"campaign: stopping: {pool.stopping} ...", file=sys.stderr)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            drain()  # shards that finished before the stop are journaled, not lost
             pool.stop()
-            while True:  # shards that finished meanwhile are journaled, not lost
-                try:
-                    shard, future = finished.get_nowait()
-                except queue.Empty:
-                    break
-                if not future.cancelled():
-                    journal_entry(shard, future)
+            drain(stopping=True)  # and those that finished while it stopped the rest
+            pool.close()
             print(f"campaign: interrupted: {len(entries)} of {len(shards)} shards are journaled in {journal.path}; "
                   f"finish the campaign with:\n  {_resume_command(argv)}", file=sys.stderr)
             return 130
         finally:
             signal.signal(signal.SIGTERM, previous_sigterm)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGINT, previous_sigint)
         pool.close()
     finally:
         _STOPPING.clear()

@@ -247,6 +247,39 @@ def cmd_fuzz(args):
     return 0
 
 
+def cmd_campaign(args):
+    from gamechip.campaign import CampaignInputError, check_cluster_address, run
+    from tb.runner import SIMULATORS
+
+    blocks = _blocks(args.blocks)
+    sims = list(SIMULATORS) if args.sims == ["all"] else list(dict.fromkeys(args.sims))
+    for sim in sims:
+        if args.cluster and sim not in SIMULATORS:  # the simulators must be on the workers, not here
+            raise UsageError(f"unknown simulator '{sim}': choose one of {', '.join(SIMULATORS)}")
+        if not args.cluster:
+            _check_sim(sim)
+    again = ["--blocks", *(b.name for b in blocks), "--sims", *sims, "--count", str(args.count), "--seed",
+             str(args.seed), "--shard-size", str(args.shard_size), "--out", args.out, "--timeout", f"{args.timeout:g}"]
+    again += ["--cluster", args.cluster] if args.cluster else ["--workers", str(args.workers)] if args.workers else []
+    try:
+        if args.cluster:
+            check_cluster_address(args.cluster)
+        return run(blocks, sims, args.count, args.seed, args.out, workers=args.workers, shard_size=args.shard_size,
+                   resume=args.resume, timeout=args.timeout, cluster=args.cluster, argv=again)
+    except CampaignInputError as error:
+        raise UsageError(str(error))
+
+
+def _seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text}'")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
 def cmd_replay(args):
     from tb.runner import replay_case
 
@@ -320,6 +353,23 @@ def build_parser():
     fuzz.add_argument("--count", type=_positive, default=10000, help="positions per block (default 10000)")
     fuzz.add_argument("--seed", type=_natural, default=1, help="same seed, same positions (default 1)")
     fuzz.set_defaults(run=cmd_fuzz)
+
+    campaign = sub.add_parser("campaign", help="fuzz blocks x simulators in parallel shards: journaled, resumable, "
+                                               "local or on a Dask cluster")
+    campaign.add_argument("--blocks", nargs="+", default=["all"], help="block names, or all (default)")
+    campaign.add_argument("--sims", nargs="+", default=["icarus"],
+                          help=f"simulators: {', '.join(SIMULATORS)}, or all (default icarus)")
+    campaign.add_argument("--count", type=_positive, default=10000, help="positions per block and simulator (default 10000)")
+    campaign.add_argument("--seed", type=_natural, default=1, help="seed of the first shard; shard i uses seed+i (default 1)")
+    campaign.add_argument("--out", required=True, help="campaign folder: journal.jsonl, cases/, logs/")
+    campaign.add_argument("--workers", type=_positive, help="shards at once on this machine (default: one per core)")
+    campaign.add_argument("--shard-size", type=_positive, default=2000, help="positions per shard (default 2000)")
+    campaign.add_argument("--resume", action="store_true", help="finish the campaign in --out: skip journaled shards")
+    campaign.add_argument("--timeout", type=_seconds, default=900.0,
+                          help="seconds one shard may take, build included, before it is killed (default 900)")
+    campaign.add_argument("--cluster", metavar="tcp://HOST:PORT",
+                          help="run the shards on this Dask distributed scheduler's workers instead")
+    campaign.set_defaults(run=cmd_campaign)
 
     replay = sub.add_parser("replay", help="re-run one saved failing case, with its waveform")
     replay.add_argument("case", help="case file (JSON) named in a failure report")

@@ -1,0 +1,300 @@
+"""``gamechip campaign``: shards on 2 workers, the journal, and every fault the issue names
+(``kill -9``, a half-written journal line, Ctrl-C, a simulator crash, a shard past its timeout,
+a real mismatch), locally and on a real Dask LocalCluster on loopback.
+
+Every campaign runs as a subprocess with its own GAMECHIP_BUILD (tb.runner reads it at import
+time), so these tests never touch build/ while the regression runs. Small, fast blocks on
+Icarus keep each shard a second or two.
+"""
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.test_mutants import MUTANTS, mutant_root
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory):
+    return tmp_path_factory.mktemp("campaign-build")
+
+
+def _env(build, extra=None):
+    return {**os.environ, "GAMECHIP_BUILD": str(build), **(extra or {})}
+
+
+def campaign(build, *args, env=None, timeout=300):
+    return subprocess.run([sys.executable, "-m", "gamechip", "campaign", *args], cwd=ROOT, capture_output=True,
+                          text=True, env=_env(build, env), timeout=timeout)
+
+
+def start(build, *args, env=None):
+    """A campaign in its own process group, for the tests that kill it."""
+    return subprocess.Popen([sys.executable, "-m", "gamechip", "campaign", *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(build, env),
+                            start_new_session=True)
+
+
+def journal(out):
+    lines = (Path(out) / "journal.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def planned_keys(blocks, sims, count, seed, shard_size):
+    return {f"{b}/{s}/seed{seed + i}/n{min(shard_size, count - first)}"
+            for b in blocks for s in sims for i, first in enumerate(range(0, count, shard_size))}
+
+
+def wait_for_lines(out, lines, proc, limit=120):
+    path = Path(out) / "journal.jsonl"
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_text().count("\n") >= lines:
+            return
+        assert proc.poll() is None, f"the campaign ended early:\n{proc.stderr.read()}"
+        time.sleep(0.1)
+    raise AssertionError(f"no {lines} journal lines after {limit} s")
+
+
+def shard_processes(out):
+    """Shard subprocesses still alive for campaign ``out`` (their result files are under it)."""
+    alive = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and str(out) in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                alive.append(int(proc.name))
+        except OSError:
+            pass
+    return alive
+
+
+def cluster_shard_processes(build):
+    """Shard subprocesses started by Dask workers that build in ``build``."""
+    alive = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if (proc.name.isdigit() and b"gamechip.campaign\0worker" in (proc / "cmdline").read_bytes()
+                    and f"GAMECHIP_BUILD={build}\0".encode() in (proc / "environ").read_bytes()):
+                alive.append(int(proc.name))
+        except OSError:
+            pass
+    return alive
+
+
+def assert_no_shard_left(out, limit=5.0, find=shard_processes):
+    deadline = time.monotonic() + limit
+    while find(out) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not find(out), "shard processes outlived their campaign"
+
+
+BLOCKS = ["stable_discs", "openings"]
+
+
+def test_two_workers_two_blocks(build, tmp_path):
+    out = tmp_path / "run"
+    run = campaign(build, "--blocks", *BLOCKS, "--sims", "icarus", "--count", "500", "--shard-size", "200",
+                   "--seed", "31", "--workers", "2", "--out", str(out))
+    assert run.returncode == 0, run.stdout + run.stderr
+    entries = journal(out)
+    assert [e["key"] for e in entries] and {e["key"] for e in entries} == planned_keys(BLOCKS, ["icarus"], 500, 31, 200)
+    assert len(entries) == 6 and all(e["status"] == "pass" and e["checked"] > 0 for e in entries)
+    assert all(e["tools"]["iverilog"].startswith("Icarus Verilog") and e["tools"]["cocotb"] for e in entries)
+    assert all(e["timings"]["wall_seconds"] > 0 and e["started"] < e["ended"] for e in entries)
+    assert {e["tag"] for e in entries} <= {"campaign-s0", "campaign-s1"}
+    for block in BLOCKS:
+        assert any(line.split()[:3] == [block, "icarus", "3/3"] for line in run.stdout.splitlines()), run.stdout
+    assert "PASS:" in run.stdout and "[6/6]" in run.stderr
+    again = campaign(build, "--blocks", *BLOCKS, "--count", "500", "--out", str(out))
+    assert again.returncode == 2 and "--resume" in again.stderr and len(again.stderr.strip().splitlines()) == 1
+    other = campaign(build, "--blocks", *BLOCKS, "--count", "900", "--out", str(out), "--resume")
+    assert other.returncode == 2 and "holds another campaign (count 500 (now 900)" in other.stderr, other.stderr
+
+
+def test_kill_9_then_resume_loses_nothing(build, tmp_path):
+    out = tmp_path / "killed"
+    args = ["--blocks", *BLOCKS, "--sims", "icarus", "--count", "1200", "--shard-size", "200", "--seed", "41",
+            "--workers", "2", "--out", str(out)]
+    proc = start(build, *args)
+    wait_for_lines(out, 1, proc)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    assert_no_shard_left(out)  # the shards died with the campaign, simulators included
+    before = (out / "journal.jsonl").read_text()
+    before = before[:before.rfind("\n") + 1]  # (a line cut by the kill would run again)
+    finished = [json.loads(line) for line in before.splitlines()]
+    assert 1 <= len(finished) < 12
+    run = campaign(build, *args, "--resume")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"{len(finished)} already journaled" in run.stderr
+    after = (out / "journal.jsonl").read_text()
+    assert after.startswith(before)  # no result lost or rewritten
+    keys = [e["key"] for e in journal(out)]
+    assert len(keys) == len(set(keys)) == 12  # no journaled shard ran again
+    assert set(keys) == planned_keys(BLOCKS, ["icarus"], 1200, 41, 200)
+
+
+def test_ctrl_c_stops_cleanly_and_says_how_to_resume(build, tmp_path):
+    out = tmp_path / "interrupted"
+    args = ["--blocks", "stable_discs", "--count", "1600", "--shard-size", "200", "--seed", "51", "--workers", "2",
+            "--out", str(out)]
+    proc = start(build, *args)
+    wait_for_lines(out, 1, proc)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "--resume" in stderr.splitlines()[-1], stderr
+    assert_no_shard_left(out)
+    finished = journal(out)
+    assert all(e["status"] == "pass" for e in finished)  # the killed shards are not journaled
+    hint = shlex.split(stderr.splitlines()[-1])
+    assert hint[:2] == ["gamechip", "campaign"] and hint[-1] == "--resume"
+    run = campaign(build, *hint[2:])  # the command it printed
+    assert run.returncode == 0, run.stdout + run.stderr
+    keys = [e["key"] for e in journal(out)]
+    assert len(keys) == len(set(keys)) == 8
+
+
+def test_half_written_last_line_is_tolerated(build, tmp_path):
+    out = tmp_path / "torn"
+    args = ["--blocks", "stable_discs", "--count", "800", "--shard-size", "200", "--seed", "61", "--workers", "2",
+            "--out", str(out)]
+    assert campaign(build, *args).returncode == 0
+    path = out / "journal.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    torn = json.loads(lines[-1])["key"]
+    path.write_text("".join(lines[:-1]) + lines[-1][:len(lines[-1]) // 2])  # killed in the middle of a write
+    run = campaign(build, *args, "--resume")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "half-written last line" in run.stderr and "3 already journaled" in run.stderr
+    entries = journal(out)
+    assert [e["key"] for e in entries[:3]] == [json.loads(line)["key"] for line in lines[:3]]
+    assert entries[3]["key"] == torn and len(entries) == 4
+
+
+def test_shard_past_its_timeout_is_killed_and_reported(build, tmp_path):
+    out = tmp_path / "slow"
+    started = time.monotonic()
+    run = campaign(build, "--blocks", "stable_discs", "--count", "200", "--timeout", "0.3", "--out", str(out))
+    assert time.monotonic() - started < 60
+    assert run.returncode == 1, run.stdout + run.stderr
+    (entry,) = journal(out)
+    assert entry["status"] == "timeout" and "killed" in entry["message"]
+    assert "TIMEOUT stable_discs on icarus, seed 1" in run.stdout
+    assert_no_shard_left(out)
+
+
+def test_hung_simulator_is_killed_with_its_shard(build, tmp_path):
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "vvp").write_text("#!/bin/sh\nexec sleep 86398\n")  # Icarus's runtime never returns
+    (fake / "vvp").chmod(0o755)
+    out = tmp_path / "hung"
+    run = campaign(build, "--blocks", "stable_discs", "--count", "200", "--timeout", "8", "--out", str(out),
+                   env={"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"})
+    assert run.returncode == 1, run.stdout + run.stderr
+    (entry,) = journal(out)
+    assert entry["status"] == "timeout" and 8 <= entry["seconds"] < 30
+    assert "TIMEOUT stable_discs on icarus" in run.stdout
+    assert "Running command: vvp" in Path(entry["log"]).read_text()  # it hung in the simulator
+    hung = [p for p in Path("/proc").glob("[0-9]*") if _cmdline(p) == b"sleep\x0086398\x00"]
+    assert not hung, "the hung simulator outlived its shard"
+
+
+def _cmdline(proc):
+    try:
+        return (proc / "cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def test_simulator_crash_is_an_error_with_its_log(build, tmp_path):
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "vvp").write_text("#!/bin/sh\nkill -SEGV $$\n")  # Icarus's runtime dies at start
+    (fake / "vvp").chmod(0o755)
+    out = tmp_path / "crash"
+    run = campaign(build, "--blocks", "stable_discs", "--count", "200", "--out", str(out),
+                   env={"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"})
+    assert run.returncode == 1, run.stdout + run.stderr
+    (entry,) = journal(out)
+    assert entry["status"] == "error" and "failed before comparing" in entry["message"]
+    assert Path(entry["log"]).is_file() and entry["log"].startswith(str(out / "logs"))
+    assert "ERROR stable_discs on icarus" in run.stdout and entry["log"] in run.stdout
+
+
+def test_broken_rtl_fails_with_a_saved_case(build, tmp_path):
+    design, file, *edits = MUTANTS["stable_discs inner square ignores one diagonal"]
+    rtl = mutant_root(tmp_path, file, *edits)
+    out = tmp_path / "broken"
+    run = campaign(build, "--blocks", "stable_discs", "--count", "400", "--shard-size", "200", "--seed", "7",
+                   "--out", str(out), env={"GAMECHIP_RTL_ROOT": str(rtl)})
+    assert run.returncode == 1, run.stdout + run.stderr
+    failed = [e for e in journal(out) if e["status"] == "fail"]
+    assert failed and all("MISMATCH" in e["message"] for e in failed)
+    case = Path(failed[0]["case"])
+    assert case.parent == out / "cases" and case.is_file()
+    record = json.loads(case.read_text())
+    assert record["block"] == "stable_discs" and record["sim"] == "icarus" and record["seed"] == failed[0]["seed"]
+    assert record["case"]["board"] and record["expected"] != record["actual"] and record["tools"]["cocotb"]
+    assert f"gamechip replay {case} --waves" in run.stdout
+    replay = subprocess.run([sys.executable, "-m", "gamechip", "replay", str(case)], cwd=ROOT, capture_output=True,
+                            text=True, env=_env(build, {"GAMECHIP_RTL_ROOT": str(rtl)}), timeout=300)
+    assert replay.returncode == 1 and "still fails" in replay.stderr
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--blocks", "alu"], "unknown block 'alu'"),
+    (["--sims", "modelsim"], "unknown simulator 'modelsim'"),
+    (["--count", "0"], "must be at least 1"),
+    (["--shard-size", "0"], "must be at least 1"),
+    (["--timeout", "0"], "must be more than 0"),
+    (["--cluster", "localhost:8786"], "bad cluster address 'localhost:8786': expected tcp://HOST:PORT"),
+    (["--cluster", "tcp://localhost"], "bad cluster address"),
+])
+def test_bad_input_is_one_clear_line(build, tmp_path, args, expected):
+    run = campaign(build, "--out", str(tmp_path / "bad"), *args)
+    assert run.returncode == 2 and expected in run.stderr, run.stderr
+    assert not (tmp_path / "bad" / "journal.jsonl").exists()
+
+
+def test_same_shards_on_a_dask_local_cluster(build, tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setenv("GAMECHIP_BUILD", str(build))  # the workers inherit it
+    args = ["--blocks", *BLOCKS, "--sims", "icarus", "--count", "500", "--shard-size", "200", "--seed", "71"]
+    local = campaign(build, *args, "--workers", "2", "--out", str(tmp_path / "local"))
+    assert local.returncode == 0, local.stdout + local.stderr
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:")
+        remote = campaign(build, *args, "--cluster", address, "--out", str(tmp_path / "dask"))
+        assert remote.returncode == 0, remote.stdout + remote.stderr
+        assert "Dask cluster tcp://127.0.0.1:" in remote.stderr and "2 workers" in remote.stderr
+        local_entries, dask_entries = journal(tmp_path / "local"), journal(tmp_path / "dask")
+        assert len(dask_entries) == len(local_entries) == 6
+        assert {e["key"]: e["checked"] for e in dask_entries} == {e["key"]: e["checked"] for e in local_entries}
+
+        # Ctrl-C on a cluster campaign cancels its tasks and kills its shards on the workers.
+        out = tmp_path / "dask-interrupted"
+        more = ["--blocks", "stable_discs", "--count", "2000", "--shard-size", "200", "--seed", "81",
+                "--cluster", address, "--out", str(out)]
+        proc = start(build, *more)
+        wait_for_lines(out, 1, proc)
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
+        assert proc.returncode == 130 and "--resume" in stderr and "could not stop" not in stderr, stderr
+        assert_no_shard_left(build, find=cluster_shard_processes)
+        resumed = campaign(build, *more, "--resume")
+        assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+        keys = [e["key"] for e in journal(out)]
+        assert len(keys) == len(set(keys)) == 10
