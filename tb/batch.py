@@ -89,6 +89,29 @@ def hex_field(text):
         return text.lower()
 
 
+def cycle_runs(lines):
+    """Response lines of a start/done harness -> per vector, its list of per-cycle field
+    tuples (``cycle`` first; every vector's lines start again at cycle 0)."""
+    runs = []
+    for line in lines:
+        fields = tuple(hex_field(f) for f in line.split())
+        if fields[0] == 0:
+            runs.append([])
+        runs[-1].append(fields)
+    return runs
+
+
+def split_steps(answers, cases):
+    """One answer per vector -> per case, its ``len(case.moves) + 1`` answers (before the
+    first fed move, then after each)."""
+    out, first = [], 0
+    for case in cases:
+        steps = len(case.moves) + 1
+        out.append(answers[first:first + steps])
+        first += steps
+    return out
+
+
 class BlockCheck:
     """What a bench defines for its block; see the three tb/test_*.py files."""
 

@@ -207,20 +207,25 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     return RunResult(passed, sim_dir, result, sim_dir / CASE_FILE, log, actual)
 
 
+def _run_record(record, name, tag, waves=False, echo=False):
+    """Run the one case of ``record`` (block, design, sim, seed, case) through the bench's
+    ``replay`` test, from a copy kept as ``build/cases/<name>``."""
+    from tb.blocks import DESIGN_BLOCK
+
+    design = record["design"]
+    case_file = BUILD / "cases" / name
+    case_file.parent.mkdir(parents=True, exist_ok=True)
+    case_file.write_text(json.dumps(record, indent=2))
+    return run_design(design, record["sim"], DESIGN_BLOCK[design].module, ["replay"], waves=waves, tag=tag,
+                      echo=echo, quiet=True,
+                      env={"GAMECHIP_CASE": str(case_file), "GAMECHIP_SEED": str(record["seed"])})
+
+
 def replay_case(case_file, waves=True, echo=False):
     """Re-run one saved failing case; return (RunResult, waveform path or None)."""
-    from tb.blocks import BLOCKS
-
     record = json.loads(Path(case_file).read_text())
-    block = BLOCKS[record["block"]]
     design, sim = record["design"], record["sim"]
-    case_copy = BUILD / "cases" / f"{design}-{sim}-{record['seed']}.json"
-    case_copy.parent.mkdir(parents=True, exist_ok=True)
-    case_copy.write_text(json.dumps(record, indent=2))
-    outcome = run_design(
-        design, sim, block.module, ["replay"], waves=waves, tag="replay", echo=echo, quiet=True,
-        env={"GAMECHIP_CASE": str(case_copy), "GAMECHIP_SEED": str(record["seed"])},
-    )
+    outcome = _run_record(record, f"{design}-{sim}-{record['seed']}.json", "replay", waves, echo)
     return outcome, waveform_path(outcome.sim_dir, design, sim) if waves else None
 
 
@@ -231,11 +236,7 @@ def ask(design, sim, case):
 
     record = {"block": DESIGN_BLOCK[design].name, "design": design, "sim": sim, "seed": 0,
               "case": case.to_dict()}
-    case_file = BUILD / "cases" / f"ask-{design}-{sim}-{os.getpid()}.json"
-    case_file.parent.mkdir(parents=True, exist_ok=True)
-    case_file.write_text(json.dumps(record, indent=2))
-    return run_design(design, sim, DESIGN_BLOCK[design].module, ["replay"], tag="ask", quiet=True,
-                      env={"GAMECHIP_CASE": str(case_file), "GAMECHIP_SEED": "0"})
+    return _run_record(record, f"ask-{design}-{sim}-{os.getpid()}.json", "ask")
 
 
 def regression_for(design, sim):

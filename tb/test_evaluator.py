@@ -12,7 +12,7 @@ from golden.board import Position, popcount
 from golden.evaluator import DEFAULT, HEAVY, STAGES, evaluate
 from golden import positions as golden_positions
 from tb import runner
-from tb.batch import BlockCheck, Case, hex_field, run_directed, run_fuzz, run_random, run_replay
+from tb.batch import BlockCheck, Case, cycle_runs, run_directed, run_fuzz, run_random, run_replay
 from tb.blocks import BLOCKS
 
 WEIGHTS = {"evaluator": DEFAULT, "evaluator_heavy": HEAVY}
@@ -87,14 +87,8 @@ class EvaluatorCheck(BlockCheck):
                 *ev.stable, *ev.discs, ev.fixed, ev.adaptive)
 
     def parse(self, lines, cases):
-        runs = []
-        for line in lines:
-            fields = [hex_field(f) for f in line.split()]
-            if fields[0] == 0:
-                runs.append([])
-            runs[-1].append(fields)
         out = []
-        for run in runs:
+        for run in cycle_runs(lines):
             last = run[-1]
             done_cycle = last[0] if last[1] == 1 and all(f[1] == 0 for f in run[:-1]) else -1
             out.append((done_cycle, *last[2:-2], signed9(last[-2]), signed9(last[-1])))

@@ -9,7 +9,7 @@ from golden.board import square_name, squares_of
 from golden.ordering import next_move, ordered_moves
 from golden.othello import legal_moves
 from tb import runner
-from tb.batch import BlockCheck, Case, hex_field, run_directed, run_fuzz, run_random, run_replay
+from tb.batch import BlockCheck, Case, hex_field, run_directed, split_steps, run_fuzz, run_random, run_replay
 
 ALL = (1 << 64) - 1
 CORNERS = (0, 7, 56, 63)
@@ -84,13 +84,7 @@ class NodeOrderCheck(BlockCheck):
             last = chosen
 
     def parse(self, lines, cases):
-        values = [tuple(hex_field(f) for f in line.split()) for line in lines]
-        out, first = [], 0
-        for case in cases:
-            steps = len(case.moves) + 1
-            out.append(values[first:first + steps])
-            first += steps
-        return out
+        return split_steps([tuple(hex_field(f) for f in line.split()) for line in lines], cases)
 
     def report(self, actual):
         return [[found, square_name(move) if found else None] for found, move in actual]

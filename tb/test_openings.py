@@ -9,8 +9,7 @@ from golden.board import START, format_game_record, square_name, squares_of
 from golden.openings import book_lines, book_move
 from golden.othello import legal_moves, play
 from tb import runner
-from tb.batch import BlockCheck, Case, hex_field, run_directed, run_fuzz, run_random, run_replay
-from tb.harness import MAX_CYCLES
+from tb.batch import BlockCheck, Case, cycle_runs, run_directed, run_fuzz, run_random, run_replay, split_steps
 
 
 def replay_game(moves):
@@ -66,22 +65,12 @@ class OpeningsCheck(BlockCheck):
         return answers
 
     def parse(self, lines, cases):
-        """Each vector ends with its done line (or the harness's cycle limit): keep that line."""
-        answers, cycles = [], 0
-        for line in lines:
-            cycle, done, in_book, move = (hex_field(f) for f in line.split())
-            cycles += 1
-            if done == 1:
-                answers.append((in_book, move))
-                cycles = 0
-            elif cycles == MAX_CYCLES:
-                answers.append(("no done", cycle))
-                cycles = 0
-        out, first = [], 0
-        for case in cases:
-            out.append(answers[first:first + len(case.moves) + 1])
-            first += len(case.moves) + 1
-        return out
+        """Each vector's last line is its done cycle (or the harness's cycle limit)."""
+        answers = []
+        for run in cycle_runs(lines):
+            cycle, done, in_book, move = run[-1]
+            answers.append((in_book, move) if done == 1 else ("no done", cycle))
+        return split_steps(answers, cases)
 
     def report(self, actual):
         return [square_name(m) if b == 1 else None for b, m in actual]

@@ -7,7 +7,7 @@ import pytest
 from golden.board import popcount, square_name, squares_of
 from golden.stable import stable_iterations
 from tb import runner
-from tb.batch import BlockCheck, Case, hex_field, run_directed, run_fuzz, run_random, run_replay
+from tb.batch import BlockCheck, Case, cycle_runs, run_directed, run_fuzz, run_random, run_replay
 
 
 class StableDiscsCheck(BlockCheck):
@@ -27,13 +27,7 @@ class StableDiscsCheck(BlockCheck):
         return [(cycle, int(cycle == len(sets) - 1), popcount(s), s) for cycle, s in enumerate(sets)]
 
     def parse(self, lines, cases):
-        runs = []
-        for line in lines:
-            cycle_fields = tuple(hex_field(f) for f in line.split())
-            if cycle_fields[0] == 0:
-                runs.append([])
-            runs[-1].append(cycle_fields)
-        return runs
+        return cycle_runs(lines)
 
     def explain(self, case, expected, actual):
         def names(bits):
