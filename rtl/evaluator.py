@@ -311,7 +311,7 @@ def weighted_sum(diffs, weighted, total):
 def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stage,
               corners_own, corners_opp, xsq_own, xsq_opp, mobility_own, mobility_opp,
               stable_own, stable_opp, discs_own, discs_opp, fixed_value, adaptive_value,
-              weights=DEFAULT):
+              weights=DEFAULT, legal_own=None):
     """Leaf evaluation of one node from the side to move.
 
     clk:            Signal(bool) clock (in).
@@ -327,6 +327,9 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
     mobility_own/opp, stable_own/opp, discs_own/opp: Signal(intbv[7]), 0..64 (out).
     fixed_value, adaptive_value: Signal(intbv(0, min=-256, max=256)), saturated (out).
     weights:        :class:`Weights` (elaboration-time).
+    legal_own:      Signal(intbv[64]), the legal moves of the side to move (out), or None
+                    (the stand-alone design does not export it; the search engine reports
+                    it for every leaf).
     """
     width = value_width(weights)
 
@@ -457,4 +460,12 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
         discs_own.next = discs_own_count
         discs_opp.next = discs_opp_count
 
-    return cells, control, select_opp_color, detect_done, detect_terminal, drive_outputs
+    if legal_own is None:
+        return cells, control, select_opp_color, detect_done, detect_terminal, drive_outputs
+
+    @always_comb
+    def drive_legal():
+        legal_own.next = own_legal
+
+    return (cells, control, select_opp_color, detect_done, detect_terminal, drive_outputs,
+            drive_legal)

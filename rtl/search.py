@@ -1,0 +1,571 @@
+"""Tree search engine (SPEC §7): iterative-deepening negamax with fail-hard alpha-beta.
+
+The algorithm, its value conventions and its cycle schedule are those of the golden model's
+``golden.search`` docstring (the bench checks every node against it). Here it is an
+explicit-stack state machine:
+
+* **Stores.** A board stack of 16 levels x 128 bits (a memory written when a node is left
+  for a child, read in one cycle when the search comes back) and per level the last
+  explored move (6 bits) and alpha (9 bits, signed). The current level's board, alpha, last
+  move and "started" flag live in registers, and so do the alphas of the two levels above
+  it, because a returning value is compared with both: a child value v = -x cuts the parent
+  off when v >= beta_parent = -alpha_grandparent. Beta is never stored: in negamax the
+  beta of a level is minus the alpha of the level above (the root's is +infinity).
+  The side to move at level k is the root's side flipped k times (every ply, passes
+  included, changes the side), so it is not stored either.
+* **Generate node (one cycle, the seed's states 1 and 2 merged).** Two move checkers give
+  the legal moves of both sides of the current board; node ordering (SPEC §5) picks the next
+  move after the level's last move (the PV move first at the root from iteration 2); the
+  disc flipper plays it. An inner child is pushed (the current board is written to the
+  stack); a leaf child (the ply after it is the iteration depth) is handed to the evaluator.
+  No legal move but the opponent has one: the child is a pass (same discs). Neither side can
+  move: the node itself is terminal and goes to the evaluator.
+* **Evaluate.** The evaluator (SPEC §4) answers c cycles after its start (c = the stable-disc
+  iterations). In the answering cycle the leaf's value is folded into the level (cut-off or
+  alpha update) and, unless cut off, the next sibling is generated in the same cycle.
+* **Return.** A level that has no move left (or a pass node whose pass came back) returns
+  its alpha to the level above, which either cuts off (the engine then returns straight to
+  the level above that: a cut-off node's beta cannot change its parent) or raises its
+  alpha; the board of the level returned to is read from the stack in that cycle.
+* **Iterations** run from depth 1 to ``depth_limit``; the best move of each completed
+  iteration is the PV of the next. From iteration 2 on, the engine stops in the first cycle
+  in which the cycle count has reached ``budget``; the answer is always the deepest
+  completed iteration's.
+
+Trace port (for the test bench's per-node scoreboard; combinational, valid in the cycle of
+the event): ``node_event`` marks the cycle in which a node's first visit (an inner node: its
+legal moves) or its evaluation (a leaf, ``event_kind`` 1, or a terminal inner node, 2)
+happens; the event_* ports give its ply, board, side to move, legal moves of the side to
+move, stable-disc counts and value (leaf and terminal only).
+"""
+
+from myhdl import ConcatSignal, Signal, always_comb, always_seq, block, enum, intbv
+
+from rtl.disc_flipper import disc_flipper
+from rtl.evaluator import DEFAULT, evaluator
+from rtl.move_checker import move_checker
+from rtl.node_order import node_order
+
+SQUARES = 64
+LEVELS = 16                 # board stack depth = the deepest iteration
+MINUS_INFINITY = -256       # the root window (-256, 256) stands for (-inf, +inf)
+VALUE_FLOOR = -255          # leaf values are raised to this, so that -value fits 9 bits
+
+KIND_INNER, KIND_LEAF, KIND_TERMINAL = 0, 1, 2
+
+
+def value_signal():
+    """A 9-bit signed alpha / value."""
+    return Signal(intbv(0, min=-256, max=256))
+
+
+@block
+def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_limit, budget,
+           done, best_move, best_pass, value, depth, nodes, cycles,
+           node_event, event_kind, event_ply, event_black, event_white, event_white_to_move,
+           event_legal, event_stable_own, event_stable_opp, event_value,
+           event_terminal, event_stage, event_corners_own, event_corners_opp, event_xsq_own,
+           event_xsq_opp, event_mobility_own, event_mobility_opp, event_discs_own,
+           event_discs_opp, event_fixed, event_adaptive, fault,
+           weights=DEFAULT, adaptive=False):
+    """The search engine.
+
+    clk, rst:            clock; ResetSignal(0, active=1, isasync=False) (in).
+    start:               Signal(bool): latch the root and begin on this edge (in; a start
+                         while searching restarts).
+    root_black/white:    Signal(intbv[64]) the root board (in, read on the start edge).
+    root_white_to_move:  Signal(bool) the side to move at the root (in, start edge).
+    depth_limit:         Signal(intbv[5]) deepest iteration, 1..16 (in, start edge).
+    budget:              Signal(intbv[32]) cycle budget for iterations 2.. (in, start edge).
+    done:                Signal(bool) the answer is ready (out; high until the next start).
+    best_move:           Signal(intbv[6]) best move of the deepest completed iteration (out).
+    best_pass:           Signal(bool) the answer is a pass (out; also for a finished game).
+    value:               Signal(intbv(min=-256, max=256)) its value for the side to move (out).
+    depth:               Signal(intbv[5]) the deepest completed iteration (out).
+    nodes:               Signal(intbv[32]) nodes generated, all iterations, root excluded (out).
+    cycles:              Signal(intbv[32]) cycles used (out).
+    node_event .. event_value: the trace port (see the module docstring; out).
+    event_terminal .. event_adaptive: every term of a leaf's evaluation, as the evaluator
+                         (SPEC §4) gives it (out; 0 on inner-node events).
+    fault:               Signal(bool) the flipper found the chosen move illegal (out; never
+                         set by a correct engine: the bench checks it every cycle).
+    weights:             evaluator weights (elaboration time).
+    adaptive:            use the adaptive (game-stage) value instead of the fixed one
+                         (elaboration time).
+    """
+    state_t = enum("IDLE", "EXPAND", "AWAIT", "FINISHED")
+    state = Signal(state_t.IDLE)
+
+    # --- registers -------------------------------------------------------------------
+    level = Signal(intbv(0, min=0, max=LEVELS))
+    iteration = Signal(intbv(0, min=0, max=LEVELS + 1))
+    limit = Signal(intbv(0, min=0, max=LEVELS + 1))
+    budget_reg = Signal(intbv(0)[32:])
+    cycle_count = Signal(intbv(0)[32:])
+    node_count = Signal(intbv(0)[32:])
+    root_side = Signal(bool(0))
+    board_black = Signal(intbv(0)[SQUARES:])
+    board_white = Signal(intbv(0)[SQUARES:])
+    alpha_cur = value_signal()
+    alpha_parent = value_signal()
+    alpha_grand = value_signal()
+    last_cur = Signal(intbv(0)[6:])
+    started_cur = Signal(bool(0))
+    evaluating_self = Signal(bool(0))
+    leaf_black = Signal(intbv(0)[SQUARES:])
+    leaf_white = Signal(intbv(0)[SQUARES:])
+    leaf_side = Signal(bool(0))
+    root_child_pass = Signal(bool(0))       # the root's current child is a pass
+    root_best = Signal(intbv(0)[6:])
+    root_best_pass = Signal(bool(0))
+    answer_move = Signal(intbv(0)[6:])
+    answer_pass = Signal(bool(0))
+    answer_value = value_signal()
+    answer_depth = Signal(intbv(0, min=0, max=LEVELS + 1))
+
+    stack_black = [Signal(intbv(0)[SQUARES:]) for _ in range(LEVELS)]
+    stack_white = [Signal(intbv(0)[SQUARES:]) for _ in range(LEVELS)]
+    stack_last = [Signal(intbv(0)[6:]) for _ in range(LEVELS)]
+    stack_alpha = [value_signal() for _ in range(LEVELS)]
+
+    ply_here = ConcatSignal(intbv(0)[1:], level)     # level as a 5-bit ply (0..16)
+
+    # --- datapath --------------------------------------------------------------------
+    side = Signal(bool(0))
+    own = Signal(intbv(0)[SQUARES:])
+    opp = Signal(intbv(0)[SQUARES:])
+    own_legal = Signal(intbv(0)[SQUARES:])
+    opp_legal = Signal(intbv(0)[SQUARES:])
+    pv_valid = Signal(bool(0))
+    first = Signal(bool(0))
+    found = Signal(bool(0))
+    chosen = Signal(intbv(0)[6:])
+    flipped_black = Signal(intbv(0)[SQUARES:])
+    flipped_white = Signal(intbv(0)[SQUARES:])
+    flip_illegal = Signal(bool(0))
+
+    eval_start = Signal(bool(0))
+    eval_black = Signal(intbv(0)[SQUARES:])
+    eval_white = Signal(intbv(0)[SQUARES:])
+    eval_side = Signal(bool(0))
+    eval_done = Signal(bool(0))
+    eval_terminal = Signal(bool(0))
+    eval_stage = Signal(intbv(0)[2:])
+    small = {name: Signal(intbv(0, min=0, max=5)) for name in
+             ("corners_own", "corners_opp", "xsq_own", "xsq_opp")}
+    counts = {name: Signal(intbv(0, min=0, max=SQUARES + 1)) for name in
+              ("mobility_own", "mobility_opp", "stable_own", "stable_opp",
+               "discs_own", "discs_opp")}
+    fixed_value = value_signal()
+    adaptive_value = value_signal()
+    leaf_legal = Signal(intbv(0)[SQUARES:])
+    eval_rst = rst
+
+    cells = [
+        move_checker(own, opp, own_legal),
+        move_checker(opp, own, opp_legal),
+        node_order(own_legal, pv_valid, answer_move, first, last_cur, found, chosen),
+        disc_flipper(board_black, board_white, side, chosen, flipped_black, flipped_white,
+                     flip_illegal),
+        evaluator(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, eval_done,
+                  eval_terminal, eval_stage, small["corners_own"], small["corners_opp"],
+                  small["xsq_own"], small["xsq_opp"], counts["mobility_own"],
+                  counts["mobility_opp"], counts["stable_own"], counts["stable_opp"],
+                  counts["discs_own"], counts["discs_opp"], fixed_value, adaptive_value,
+                  weights=weights, legal_own=leaf_legal),
+    ]
+    stable_own_count = counts["stable_own"]
+    stable_opp_count = counts["stable_opp"]
+    mobility_own_count = counts["mobility_own"]
+    mobility_opp_count = counts["mobility_opp"]
+    discs_own_count = counts["discs_own"]
+    discs_opp_count = counts["discs_opp"]
+    corners_own_count = small["corners_own"]
+    corners_opp_count = small["corners_opp"]
+    xsq_own_count = small["xsq_own"]
+    xsq_opp_count = small["xsq_opp"]
+
+    # --- decisions (combinational) ---------------------------------------------------
+    busy = Signal(bool(0))
+    out_of_budget = Signal(bool(0))
+    frontier = Signal(bool(0))
+    answering = Signal(bool(0))          # the evaluator answers for a child leaf
+    self_answer = Signal(bool(0))        # the evaluator answers for a terminal node here
+    leaf_raw = value_signal()
+    leaf_value = value_signal()          # raised to >= -255
+    leaf_negated = value_signal()        # the leaf's value seen from this level
+    beta_here = value_signal()           # -alpha_parent: this level's beta
+    leaf_cut = Signal(bool(0))
+    alpha_now = value_signal()           # alpha of this level after this cycle's leaf
+    leaf_raises = Signal(bool(0))
+    at_node = Signal(bool(0))            # this cycle chooses the level's next action
+    terminal_here = Signal(bool(0))
+    spawn = Signal(bool(0))
+    spawn_pass = Signal(bool(0))
+    push = Signal(bool(0))
+    spawn_leaf = Signal(bool(0))
+    evaluate_self = Signal(bool(0))
+    leave = Signal(bool(0))              # return this level's value to the level above
+    leave_value = value_signal()
+    up_value = value_signal()            # -leave_value
+    beta_parent = value_signal()         # -alpha_grand: the parent level's beta
+    up_cut = Signal(bool(0))
+    up_raises = Signal(bool(0))
+    cut_return = Signal(bool(0))         # a leaf cut this level off: return to the parent
+
+    @always_comb
+    def sides():
+        side.next = root_side ^ level[0]
+        if root_side ^ level[0]:
+            own.next = board_white
+            opp.next = board_black
+        else:
+            own.next = board_black
+            opp.next = board_white
+
+    @always_comb
+    def ordering_inputs():
+        pv_valid.next = level == 0 and iteration > 1 and not answer_pass
+        first.next = not started_cur
+
+    @always_comb
+    def schedule():
+        busy.next = state == state_t.EXPAND or state == state_t.AWAIT
+        out_of_budget.next = ((state == state_t.EXPAND or state == state_t.AWAIT)
+                      and iteration > 1 and cycle_count >= budget_reg)
+        frontier.next = level + 1 == iteration
+        answering.next = state == state_t.AWAIT and eval_done and not evaluating_self
+        self_answer.next = state == state_t.AWAIT and eval_done and evaluating_self
+        terminal_here.next = own_legal == 0 and opp_legal == 0
+
+    chosen_value = adaptive_value if adaptive else fixed_value
+
+    @always_comb
+    def leaf_arithmetic():
+        leaf_raw.next = chosen_value
+
+    @always_comb
+    def leaf_floor():
+        if leaf_raw < VALUE_FLOOR:
+            leaf_value.next = VALUE_FLOOR
+        else:
+            leaf_value.next = leaf_raw
+
+    @always_comb
+    def leaf_negate():
+        leaf_negated.next = -leaf_value
+
+    @always_comb
+    def betas():
+        # beta = -alpha of the level above; alpha = -256 means beta = +infinity (no cut-off),
+        # the one alpha whose negation does not fit 9 bits: it is excluded below.
+        beta_here.next = -alpha_parent
+        beta_parent.next = -alpha_grand
+
+    @always_comb
+    def leaf_fold():
+        leaf_cut.next = (answering and level != 0 and alpha_parent != MINUS_INFINITY
+                         and leaf_negated >= beta_here)
+        leaf_raises.next = answering and leaf_negated > alpha_cur
+        if answering and leaf_negated > alpha_cur:
+            alpha_now.next = leaf_negated
+        else:
+            alpha_now.next = alpha_cur
+
+    @always_comb
+    def next_action():
+        at_node.next = ((state == state_t.EXPAND and not (first and terminal_here))
+                        or (answering and not leaf_cut))
+        evaluate_self.next = state == state_t.EXPAND and first and terminal_here
+
+    @always_comb
+    def generation():
+        spawn.next = at_node and ((own_legal != 0 and found)
+                                     or (first and own_legal == 0 and opp_legal != 0))
+        spawn_pass.next = own_legal == 0
+        leave.next = (at_node and not ((own_legal != 0 and found)
+                                       or (first and own_legal == 0 and opp_legal != 0))) \
+            or self_answer
+        cut_return.next = leaf_cut
+
+    @always_comb
+    def generation_kind():
+        push.next = spawn and not frontier
+        spawn_leaf.next = spawn and frontier
+
+    @always_comb
+    def leaving():
+        if self_answer:
+            leave_value.next = leaf_value
+        else:
+            leave_value.next = alpha_now
+
+    @always_comb
+    def leaving_negate():
+        up_value.next = -leave_value
+
+    @always_comb
+    def leaving_fold():
+        up_cut.next = level >= 2 and alpha_grand != MINUS_INFINITY and up_value >= beta_parent
+        up_raises.next = up_value > alpha_parent
+
+    @always_comb
+    def evaluator_inputs():
+        eval_start.next = busy and not out_of_budget and (spawn_leaf or evaluate_self)
+        if spawn_leaf and not spawn_pass:
+            eval_black.next = flipped_black
+            eval_white.next = flipped_white
+        else:
+            eval_black.next = board_black
+            eval_white.next = board_white
+        if spawn_leaf:
+            eval_side.next = not side
+        else:
+            eval_side.next = side
+
+    # --- the state machine -----------------------------------------------------------
+    @always_seq(clk.posedge, reset=rst)
+    def control():
+        if start:
+            state.next = state_t.EXPAND
+            level.next = 0
+            iteration.next = 1
+            limit.next = depth_limit
+            budget_reg.next = budget
+            cycle_count.next = 0
+            node_count.next = 0
+            root_side.next = root_white_to_move
+            board_black.next = root_black
+            board_white.next = root_white
+            alpha_cur.next = MINUS_INFINITY
+            alpha_parent.next = MINUS_INFINITY
+            alpha_grand.next = MINUS_INFINITY
+            started_cur.next = 0
+            last_cur.next = 0
+            evaluating_self.next = 0
+            root_best.next = 0
+            root_best_pass.next = 0
+            root_child_pass.next = 0
+            answer_move.next = 0
+            answer_pass.next = 0
+            answer_value.next = 0
+            answer_depth.next = 0
+        elif busy:
+            if out_of_budget:
+                state.next = state_t.FINISHED
+            else:
+                cycle_count.next = cycle_count + 1
+                if eval_start:
+                    leaf_black.next = eval_black
+                    leaf_white.next = eval_white
+                    leaf_side.next = eval_side
+                if evaluate_self:
+                    evaluating_self.next = 1
+                    started_cur.next = 1
+                    state.next = state_t.AWAIT
+                if answering and not leaf_cut:
+                    alpha_cur.next = alpha_now
+                    if level == 0 and leaf_raises:
+                        root_best.next = last_cur
+                        root_best_pass.next = root_child_pass
+                if spawn:
+                    node_count.next = node_count + 1
+                    if level == 0:
+                        root_child_pass.next = spawn_pass
+                    if push:
+                        stack_black[int(level)].next = board_black
+                        stack_white[int(level)].next = board_white
+                        stack_last[int(level)].next = chosen
+                        stack_alpha[int(level)].next = alpha_now
+                        if not spawn_pass:
+                            board_black.next = flipped_black
+                            board_white.next = flipped_white
+                        level.next = level + 1
+                        alpha_grand.next = alpha_parent
+                        alpha_parent.next = alpha_now
+                        if level == 0:
+                            alpha_cur.next = MINUS_INFINITY
+                        else:
+                            alpha_cur.next = alpha_parent
+                        started_cur.next = 0
+                        last_cur.next = 0
+                        state.next = state_t.EXPAND
+                    else:
+                        last_cur.next = chosen
+                        started_cur.next = 1
+                        evaluating_self.next = 0
+                        state.next = state_t.AWAIT
+                elif cut_return:
+                    # A leaf cut this level off: its beta goes up, which cannot move the
+                    # parent's alpha; continue at the parent.
+                    level.next = level - 1
+                    board_black.next = stack_black[int(level - 1)]
+                    board_white.next = stack_white[int(level - 1)]
+                    last_cur.next = stack_last[int(level - 1)]
+                    started_cur.next = 1
+                    alpha_cur.next = alpha_parent
+                    alpha_parent.next = alpha_grand
+                    if level >= 3:
+                        alpha_grand.next = stack_alpha[int(level - 3)]
+                    else:
+                        alpha_grand.next = MINUS_INFINITY
+                    state.next = state_t.EXPAND
+                elif leave:
+                    if level == 0:
+                        if self_answer:
+                            # A finished game at the root: nothing to search.
+                            answer_pass.next = 1
+                            answer_value.next = leaf_value
+                            answer_depth.next = limit
+                            state.next = state_t.FINISHED
+                        else:
+                            if answering and leaf_raises:
+                                answer_move.next = last_cur
+                                answer_pass.next = root_child_pass
+                            else:
+                                answer_move.next = root_best
+                                answer_pass.next = root_best_pass
+                            answer_value.next = alpha_now
+                            answer_depth.next = iteration
+                            if iteration == limit:
+                                state.next = state_t.FINISHED
+                            else:
+                                iteration.next = iteration + 1
+                                started_cur.next = 0
+                                last_cur.next = 0
+                                alpha_cur.next = MINUS_INFINITY
+                                root_best_pass.next = 0
+                                state.next = state_t.EXPAND
+                    elif up_cut:
+                        # The value cuts the parent off: continue at the grandparent.
+                        level.next = level - 2
+                        board_black.next = stack_black[int(level - 2)]
+                        board_white.next = stack_white[int(level - 2)]
+                        last_cur.next = stack_last[int(level - 2)]
+                        started_cur.next = 1
+                        alpha_cur.next = alpha_grand
+                        if level >= 3:
+                            alpha_parent.next = stack_alpha[int(level - 3)]
+                        else:
+                            alpha_parent.next = MINUS_INFINITY
+                        if level >= 4:
+                            alpha_grand.next = stack_alpha[int(level - 4)]
+                        else:
+                            alpha_grand.next = MINUS_INFINITY
+                        state.next = state_t.EXPAND
+                    else:
+                        level.next = level - 1
+                        board_black.next = stack_black[int(level - 1)]
+                        board_white.next = stack_white[int(level - 1)]
+                        last_cur.next = stack_last[int(level - 1)]
+                        started_cur.next = 1
+                        if up_raises:
+                            alpha_cur.next = up_value
+                            if level == 1:
+                                root_best.next = stack_last[0]
+                                root_best_pass.next = root_child_pass
+                        else:
+                            alpha_cur.next = alpha_parent
+                        alpha_parent.next = alpha_grand
+                        if level >= 3:
+                            alpha_grand.next = stack_alpha[int(level - 3)]
+                        else:
+                            alpha_grand.next = MINUS_INFINITY
+                        state.next = state_t.EXPAND
+
+    # --- outputs ---------------------------------------------------------------------
+    @always_comb
+    def answer_outputs():
+        done.next = state == state_t.FINISHED
+        best_move.next = answer_move
+        best_pass.next = answer_pass
+        value.next = answer_value
+        depth.next = answer_depth
+        nodes.next = node_count
+        cycles.next = cycle_count
+
+    @always_comb
+    def trace_outputs():
+        if (state == state_t.EXPAND and not out_of_budget and first
+                and not terminal_here):
+            node_event.next = 1
+            event_kind.next = KIND_INNER
+            event_ply.next = ply_here
+            event_black.next = board_black
+            event_white.next = board_white
+            event_white_to_move.next = side
+            event_legal.next = own_legal
+            event_stable_own.next = 0
+            event_stable_opp.next = 0
+            event_value.next = 0
+            event_terminal.next = 0
+            event_stage.next = 0
+            event_corners_own.next = 0
+            event_corners_opp.next = 0
+            event_xsq_own.next = 0
+            event_xsq_opp.next = 0
+            event_mobility_own.next = 0
+            event_mobility_opp.next = 0
+            event_discs_own.next = 0
+            event_discs_opp.next = 0
+            event_fixed.next = 0
+            event_adaptive.next = 0
+        elif state == state_t.AWAIT and eval_done and not out_of_budget:
+            node_event.next = 1
+            if evaluating_self:
+                event_kind.next = KIND_TERMINAL
+                event_ply.next = ply_here
+            else:
+                event_kind.next = KIND_LEAF
+                event_ply.next = ply_here + 1
+            event_black.next = leaf_black
+            event_white.next = leaf_white
+            event_white_to_move.next = leaf_side
+            event_legal.next = leaf_legal
+            event_stable_own.next = stable_own_count
+            event_stable_opp.next = stable_opp_count
+            event_value.next = leaf_value
+            event_terminal.next = eval_terminal
+            event_stage.next = eval_stage
+            event_corners_own.next = corners_own_count
+            event_corners_opp.next = corners_opp_count
+            event_xsq_own.next = xsq_own_count
+            event_xsq_opp.next = xsq_opp_count
+            event_mobility_own.next = mobility_own_count
+            event_mobility_opp.next = mobility_opp_count
+            event_discs_own.next = discs_own_count
+            event_discs_opp.next = discs_opp_count
+            event_fixed.next = fixed_value
+            event_adaptive.next = adaptive_value
+        else:
+            node_event.next = 0
+            event_kind.next = KIND_INNER
+            event_ply.next = 0
+            event_black.next = 0
+            event_white.next = 0
+            event_white_to_move.next = 0
+            event_legal.next = 0
+            event_stable_own.next = 0
+            event_stable_opp.next = 0
+            event_value.next = 0
+            event_terminal.next = 0
+            event_stage.next = 0
+            event_corners_own.next = 0
+            event_corners_opp.next = 0
+            event_xsq_own.next = 0
+            event_xsq_opp.next = 0
+            event_mobility_own.next = 0
+            event_mobility_opp.next = 0
+            event_discs_own.next = 0
+            event_discs_opp.next = 0
+            event_fixed.next = 0
+            event_adaptive.next = 0
+
+    @always_comb
+    def fault_output():
+        fault.next = busy and spawn and not spawn_pass and flip_illegal
+
+    return (cells, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
+            betas, leaf_fold, next_action, generation, generation_kind, leaving,
+            leaving_negate, leaving_fold, evaluator_inputs, control,
+            answer_outputs, trace_outputs, fault_output)

@@ -1,0 +1,44 @@
+"""The search bench must catch a broken engine at the first diverging node: each mutant is a
+copy of rtl/ with one deliberate bug in rtl/search.py, run through the search bench's directed
+searches on GHDL (the quickest simulator to build this design). The failure must name the node
+by its path from the root, with expected and actual values and the cycle.
+"""
+
+import pytest
+
+from tb.test_search import run_search_bench
+from tests.test_mutants import mutant_root
+
+MUTANTS = {
+    "cut-off test off by one (> instead of >=)": (
+        "search.py",
+        "and leaf_negated >= beta_here)",
+        "and leaf_negated > beta_here)"),
+    "a pass is played as a move": (
+        "search.py",
+        "        spawn_pass.next = own_legal == 0\n",
+        "        spawn_pass.next = 0\n"),
+    "the PV move is not tried first at the root": (
+        "search.py",
+        "pv_valid.next = level == 0 and iteration > 1 and not answer_pass",
+        "pv_valid.next = 0"),
+    "a push overwrites stack level 0 instead of its own level": (
+        "search.py",
+        "                        stack_black[int(level)].next = board_black\n",
+        "                        stack_black[0].next = board_black\n"),
+}
+
+
+@pytest.mark.parametrize("name", MUTANTS)
+def test_search_mutant_is_caught(name, tmp_path):
+    file, *edits = MUTANTS[name]
+    slug = "".join(c if c.isalnum() else "-" for c in name)[:40]
+    outcome = run_search_bench("ghdl", ["directed"], "tiny", tag=f"mutant-{slug}",
+                               rtl_root=mutant_root(tmp_path, file, *edits))
+    assert not outcome.passed, f"mutant '{name}' passed every directed search: the bench cannot see it"
+    message = outcome.result.get("failure", "")
+    assert "SEARCH MISMATCH" in message and "cycle:" in message, (
+        f"mutant '{name}' failed without a named node:\n{outcome.log[-3000:]}")
+    what = next(line for line in message.splitlines() if line.startswith("what:"))
+    node = next((line for line in message.splitlines() if line.startswith("node:")), "node: (answer)")
+    print(f"{name}: {what} | {node}")
