@@ -15,7 +15,15 @@ in ``<design>-<sim>-...-campaign-s<slot>``, so a slot reuses its build for the n
 Nothing is lost: only the main process writes ``OUT/journal.jsonl``, one JSON line per finished
 shard (appended with one write, then fsync); a failing case is copied to ``OUT/cases/`` before
 its line is written, and the logs of failed, crashed and timed-out shards to ``OUT/logs/``.
-``--resume`` skips every shard the journal holds and tolerates a half-written last line.
+``--resume`` skips every shard the journal holds as pass or fail, runs again those whose last
+line is an error or a timeout (``retry=False``: skips them too), and tolerates a half-written
+last line. The journal is only ever appended to: a shard's last line is its status.
+
+A failing case is shrunk inside its shard (tb/shrink.py), on the machine and in the build slot
+that found it, before the shard reports: ``OUT/cases/<name>.json`` is the shrunk case and
+``<name>.orig.json`` the case as found. The shard saves its result with the original case before
+it starts shrinking and stops shrinking well before its timeout, so shrinking never loses a
+failure: when it fails or is cut off, the original case is kept and the journal says why.
 """
 
 import fcntl
@@ -46,6 +54,8 @@ ROOT = Path(__file__).resolve().parent.parent
 JOURNAL = "journal.jsonl"
 PARAMETERS = "campaign.json"
 STATUSES = ("pass", "fail", "error", "timeout")
+RETRIED = ("error", "timeout")  # statuses --resume runs again: the shard said nothing about the RTL
+SHRINK_SHARE = 0.8  # of a shard's timeout, the point after which it starts no shrink round
 LOG_TAIL = 20000  # characters of a failed shard's logs kept in OUT/logs/
 MAX_SLOTS = 1024
 
@@ -189,8 +199,9 @@ def _tail(path, limit=LOG_TAIL):
     return text[-limit:]
 
 
-def run_shard(shard, timeout, scratch=None, token=None):
-    """Run one shard (a ``Shard.to_dict()``) and return its journal entry.
+def run_shard(shard, timeout, scratch=None, token=None, shrink=True):
+    """Run one shard (a ``Shard.to_dict()``) and return its journal entry; ``shrink``: shrink
+    a failing case before reporting it.
 
     Called in a thread of the campaign (local) or as a Dask task (cluster): it only needs this
     package, the simulators and a writable build folder on the machine it runs on. Never
@@ -210,9 +221,11 @@ def run_shard(shard, timeout, scratch=None, token=None):
             workdir = Path(tempfile.mkdtemp(prefix=f"{Shard(**shard).slug}-", dir=scratch))
             result_path, log_path = workdir / "result.json", workdir / "worker.log"
             pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+            shrink_until = time.time() + SHRINK_SHARE * timeout if shrink else 0
             with open(log_path, "wb") as log:
                 proc = subprocess.Popen(
-                    [sys.executable, "-m", "gamechip.campaign", "worker", json.dumps(shard), tag, str(result_path)],
+                    [sys.executable, "-m", "gamechip.campaign", "worker", json.dumps(shard), tag, str(result_path),
+                     f"{shrink_until:.3f}"],
                     cwd=ROOT, env={**os.environ, "PYTHONPATH": pythonpath}, stdin=subprocess.DEVNULL,
                     stdout=log, stderr=subprocess.STDOUT, start_new_session=True, pass_fds=(lock.fileno(),))
             with _LIVE_LOCK:
@@ -247,7 +260,12 @@ def run_shard(shard, timeout, scratch=None, token=None):
 def _classify(shard, timeout, timed_out, returncode, result_path, log_path):
     worker_log = _tail(log_path)
     record = json.loads(result_path.read_text()) if result_path.exists() else None
-    if timed_out:
+    cut_off = timed_out and record is not None and bool((record.get("result") or {}).get("failure"))
+    if cut_off:  # the failure was saved before shrinking began: report it, shrunk or not
+        if not (record.get("shrink") or record.get("shrink_error")):
+            record = {**record, "shrink_error": f"shrinking was cut off by the {timeout:g} s timeout; the case is "
+                                                "kept as found"}
+    elif timed_out:
         return {"status": "timeout", "checked": 0, "message": f"no result after {timeout:g} s: killed with its simulator",
                 "log_text": worker_log}
     if record is None or "exception" in record:
@@ -263,7 +281,8 @@ def _classify(shard, timeout, timed_out, returncode, result_path, log_path):
                 "log_text": record.get("log_text", "")}
     if result.get("failure"):
         return {**out, "status": "fail", "message": result["failure"], "case_record": record.get("case"),
-                "case_source": record.get("case_path")}
+                "original_case_record": record.get("original_case"), "case_source": record.get("case_path"),
+                **{key: record[key] for key in ("shrink", "shrink_error") if record.get(key)}}
     return {**out, "status": "error", "message": "the simulation failed before comparing anything (simulator crash?)",
             "log_text": record.get("log_text") or worker_log}
 
@@ -281,8 +300,41 @@ def _watch_parent():
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _worker(shard_json, tag, result_path):
-    """The shard subprocess: the block's fuzz bench through tb.runner, its outcome as JSON."""
+def _write_result(result_path, record):
+    tmp = Path(result_path + ".tmp")
+    tmp.write_text(json.dumps(record))
+    os.replace(tmp, result_path)
+
+
+def _shrink_failure(record, tag, shrink_until):
+    """``record`` with its case shrunk (and the original kept), or with the reason it was not.
+    Shrinks in the shard's own build slot (no second build); keeps the fuzz run's log aside,
+    since every shrink round writes the slot's gamechip.log again."""
+    from tb.casefile import CaseFileError, parse_case_record
+    from tb.shrink import ShrinkError, shrink_record
+
+    fuzz_log = Path(record["log"]).with_name("gamechip-fuzz.log")
+    try:
+        shutil.copyfile(record["log"], fuzz_log)
+        record = {**record, "log": str(fuzz_log)}
+    except OSError:
+        pass
+    try:
+        case = parse_case_record(record["case"], "the failing case")
+        shrunk = shrink_record(record["case"], case, tag=tag, progress=lambda line: print(line, flush=True),
+                               deadline=shrink_until)
+    except (CaseFileError, ShrinkError) as error:
+        return {**record, "shrink_error": f"not shrunk: {error}"}
+    except Exception:
+        return {**record, "shrink_error": f"not shrunk: the shrinker failed:\n{traceback.format_exc()}"}
+    if not shrunk.smaller:
+        return {**record, "shrink": f"not shrunk: no {shrunk.unit} can be removed without losing the failure"}
+    return {**record, "case": shrunk.record, "original_case": record["case"], "shrink": shrunk.summary()}
+
+
+def _worker(shard_json, tag, result_path, shrink_until="0"):
+    """The shard subprocess: the block's fuzz bench through tb.runner, its outcome as JSON;
+    then, when ``shrink_until`` (a time.time()) is set and a case failed, the shrunk case."""
     _watch_parent()
     shard = json.loads(shard_json)
     # The simulator's output as it comes, to the shard's log: what a crashed or hung shard
@@ -302,9 +354,9 @@ def _worker(shard_json, tag, result_path):
                   "log_text": "" if outcome.passed else outcome.log[-LOG_TAIL:]}
     except Exception:
         record = {"passed": False, "exception": traceback.format_exc()}
-    tmp = Path(result_path + ".tmp")
-    tmp.write_text(json.dumps(record))
-    os.replace(tmp, result_path)
+    _write_result(result_path, record)  # first the case as found: shrinking must never lose it
+    if float(shrink_until) and record.get("case"):
+        _write_result(result_path, _shrink_failure(record, tag, float(shrink_until)))
     return 0
 
 
@@ -367,14 +419,12 @@ def _keep(entry, out):
     """Move what the journal line points at into OUT (case file, logs); return the line."""
     entry = dict(entry)
     record, log_text = entry.pop("case_record", None), entry.pop("log_text", None)
+    original = entry.pop("original_case_record", None)
+    name = f"{entry['block']}-{entry['sim']}-seed{entry['seed']}"
+    if original:  # first: a campaign killed between the two writes still has the case as found
+        entry["original_case"] = str(_keep_case(out, f"{name}.orig.json", original, entry))
     if record:
-        record = {**record, "tools": entry.get("tools"),
-                  "campaign": {"key": entry["key"], "count": entry["count"], "host": entry.get("host"),
-                               "rtl_root": entry.get("rtl_root")}}
-        case = out / "cases" / f"{entry['block']}-{entry['sim']}-seed{entry['seed']}.json"
-        case.parent.mkdir(exist_ok=True)
-        _write_atomic(case, json.dumps(record, indent=2) + "\n")
-        entry["case"] = str(case)
+        entry["case"] = str(_keep_case(out, f"{name}.json", record, entry))
     if log_text and entry["status"] != "pass":
         log = out / "logs" / f"{entry['block']}-{entry['sim']}-seed{entry['seed']}.log"
         log.parent.mkdir(exist_ok=True)
@@ -383,17 +433,27 @@ def _keep(entry, out):
     return entry
 
 
+def _keep_case(out, name, record, entry):
+    record = {**record, "tools": entry.get("tools"),
+              "campaign": {"key": entry["key"], "count": entry["count"], "host": entry.get("host"),
+                           "rtl_root": entry.get("rtl_root")}}
+    case = out / "cases" / name
+    case.parent.mkdir(exist_ok=True)
+    _write_atomic(case, json.dumps(record, indent=2) + "\n")
+    return case
+
+
 # --- where shards run ------------------------------------------------------------------------
 
 class LocalPool:
-    def __init__(self, workers, timeout, scratch):
+    def __init__(self, workers, timeout, scratch, shrink=True):
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="shard")
-        self.timeout, self.scratch = timeout, scratch
+        self.timeout, self.scratch, self.shrink = timeout, scratch, shrink
         self.where = f"{workers} local worker{'s' if workers != 1 else ''}"
         self.stopping = "killing the running shards"
 
     def submit(self, shard):
-        return self.executor.submit(run_shard, shard.to_dict(), self.timeout, str(self.scratch))
+        return self.executor.submit(run_shard, shard.to_dict(), self.timeout, str(self.scratch), None, self.shrink)
 
     def stop(self):
         self.executor.shutdown(wait=False, cancel_futures=True)
@@ -417,7 +477,7 @@ def check_cluster_address(address):
 class DaskPool:
     """The same shards as tasks of a Dask distributed scheduler (``run_shard`` on the workers)."""
 
-    def __init__(self, address, timeout):
+    def __init__(self, address, timeout, shrink=True):
         check_cluster_address(address)
         try:
             from distributed import Client
@@ -427,7 +487,7 @@ class DaskPool:
             self.client = Client(address, timeout="10s")
         except (OSError, TimeoutError) as error:
             raise CampaignInputError(f"cannot reach the Dask scheduler at {address}: {error}")
-        self.timeout = timeout
+        self.timeout, self.shrink = timeout, shrink
         threads = self.client.nthreads()
         self.where = f"Dask cluster {address} ({len(threads)} workers, {sum(threads.values())} threads)"
         self.stopping = "cancelling the shards on the cluster, killing the running ones"
@@ -436,7 +496,8 @@ class DaskPool:
 
     def submit(self, shard):
         key = f"gamechip-{shard.slug}-{self.campaign}"
-        future = self.client.submit(run_shard, shard.to_dict(), self.timeout, None, key, pure=False, key=key)
+        future = self.client.submit(run_shard, shard.to_dict(), self.timeout, None, key, self.shrink, pure=False,
+                                    key=key)
         self.futures.append(future)  # a Dask future nobody holds is forgotten by the scheduler
         return future
 
@@ -541,6 +602,10 @@ def summary(shards, entries, out=sys.stdout):
             print(f"\n{head}: {label.removeprefix('case:').strip()}", file=out)
             if entry.get("case"):
                 print(f"  case file: {entry['case']}\n  replay:    {_replay_command(entry)}", file=out)
+            if entry.get("shrink") or entry.get("shrink_error"):
+                print(f"  shrink:    {(entry.get('shrink') or entry['shrink_error']).splitlines()[0]}", file=out)
+            if entry.get("original_case"):
+                print(f"  as found:  {entry['original_case']}", file=out)
         else:
             print(f"\n{head}: {entry.get('message', '').strip().splitlines()[-1] if entry.get('message') else ''}",
                   file=out)
@@ -590,10 +655,18 @@ def _open_out(out, parameters, resume):
     return journal, journal.load() if resume else {}
 
 
+def _retry(done, retry):
+    """Journaled shards to keep, and the keys of those to run again: a shard whose last line is
+    an error or a timeout said nothing about the RTL (a crash, a dead machine, a slow build)."""
+    again = {key for key, entry in done.items() if entry["status"] in RETRIED} if retry else set()
+    return {key: entry for key, entry in done.items() if key not in again}, again
+
+
 def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=False, timeout=900.0,
-        cluster=None, argv=()):
+        cluster=None, argv=(), retry=True, shrink=True):
     """Run (or finish) a campaign; return the exit status: 0 clean, 1 any failure, error or
-    timeout, 130 interrupted. Raises CampaignInputError on bad input."""
+    timeout, 130 interrupted. ``retry``: on resume, run shards journaled as error or timeout
+    again; ``shrink``: shrink failing cases. Raises CampaignInputError on bad input."""
     out = Path(out).resolve()
     if cluster:
         check_cluster_address(cluster)
@@ -602,12 +675,14 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     for warning in journal.warnings:
         print(f"campaign: warning: {warning}", file=sys.stderr)
     done = {key: entry for key, entry in done.items() if key in {s.key for s in shards}}
+    done, retried = _retry(done, retry)
     todo = [s for s in shards if s.key not in done]
-    pool = DaskPool(cluster, timeout) if cluster else LocalPool(workers or os.cpu_count() or 1, timeout,
-                                                                out / ".running")
+    pool = DaskPool(cluster, timeout, shrink) if cluster else LocalPool(workers or os.cpu_count() or 1, timeout,
+                                                                        out / ".running", shrink)
     _write_atomic(out / PARAMETERS, json.dumps(_parameters(blocks, sims, count, seed, shard_size), indent=2) + "\n")
     print(f"campaign: {', '.join(b.name for b in blocks)} on {', '.join(sims)}: {count:,} positions each from seed "
           f"{seed}, {len(shards)} shards of up to {shard_size:,}" + (f", {len(done)} already journaled" if done else "")
+          + (f", {len(retried)} to retry (error or timeout last time)" if retried else "")
           + f"; {pool.where}; journal {journal.path}", file=sys.stderr)
     if not cluster:
         print("campaign: tools: " + "; ".join(v if name in ("iverilog", "verilator", "ghdl") else f"{name} {v}"
@@ -677,8 +752,8 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
         _STOPPING.clear()
         shutil.rmtree(out / ".running", ignore_errors=True)
     progress.close()
-    print(f"campaign: done in {_duration(time.monotonic() - progress.started)}; journal {journal.path}",
-          file=sys.stderr)
+    print(f"campaign: done in {_duration(time.monotonic() - progress.started)}"
+          + (f"; {len(retried)} shard{'s' if len(retried) != 1 else ''} retried" if retried else "") + f"; journal {journal.path}", file=sys.stderr)
     return 0 if summary(shards, entries) else 1
 
 
@@ -687,6 +762,7 @@ def _raise_interrupt(signum, frame):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "worker":
+    if len(sys.argv) in (5, 6) and sys.argv[1] == "worker":
         sys.exit(_worker(*sys.argv[2:]))
-    sys.exit("usage: python -m gamechip.campaign worker SHARD-JSON TAG RESULT-FILE (run by gamechip campaign)")
+    sys.exit("usage: python -m gamechip.campaign worker SHARD-JSON TAG RESULT-FILE [SHRINK-UNTIL] "
+             "(run by gamechip campaign)")

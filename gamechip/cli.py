@@ -203,7 +203,39 @@ def _check_sim(sim):
         raise UsageError(str(missing))
 
 
-def _report_failure(outcome, design, sim):
+def _shrink_saved_case(case_file):
+    """Shrink the failing case in ``case_file`` in place, keeping the case as found beside it as
+    ``<name>.orig.json``; return the case file to replay. Whatever goes wrong while shrinking,
+    the case as found stays where it is and the reason is printed."""
+    import shutil
+    from pathlib import Path
+
+    from tb.casefile import CaseFileError, read_case_file, write_case_file
+    from tb.shrink import ShrinkError, shrink_record
+
+    print("shrinking the case (each round: one simulation of every smaller candidate) ...", file=sys.stderr)
+    try:
+        record, case = read_case_file(case_file)
+        shrunk = shrink_record(record, case)
+    except (CaseFileError, ShrinkError) as error:
+        print(f"not shrunk: {error}; keeping the case as found", file=sys.stderr)
+        return case_file
+    except Exception as error:  # a bug in the shrinker must not cost the failure it was given
+        print(f"not shrunk: the shrinker failed ({error!r}); keeping the case as found", file=sys.stderr)
+        return case_file
+    if not shrunk.smaller:
+        print(f"not shrunk: no {shrunk.unit} can be removed without losing the failure", file=sys.stderr)
+        return case_file
+    case_file = Path(case_file)
+    original = case_file.with_name(case_file.name.removesuffix(".json") + ".orig.json")
+    shutil.copyfile(case_file, original)
+    write_case_file(case_file, shrunk.record)
+    print(f"\n{shrunk.message}\n{shrunk.summary()}\nshrunk case:   {case_file}\ncase as found: {original}",
+          file=sys.stderr)
+    return case_file
+
+
+def _report_failure(outcome, design, sim, shrink=False):
     from tb.runner import replay_case
 
     message = outcome.result.get("failure")
@@ -213,8 +245,9 @@ def _report_failure(outcome, design, sim):
               f"full log: {outcome.sim_dir / 'gamechip.log'}", file=sys.stderr)
         return
     print(message, file=sys.stderr)
+    case_file = _shrink_saved_case(outcome.failure_case) if shrink else outcome.failure_case
     print("recording the waveform of this case ...", file=sys.stderr)
-    _, waves = replay_case(outcome.failure_case)
+    _, waves = replay_case(case_file)
     print(f"waveform: {waves}" if waves.exists() else f"waveform: replay did not write {waves}", file=sys.stderr)
 
 
@@ -233,7 +266,7 @@ def cmd_fuzz(args):
                              env={"GAMECHIP_SEED": str(args.seed), "GAMECHIP_COUNT": str(args.count)})
         fuzz = outcome.result.get("tests", {}).get("fuzz", {})
         if not outcome.passed:
-            _report_failure(outcome, design, args.sim)
+            _report_failure(outcome, design, args.sim, shrink=not args.no_shrink)
             print(f"FAIL {block.name} on {args.sim}, seed {args.seed}: reproduce with "
                   f"gamechip fuzz --block {block.name} --sim {args.sim} --count {args.count} --seed {args.seed}",
                   file=sys.stderr)
@@ -261,11 +294,13 @@ def cmd_campaign(args):
     again = ["--blocks", *(b.name for b in blocks), "--sims", *sims, "--count", str(args.count), "--seed",
              str(args.seed), "--shard-size", str(args.shard_size), "--out", args.out, "--timeout", f"{args.timeout:g}"]
     again += ["--cluster", args.cluster] if args.cluster else ["--workers", str(args.workers)] if args.workers else []
+    again += (["--no-retry"] if args.no_retry else []) + (["--no-shrink"] if args.no_shrink else [])
     try:
         if args.cluster:
             check_cluster_address(args.cluster)
         return run(blocks, sims, args.count, args.seed, args.out, workers=args.workers, shard_size=args.shard_size,
-                   resume=args.resume, timeout=args.timeout, cluster=args.cluster, argv=again)
+                   resume=args.resume, timeout=args.timeout, cluster=args.cluster, argv=again,
+                   retry=not args.no_retry, shrink=not args.no_shrink)
     except CampaignInputError as error:
         raise UsageError(str(error))
 
@@ -278,6 +313,94 @@ def _seconds(text):
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
     return value
+
+
+def _print_replay_views(record, outcome, waves, stream):
+    """Write the GTKWave save file, signal window and board pictures of a replayed case next to
+    its waveform (gamechip/views.py) and print one line per file or per thing not written."""
+    from gamechip.views import write_replay_views
+
+    if outcome.failure_case.exists():  # failed again: the replay's own values match its waveform
+        try:
+            record = json.loads(outcome.failure_case.read_text())
+        except (OSError, ValueError):
+            pass
+    else:
+        print("note: the board pictures show the saved failure; the replay passed", file=stream)
+    try:
+        written, notes = write_replay_views(record, waves, outcome.sim_dir)
+    except Exception as error:  # pictures are a help: never a traceback instead of the replay's verdict
+        written, notes = [], [f"pictures not written: {type(error).__name__}: {error}"]
+    for what, path in written:
+        print(f"{what}: {path}", file=stream)
+    for note in notes:
+        print(f"note: {note}", file=stream)
+
+
+def _cycles(text):
+    """A cycle count: a whole number, or with a k / M suffix (3.2M = 3,200,000)."""
+    scale = {"k": 1_000, "K": 1_000, "m": 1_000_000, "M": 1_000_000}.get(text[-1:], 1)
+    number = text[:-1] if scale > 1 else text
+    try:
+        value = float(number) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of cycles such as 1024 or 3.2M, got '{text}'")
+    if value < 0 or value != int(value) or value >= 1 << 32:
+        raise argparse.ArgumentTypeError(f"cycles must be a whole number 0..2**32-1, got '{text}'")
+    return int(value)
+
+
+def cmd_search(args):
+    import os
+    import tempfile
+
+    from golden.search import MAX_DEPTH, search
+    from tb.test_search import SearchCase, replay_search_case
+
+    pos = _board(args.board)
+    if not 1 <= args.depth <= MAX_DEPTH:
+        raise UsageError(f"--depth must be 1..{MAX_DEPTH}, got {args.depth}")
+    golden = search(pos, args.depth, args.budget)
+    report = dict(golden.summary())
+    report["cycles_per_node"] = round(golden.cycles / max(1, golden.nodes), 3)
+    match = None
+    if args.sim:
+        _check_sim(args.sim)
+        case = SearchCase(pos, args.depth, args.budget, "gamechip search")
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as saved:
+            json.dump({"block": "search", "design": "search", "sim": args.sim, "seed": 0,
+                       "case": case.to_dict()}, saved)
+        try:
+            outcome, _ = replay_search_case(saved.name, waves=False, echo=not args.json)
+        finally:
+            os.unlink(saved.name)
+        if not outcome.actual:
+            raise RuntimeError(f"the {args.sim} run gave no answer; log: {outcome.sim_dir / 'gamechip.log'}")
+        answer = outcome.actual["answer"] or {}
+        match = outcome.passed and outcome.actual["trace_match"]
+        report["sim"] = dict(answer, simulator=args.sim, trace_match=bool(match),
+                             cycles_per_node=round(answer.get("cycles", 0) / max(1, answer.get("nodes", 0)), 3))
+        if not match:
+            report["sim"]["failure"] = outcome.result.get("failure", "")
+    if args.json:
+        print(json.dumps(report))
+        return 0 if match is not False else 1
+    print(draw(pos))
+    limits = f"depth limit {args.depth}, budget {args.budget if args.budget is not None else 'none'}"
+    print(f"search of {format_board(pos)}: {limits}")
+    rows = [("golden", report)] + ([(args.sim, report["sim"])] if args.sim else [])
+    print(f"{'':10} {'best':>5} {'value':>6} {'depth':>6} {'nodes':>10} {'cycles':>12} {'cycles/node':>12}")
+    for name, r in rows:
+        print(f"{name:10} {r.get('best', '?'):>5} {r.get('value', '?'):>6} {r.get('depth', '?'):>6} "
+              f"{r.get('nodes', 0):>10,} {r.get('cycles', 0):>12,} {r.get('cycles_per_node', 0):>12}")
+    if args.sim:
+        if match:
+            print(f"traces match: every one of the {outcome.actual['nodes_checked']:,} nodes agreed, "
+                  f"in the same cycle")
+        else:
+            print(report["sim"]["failure"], file=sys.stderr)
+            print("traces differ", file=sys.stderr)
+    return 0 if match is not False else 1
 
 
 def cmd_replay(args):
@@ -293,10 +416,98 @@ def cmd_replay(args):
     where = f"; waveform: {waves}" if waves else " (add --waves for a waveform)"
     if outcome.passed:
         print(f"the case no longer fails on {record['sim']}{where}")
+        if args.waves:
+            _print_replay_views(record, outcome, waves, sys.stdout)
         return 0
     print(outcome.result.get("failure") or outcome.log[-4000:], file=sys.stderr)
     print(f"still fails{where}", file=sys.stderr)
+    if args.waves:
+        _print_replay_views(record, outcome, waves, sys.stderr)
     return 1
+
+
+def cmd_report(args):
+    from gamechip.report import ReportError, write_report
+
+    try:
+        path = write_report(args.dir)
+    except ReportError as error:
+        raise UsageError(str(error))
+    print(f"report: {path}")
+    return 0
+
+
+def _read_case(path):
+    from tb.casefile import CaseFileError, read_case_file
+
+    try:
+        return read_case_file(path)
+    except CaseFileError as error:
+        raise UsageError(str(error))
+
+
+def _write_case(path, record):
+    from tb.casefile import write_case_file
+
+    try:
+        return write_case_file(path, record)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}")
+
+
+def cmd_shrink(args):
+    from pathlib import Path
+
+    from tb.shrink import ShrinkError, shrink_record
+
+    record, case = _read_case(args.case)
+    _check_sim(record["sim"])
+    out = Path(args.out) if args.out else Path(args.case).with_name(Path(args.case).name.removesuffix(".json")
+                                                                     + ".shrunk.json")
+    print(f"shrink: {record['block']} ({record['design']}) on {record['sim']}, case {case.label}", file=sys.stderr)
+    try:
+        shrunk = shrink_record(record, case)
+    except ShrinkError as error:
+        print(f"gamechip shrink: {error}", file=sys.stderr)
+        return 1
+    _write_case(out, shrunk.record)
+    print(shrunk.message)
+    print(f"{shrunk.summary()}\nshrunk case: {out}")
+    print(f"keep it in the regression corpus: gamechip corpus add {out} --why 'WHICH BUG FOUND IT'")
+    return 0
+
+
+def cmd_corpus_add(args):
+    from tb import corpus
+
+    if not args.why.strip():
+        raise UsageError("--why must say which bug found the case")
+    _read_case(args.case)  # bad input is one line, before anything is copied
+    try:
+        path, added = corpus.add(args.case, args.why.strip())
+    except OSError as error:
+        raise UsageError(f"cannot write to the corpus {corpus.CORPUS}: {error.strerror or error}")
+    if not added:
+        print(f"already in the corpus as {path}")
+        return 0
+    print(f"added {path}\nreplayed by make test as tb/test_corpus.py::test_corpus_case[{path.name}]")
+    return 0
+
+
+def cmd_corpus_list(args):
+    from tb import corpus
+    from tb.casefile import CaseFileError, read_case_file
+
+    files = corpus.corpus_files()
+    for path in files:
+        try:
+            record, case = read_case_file(path)
+        except CaseFileError as error:
+            print(f"{path.name}: MALFORMED: {error}")
+            continue
+        print(f"{path.name}: {record['design']} on {record['sim']}: {record.get('why', '(no why)')}")
+    print(f"{len(files)} cases in {corpus.CORPUS}")
+    return 0
 
 
 def cmd_convert(args):
@@ -313,9 +524,17 @@ def cmd_convert(args):
 def cmd_bench(args):
     from gamechip.bench import run_bench
 
+    from gamechip.search_bench import run_search_bench
+
     for sim in args.sim:
         _check_sim(sim)
-    return run_bench(_blocks(args.block), args.sim, args.scale)
+    names = args.block or ["all"]
+    with_search = "all" in names or "search" in names
+    others = [name for name in names if name != "search"]
+    status = run_bench(_blocks(others), args.sim, args.scale) if others else 0
+    if status == 0 and with_search:
+        status = run_search_bench(args.sim)
+    return status
 
 
 def build_parser():
@@ -352,6 +571,7 @@ def build_parser():
     fuzz.add_argument("--sim", default="icarus", help=f"one of {', '.join(SIMULATORS)} (default icarus)")
     fuzz.add_argument("--count", type=_positive, default=10000, help="positions per block (default 10000)")
     fuzz.add_argument("--seed", type=_natural, default=1, help="same seed, same positions (default 1)")
+    fuzz.add_argument("--no-shrink", action="store_true", help="keep a failing case as found, do not shrink it")
     fuzz.set_defaults(run=cmd_fuzz)
 
     campaign = sub.add_parser("campaign", help="fuzz blocks x simulators in parallel shards: journaled, resumable, "
@@ -364,17 +584,51 @@ def build_parser():
     campaign.add_argument("--out", required=True, help="campaign folder: journal.jsonl, cases/, logs/")
     campaign.add_argument("--workers", type=_positive, help="shards at once on this machine (default: one per core)")
     campaign.add_argument("--shard-size", type=_positive, default=2000, help="positions per shard (default 2000)")
-    campaign.add_argument("--resume", action="store_true", help="finish the campaign in --out: skip journaled shards")
+    campaign.add_argument("--resume", action="store_true",
+                          help="finish the campaign in --out: skip shards journaled as pass or fail, run those "
+                               "journaled as error or timeout again")
+    campaign.add_argument("--no-retry", action="store_true",
+                          help="with --resume: skip shards journaled as error or timeout too")
+    campaign.add_argument("--no-shrink", action="store_true", help="keep failing cases as found, do not shrink them")
     campaign.add_argument("--timeout", type=_seconds, default=900.0,
                           help="seconds one shard may take, build included, before it is killed (default 900)")
     campaign.add_argument("--cluster", metavar="tcp://HOST:PORT",
                           help="run the shards on this Dask distributed scheduler's workers instead")
     campaign.set_defaults(run=cmd_campaign)
 
+    search_cmd = sub.add_parser("search", help="the tree search (SPEC 7): golden, and the engine on a simulator "
+                                               "with every node checked")
+    search_cmd.add_argument("--board", help="board text; default: the start position")
+    search_cmd.add_argument("--depth", type=_positive, default=4, help="depth limit 1..16 (default 4)")
+    search_cmd.add_argument("--budget", type=_cycles, help="cycle budget, e.g. 1024 or 3.2M (default: none)")
+    search_cmd.add_argument("--sim", help=f"also run the engine on this simulator ({', '.join(SIMULATORS)})")
+    search_cmd.add_argument("--json", action="store_true", help="print one JSON object instead")
+    search_cmd.set_defaults(run=cmd_search)
+
     replay = sub.add_parser("replay", help="re-run one saved failing case, with its waveform")
     replay.add_argument("case", help="case file (JSON) named in a failure report")
     replay.add_argument("--waves", action="store_true", help="record the waveform of the case")
     replay.set_defaults(run=cmd_replay)
+
+    report = sub.add_parser("report", help="one static HTML page (DIR/report.html) for a campaign folder: counts, "
+                                           "tools, failures with board pictures and replay commands, logs")
+    report.add_argument("dir", help="the campaign's --out folder (holds journal.jsonl)")
+    report.set_defaults(run=cmd_report)
+
+    shrink = sub.add_parser("shrink", help="the smallest case the RTL still gets wrong: remove discs (legal squares, "
+                                           "plies) while the mismatch stays")
+    shrink.add_argument("case", help="case file (JSON) named in a failure report")
+    shrink.add_argument("--out", help="shrunk case file to write (default: CASE with .shrunk.json)")
+    shrink.set_defaults(run=cmd_shrink)
+
+    corpus = sub.add_parser("corpus", help="the regression corpus (tb/cases/): cases make test replays forever after")
+    corpus_actions = corpus.add_subparsers(dest="action", required=True, metavar="ACTION")
+    corpus_add = corpus_actions.add_parser("add", help="copy a (shrunk) case file into the corpus")
+    corpus_add.add_argument("case", help="case file (JSON)")
+    corpus_add.add_argument("--why", required=True, help="which bug found it (kept in the file and its name)")
+    corpus_add.set_defaults(run=cmd_corpus_add)
+    corpus_list = corpus_actions.add_parser("list", help="the corpus cases and why each is there")
+    corpus_list.set_defaults(run=cmd_corpus_list)
 
     convert = sub.add_parser("convert", help="write Verilog and VHDL of every block")
     convert.add_argument("--out", default="build/hdl-out", help="output folder (default build/hdl-out)")

@@ -18,7 +18,9 @@ from rtl.geometry import move_width
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order
 from rtl.openings import openings
+from rtl.search import search
 from rtl.stable_discs import stable_discs
+from rtl.uart import uart
 
 
 def move_checker_ports(size):
@@ -63,6 +65,35 @@ def openings_ports():
             ("book_move", 6, "out")]
 
 
+# Clock cycles per bit of the converted UART: small, so that benches simulate few cycles per
+# frame, and even, so that the receiver's half-bit wait is exact.
+UART_DIVISOR = 8
+
+
+def uart_ports():
+    return [("clk", 1, "in"), ("rst", 1, "in"), ("rx", 1, "in"), ("tx", 1, "out"),
+            ("rx_data", 8, "out"), ("rx_valid", 1, "out"), ("rx_frame_error", 1, "out"),
+            ("tx_data", 8, "in"), ("tx_send", 1, "in"), ("tx_busy", 1, "out")]
+
+
+def search_ports():
+    return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("root_black", 64, "in"),
+            ("root_white", 64, "in"), ("root_white_to_move", 1, "in"), ("depth_limit", 5, "in"),
+            ("budget", 32, "in"), ("done", 1, "out"), ("best_move", 6, "out"),
+            ("best_pass", 1, "out"), ("value", 9, "out"), ("depth", 5, "out"),
+            ("nodes", 32, "out"), ("cycles", 32, "out"), ("node_event", 1, "out"),
+            ("event_kind", 2, "out"), ("event_ply", 5, "out"), ("event_black", 64, "out"),
+            ("event_white", 64, "out"), ("event_white_to_move", 1, "out"),
+            ("event_legal", 64, "out"), ("event_stable_own", 7, "out"),
+            ("event_stable_opp", 7, "out"), ("event_value", 9, "out"),
+            ("event_terminal", 1, "out"), ("event_stage", 2, "out"),
+            ("event_corners_own", 3, "out"), ("event_corners_opp", 3, "out"),
+            ("event_xsq_own", 3, "out"), ("event_xsq_opp", 3, "out"),
+            ("event_mobility_own", 7, "out"), ("event_mobility_opp", 7, "out"),
+            ("event_discs_own", 7, "out"), ("event_discs_opp", 7, "out"),
+            ("event_fixed", 9, "out"), ("event_adaptive", 9, "out"), ("fault", 1, "out")]
+
+
 SIZE = {
     "move_checker": 8,
     "disc_flipper": 8,
@@ -73,6 +104,9 @@ SIZE = {
     "evaluator_heavy": 8,
     "node_order": 8,
     "openings": 8,
+    "search": 8,
+    "search_adaptive": 8,
+    "uart": 8,  # no board: tb.runner hands every bench a board side, and the uart bench ignores it
 }
 
 PORTS = {
@@ -85,11 +119,16 @@ PORTS = {
     "evaluator_heavy": evaluator_ports(),
     "node_order": node_order_ports(),
     "openings": openings_ports(),
+    "uart": uart_ports(),
+    "search": search_ports(),
+    "search_adaptive": search_ports(),
 }
 
 SIGNED = {
     "evaluator": {"fixed_value", "adaptive_value"},
     "evaluator_heavy": {"fixed_value", "adaptive_value"},
+    "search": {"value", "event_value", "event_fixed", "event_adaptive"},
+    "search_adaptive": {"value", "event_value", "event_fixed", "event_adaptive"},
 }
 
 
@@ -142,6 +181,30 @@ def build_openings():
     return openings(**signals)
 
 
+def build_uart():
+    """rst is a synchronous active-high ResetSignal; divisor UART_DIVISOR."""
+    signals = dict(zip((name for name, _, _ in uart_ports()), port_signals(uart_ports())))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    return uart(divisor=UART_DIVISOR, **signals)
+
+
+def build_search(adaptive):
+    """rst is a synchronous active-high ResetSignal; value / event_value are signed 9-bit;
+    depth_limit and the depth / ply outputs hold 0..16."""
+    signals = dict(zip((name for name, _, _ in search_ports()), port_signals(search_ports())))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    for name in SIGNED["search"]:
+        signals[name] = Signal(intbv(0, min=-256, max=256))
+    for name in ("depth_limit", "depth", "event_ply"):
+        signals[name] = Signal(intbv(0, min=0, max=17))
+    for name in ("event_stable_own", "event_stable_opp", "event_mobility_own",
+                 "event_mobility_opp", "event_discs_own", "event_discs_opp"):
+        signals[name] = Signal(intbv(0, min=0, max=65))
+    for name in ("event_corners_own", "event_corners_opp", "event_xsq_own", "event_xsq_opp"):
+        signals[name] = Signal(intbv(0, min=0, max=5))
+    return search(adaptive=adaptive, **signals)
+
+
 DESIGNS = {
     "move_checker": lambda: build_move_checker(SIZE["move_checker"]),
     "disc_flipper": lambda: build_disc_flipper(SIZE["disc_flipper"]),
@@ -152,4 +215,7 @@ DESIGNS = {
     "evaluator_heavy": lambda: build_evaluator(HEAVY),
     "node_order": build_node_order,
     "openings": build_openings,
+    "uart": build_uart,
+    "search": lambda: build_search(False),
+    "search_adaptive": lambda: build_search(True),
 }

@@ -286,3 +286,27 @@ async def run_replay(dut, check):
     with open(ACTUAL_FILE, "w") as out:
         json.dump(check.report(actual), out)
     await check_cases(tb, check, [case], "replay")
+
+
+async def run_candidates(dut, check):
+    """Every case in the file GAMECHIP_CASES through the harness, none of them stopping the run:
+    for each, whether it matched the golden model and both values, to the file GAMECHIP_VERDICTS.
+    The shrinker's batch: one simulation decides a whole round of candidates."""
+    with open(os.environ["GAMECHIP_CASES"]) as saved:
+        cases = [Case.from_dict(record) for record in json.load(saved)]
+    tb, tally, verdicts = BatchTB(dut), Tally(), []
+    started = time.perf_counter()
+    for first in range(0, len(cases), CHUNK):
+        chunk = cases[first:first + CHUNK]
+        actuals = check.parse(await tb.run([check.stimulus(case) for case in chunk]), chunk)
+        if len(actuals) != len(chunk):  # a short answer would pair values with the wrong cases
+            raise AssertionError(f"the harness answered {len(actuals)} of {len(chunk)} candidate cases")
+        for case, actual in zip(chunk, actuals):
+            expected = check.expected(case)
+            verdicts.append({"match": expected == actual, "expected": repr(expected), "actual": repr(actual)})
+    tally.checked, tally.wall_seconds = len(verdicts), time.perf_counter() - started
+    target = os.environ["GAMECHIP_VERDICTS"]
+    with open(target + ".tmp", "w") as out:
+        json.dump(verdicts, out)
+    os.replace(target + ".tmp", target)
+    record_result("candidates", tally)

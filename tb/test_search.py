@@ -26,7 +26,7 @@ from golden.othello import legal_moves
 from golden.positions import random_game_positions
 from golden.search import INNER, LEAF, TERMINAL, search, solve
 from tb import runner
-from tb.batch import CASE_FILE, RESULT_FILE, progress
+from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE, progress
 
 DESIGN = "search"
 KINDS = {0: INNER, 1: LEAF, 2: TERMINAL}
@@ -239,6 +239,11 @@ async def check_searches(dut, cases, test):
     for number, case in enumerate(cases, 1):
         golden = search(case.position, case.depth, case.budget)
         answer, mismatch = await tb.run(case, golden)
+        if test == "replay":
+            with open(ACTUAL_FILE, "w") as out:
+                json.dump({"answer": answer, "trace_match": mismatch is None,
+                           "nodes_checked": len(golden.trace) if mismatch is None else mismatch.get("node")},
+                          out)
         if mismatch is None and case.exact and golden.value != solve(case.position):
             mismatch = {"what": "golden search value differs from the exhaustive solver",
                         "expected": solve(case.position), "actual": golden.value,
@@ -386,6 +391,39 @@ async def replay(dut):
     await check_searches(dut, [case], "replay")
 
 
+@cocotb.test()
+async def free_run(dut):
+    """The searches in the file GAMECHIP_CASES without the scoreboard (for ``make bench``):
+    the engine runs free until ``done``; each answer and its wall time go to ACTUAL_FILE."""
+    with open(os.environ["GAMECHIP_CASES"]) as saved:
+        cases = [SearchCase.from_dict(record) for record in json.load(saved)]
+    tb = SearchTB(dut)
+    await tb.reset()
+    results = []
+    for number, case in enumerate(cases, 1):
+        pos = case.position
+        dut.root_black.value = pos.black
+        dut.root_white.value = pos.white
+        dut.root_white_to_move.value = int(pos.white_to_move)
+        dut.depth_limit.value = case.depth
+        dut.budget.value = case.budget if case.budget is not None else (1 << 32) - 1
+        dut.start.value = 1
+        await FallingEdge(dut.clk)
+        dut.start.value = 0
+        started = time.perf_counter()
+        await RisingEdge(dut.done)
+        seconds = time.perf_counter() - started
+        results.append({"best": "pass" if int(dut.best_pass.value) else square_name(int(dut.best_move.value)),
+                        "value": signed9(int(dut.value.value)), "depth": int(dut.depth.value),
+                        "nodes": int(dut.nodes.value), "cycles": int(dut.cycles.value),
+                        "seconds": seconds})
+        progress(f"search free run: {number}/{len(cases)} ({results[-1]['cycles']:,} cycles, "
+                 f"{results[-1]['cycles'] / max(seconds, 1e-9):,.0f} cycles/s)")
+        await FallingEdge(dut.clk)
+    with open(ACTUAL_FILE, "w") as out:
+        json.dump(results, out)
+
+
 # --- pytest ----------------------------------------------------------------------------
 
 # Icarus evaluates this design at about 30 cycles/s, GHDL at about 200, Verilator (cocotb
@@ -394,8 +432,10 @@ SCALE_FOR_SIM = {"icarus": "tiny", "verilator": "medium", "ghdl": "small"}
 
 
 def run_search_bench(sim, tests, scale, seed=1, waves=False, tag="", case_file=None, echo=False,
-                     rtl_root=None, optimised=False):
+                     rtl_root=None, optimised=False, cases_file=None):
     env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_SEARCH_SCALE": scale}
+    if cases_file:
+        env["GAMECHIP_CASES"] = str(cases_file)
     if case_file:
         env["GAMECHIP_CASE"] = str(case_file)
     return runner.run_design(DESIGN, sim, "tb.test_search", tests, env=env, waves=waves, tag=tag,

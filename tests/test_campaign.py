@@ -10,6 +10,7 @@ Icarus keep each shard a second or two.
 import json
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -232,12 +233,35 @@ def test_simulator_crash_is_an_error_with_its_log(build, tmp_path):
     assert "ERROR stable_discs on icarus" in run.stdout and entry["log"] in run.stdout
 
 
+def test_errored_shard_is_retried_on_resume(build, tmp_path):
+    marker = tmp_path / "crashed-once"
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "vvp").write_text(  # Icarus's runtime dies the first time only, like a flaky machine
+        f"#!/bin/sh\nif [ ! -e {shlex.quote(str(marker))} ]; then touch {shlex.quote(str(marker))}; kill -SEGV $$; fi\n"
+        f"exec {shlex.quote(shutil.which('vvp'))} \"$@\"\n")
+    (fake / "vvp").chmod(0o755)
+    env = {"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"}
+    out = tmp_path / "flaky"
+    args = ["--blocks", "stable_discs", "--count", "200", "--seed", "91", "--out", str(out)]
+    first = campaign(build, *args, env=env)
+    assert first.returncode == 1 and [e["status"] for e in journal(out)] == ["error"], first.stdout + first.stderr
+    kept = campaign(build, *args, "--resume", "--no-retry", env=env)  # the old behaviour: nothing runs again
+    assert kept.returncode == 1 and "retry" not in kept.stderr and len(journal(out)) == 1, kept.stderr
+    again = campaign(build, *args, "--resume", env=env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "1 to retry (error or timeout last time)" in again.stderr and "1 shard retried" in again.stderr
+    entries = journal(out)  # appended, never rewritten: the shard's last line is its status
+    assert [e["status"] for e in entries] == ["error", "pass"] and entries[0]["key"] == entries[1]["key"]
+    assert "PASS:" in again.stdout
+
+
 def test_broken_rtl_fails_with_a_saved_case(build, tmp_path):
     design, file, *edits = MUTANTS["stable_discs inner square ignores one diagonal"]
     rtl = mutant_root(tmp_path, file, *edits)
     out = tmp_path / "broken"
     run = campaign(build, "--blocks", "stable_discs", "--count", "400", "--shard-size", "200", "--seed", "7",
-                   "--out", str(out), env={"GAMECHIP_RTL_ROOT": str(rtl)})
+                   "--out", str(out), "--no-shrink", env={"GAMECHIP_RTL_ROOT": str(rtl)})  # tests/test_shrink.py shrinks
     assert run.returncode == 1, run.stdout + run.stderr
     failed = [e for e in journal(out) if e["status"] == "fail"]
     assert failed and all("MISMATCH" in e["message"] for e in failed)
@@ -246,6 +270,7 @@ def test_broken_rtl_fails_with_a_saved_case(build, tmp_path):
     record = json.loads(case.read_text())
     assert record["block"] == "stable_discs" and record["sim"] == "icarus" and record["seed"] == failed[0]["seed"]
     assert record["case"]["board"] and record["expected"] != record["actual"] and record["tools"]["cocotb"]
+    assert "shrink" not in record and not list(out.glob("cases/*.orig.json"))  # --no-shrink: as found
     assert f"gamechip replay {case} --waves" in run.stdout
     replay = subprocess.run([sys.executable, "-m", "gamechip", "replay", str(case)], cwd=ROOT, capture_output=True,
                             text=True, env=_env(build, {"GAMECHIP_RTL_ROOT": str(rtl)}), timeout=300)

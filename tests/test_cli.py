@@ -97,6 +97,8 @@ def test_fuzz_reports_a_planted_bug_with_seed_board_values_and_waveform(tmp_path
     waveform = Path(report.split("waveform: ")[1].split()[0])
     assert waveform.exists() and waveform.stat().st_size > 0
     assert "gamechip fuzz --block move_checker --sim icarus --count 200 --seed 3" in report
+    assert "shrink round 1:" in report and "shrunk from" in report  # the saved case is shrunk, the original kept
+    assert Path(report.split("case as found: ")[1].split()[0]).name == "gamechip_failure.orig.json"
 
 
 def test_eval_json_golden_and_simulated():

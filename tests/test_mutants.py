@@ -104,3 +104,28 @@ def test_mutant_is_caught(name, tmp_path):
         f"mutant '{name}' failed without a named case:\n{outcome.log[-3000:]}")
     for test, failure in outcome.result["failures"].items():
         print(f"{name}: caught by test {test}, {failure.split('case:')[1].splitlines()[0].strip()}")
+
+
+# The uart bench drives the converted design bit by bit (no batch harness, no positions), so its
+# mutants run through its own runner and must fail with a named frame: byte, expected, actual.
+UART_MUTANTS = {
+    "uart receiver ignores the stop bit": (
+        "uart.py",
+        "            if rx_sync:\n                data.next = shift",
+        "            if rx_sync or not rx_sync:\n                data.next = shift"),
+}
+
+
+@pytest.mark.parametrize("name", UART_MUTANTS)
+def test_uart_mutant_is_caught(name, tmp_path):
+    from tb.test_uart import run_uart
+
+    file, *edits = UART_MUTANTS[name]
+    slug = "".join(c if c.isalnum() else "-" for c in name)[:40]
+    outcome = run_uart("icarus", tag=f"mutant-{slug}", rtl_root=mutant_root(tmp_path, file, *edits), seed=1)
+    assert not outcome.passed, f"mutant '{name}' passed every uart test: the bench cannot see it"
+    message = outcome.result.get("failure", "")
+    assert "MISMATCH in uart" in message and "byte 0x" in message and "expected:" in message, (
+        f"mutant '{name}' failed without a named frame:\n{outcome.log[-3000:]}")
+    for test, failure in outcome.result["failures"].items():
+        print(f"{name}: caught by test {test}, {failure.splitlines()[1]}")

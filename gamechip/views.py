@@ -1,0 +1,90 @@
+"""What ``gamechip replay CASE --waves`` writes next to the waveform, for a person without a
+waveform viewer or without a display:
+
+* ``<harness>.gtkw``: a GTKWave save file that opens the dump with the harness signals grouped
+  (control, inputs, outputs; buses in hex) and the marker on the failing vector/cycle;
+* ``waves-window.svg`` (and ``.png``): the same signals around the failing cycle, drawn;
+* ``board-expected.svg`` and ``board-actual.svg``: the case's position with the expected and
+  the actual answer, the squares where they differ framed in red.
+
+Each piece is made on its own; one that cannot be made (no dump reader, an unreadable dump, a
+crashed replay) leaves a one-line note instead, never a traceback.
+"""
+
+from pathlib import Path
+
+from gamechip.boards import board_svg
+from gamechip.failure import Failure, failure_view
+
+WINDOW = "waves-window"
+BOARDS = ("board-expected.svg", "board-actual.svg")
+
+
+def _clear_previous(folder, waveform):
+    """A replay directory is reused by the next replay of the same design: never leave a
+    picture of another case behind."""
+    for name in (f"{WINDOW}.svg", f"{WINDOW}.png", *BOARDS):
+        (folder / name).unlink(missing_ok=True)
+    if waveform:
+        Path(waveform).with_suffix(".gtkw").unlink(missing_ok=True)
+
+
+def _one_line(error):
+    """An exception as one line: our own messages as they are, anything else with its type."""
+    from gamechip.waves import WaveError
+
+    lines = str(error).strip().splitlines()
+    first = lines[0] if lines else ""
+    return first if isinstance(error, (WaveError, ValueError)) and first else f"{type(error).__name__}: {first}"
+
+
+def board_pictures(record):
+    """(FailureView, {file name: SVG text}) of a case record."""
+    view = failure_view(Failure(record))
+    return view, {BOARDS[0]: board_svg(view.expected), BOARDS[1]: board_svg(view.actual)}
+
+
+def write_replay_views(record, waveform, sim_dir):
+    """Write everything next to ``waveform`` (or into ``sim_dir`` when there is none); return
+    ([(what, path)], [one-line notes])."""
+    from gamechip.waves import waveform_views
+
+    folder = Path(waveform).parent if waveform else Path(sim_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    _clear_previous(folder, waveform)
+    written, notes = [], []
+    title = (f"{record.get('block')} ({record.get('design')}) on {record.get('sim')}, seed {record.get('seed')}: "
+             f"{record.get('case', {}).get('label', '')}")
+    vector = cycle = None  # where the answers first differ, when the case's values tell
+    try:
+        view, pictures = board_pictures(record)
+        vector, cycle = view.vector, view.cycle
+        for name, svg in pictures.items():
+            (folder / name).write_text(svg)
+            written.append((f"board picture ({name.removesuffix('.svg').removeprefix('board-')})", folder / name))
+    except Exception as error:  # a picture is a help, never a reason to fail the replay
+        notes.append(f"board pictures not written: {_one_line(error)}")
+    if not waveform or not Path(waveform).exists():
+        notes.append(f"GTKWave save file and signal window not written: no waveform {waveform or ''}".rstrip())
+        return written, notes
+    try:
+        gtkw, picture, located, wave_notes = waveform_views(record["design"], waveform, sim_dir, vector, cycle, title)
+    except Exception as error:  # WaveError, or anything unexpected in someone else's dump
+        notes.append(f"GTKWave save file and signal window not written: {_one_line(error)}")
+        return written, notes
+    notes += wave_notes
+    save = Path(waveform).with_suffix(".gtkw")
+    save.write_text(gtkw)
+    written.append((f"GTKWave save file ({located.label})", save))
+    if picture is not None:
+        svg = folder / f"{WINDOW}.svg"
+        svg.write_text(picture.svg(title=title))
+        written.append(("signal window (SVG)", svg))
+        try:
+            picture.png(folder / f"{WINDOW}.png")
+            written.append(("signal window (PNG)", folder / f"{WINDOW}.png"))
+        except ImportError:
+            notes.append("signal window PNG not written: Pillow is not installed (pip install pillow)")
+        except Exception as error:
+            notes.append(f"signal window PNG not written: {_one_line(error)}")
+    return written, notes

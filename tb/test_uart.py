@@ -1,0 +1,562 @@
+"""Bench for rtl/uart (SPEC §8): the receiver and the transmitter against the bench's own model of
+an 8N1 serial line (LSB first, idle high), at the bit level.
+
+The receiver gets every byte, back-to-back frames, frames from a sender 3 % fast and 3 % slow,
+framing errors, glitches on the idle line, a line stuck low from reset, a break and bursts of
+random noise; after each disturbance clean frames must come through again. Every ``rx_valid``
+and ``rx_frame_error`` pulse is matched against the frames sent: kind, byte, a one-cycle pulse,
+and, at the nominal rate, a time within the second half of the stop bit (the stop bit is
+sampled mid-bit). The transmitter sends every byte; its waveform is decoded by the bench (mid-bit
+samples from each start edge) and checked level by level: start bit, 8 data bits LSB first,
+stop bit, every level change exactly on a bit boundary (bit period = divisor cycles), ``busy``
+for exactly 10 bit periods.
+
+The converted ``uart`` is the simulation's top level (tb.runner's ``direct`` runs): the batch
+harness of the position blocks applies whole vectors per start/done handshake, while a serial
+line needs cocotb to drive and watch individual bit times (one write per bit, not per clock).
+"""
+
+import inspect
+import os
+import random
+from dataclasses import dataclass
+from typing import Optional
+
+import cocotb
+import pytest
+from cocotb.clock import Clock
+from cocotb.triggers import Edge, FallingEdge, First, ReadOnly, RisingEdge, Timer
+from cocotb.utils import get_sim_time
+
+from tb import runner
+from tb.batch import Tally, record_result
+
+DESIGN = "uart"
+CLOCK_NS = 10
+PS_PER_NS = 1000
+STEP_PS = 10  # the converted Verilog's `timescale precision: every time the bench uses is a multiple
+TESTS = ("every_byte_both_ways", "rx_back_to_back", "rx_baud_mismatch", "rx_framing_error", "rx_glitch",
+         "rx_stuck_low_and_break", "rx_noise")
+FRAME_BITS = 10  # start, 8 data, stop
+# A backstop for a block that never answers (the longest test simulates about 0.25 ms).
+bench_test = cocotb.test(timeout_time=2, timeout_unit="ms")
+
+
+# ---------------------------------------------------------------- the serial line model
+
+def frame_bits(byte, stop=1):
+    """Line levels of one 8N1 frame: start bit 0, data bits LSB first, the stop bit."""
+    return [0] + [(byte >> i) & 1 for i in range(8)] + [stop]
+
+
+def bit_name(index):
+    return {0: "start bit", 9: "stop bit"}.get(index, f"data bit {index - 1}")
+
+
+def byte_text(byte):
+    return f"0x{byte:02x} (0b{byte:08b})"
+
+
+def ns(ps):
+    return f"{ps / PS_PER_NS:.2f} ns"
+
+
+def on_grid(ps):
+    """A time the simulator can represent exactly."""
+    return STEP_PS * round(ps / STEP_PS)
+
+
+def level_at(changes, t, initial=1):
+    """The level of a line given as time-ordered (time, level) changes, just after time ``t``."""
+    level = initial
+    for when, value in changes:
+        if when > t:
+            break
+        level = value
+    return level
+
+
+@dataclass
+class DecodedFrame:
+    start: int  # ps, the falling edge of the start bit
+    byte: int
+    stop: int
+
+
+def decode_line(changes, bit_ps, initial=1):
+    """An ideal receiver: from each falling edge of an idle line, sample the middle of each of the
+    10 bits; look for the next start edge from the middle of the stop bit on."""
+    frames, resume = [], None
+    previous = initial
+    for when, value in changes:
+        falling = previous == 1 and value == 0
+        previous = value
+        if not falling or (resume is not None and when < resume):
+            continue
+        samples = [level_at(changes, when + (k + 0.5) * bit_ps, initial) for k in range(FRAME_BITS)]
+        frames.append(DecodedFrame(when, sum(bit << i for i, bit in enumerate(samples[1:9])), samples[9]))
+        resume = when + 9.5 * bit_ps
+    return frames
+
+
+def explain_tx_frame(changes, start, byte, bit_ps):
+    """Why the waveform from ``start`` is not the frame of ``byte``: lines naming the first wrong
+    bit or the first level change off a bit boundary; [] when it is exactly that frame."""
+    end = start + FRAME_BITS * bit_ps
+    for when, _ in changes:
+        if start < when < end and (when - start) % bit_ps:
+            bit = (when - start) // bit_ps
+            return [f"level change at {ns(when)} inside the {bit_name(bit)} (frame started at {ns(start)}; "
+                    f"bit period must be exactly {ns(bit_ps)}, changes only at multiples of it)"]
+    for index, want in enumerate(frame_bits(byte)):
+        got = level_at(changes, start + index * bit_ps)
+        if got != want:
+            return [f"expected {bit_name(index)} = {want}, actual {got} "
+                    f"(from {ns(start + index * bit_ps)} to {ns(start + (index + 1) * bit_ps)})"]
+    return []
+
+
+# ---------------------------------------------------------------- expectations and observations
+
+@dataclass
+class Expected:
+    """An rx pulse the frames sent call for."""
+
+    kind: str  # "rx_valid" or "rx_frame_error"
+    byte: int
+    start: int  # ps, start edge on the rx line
+    bit_ps: int
+    window: tuple  # (earliest, latest) ps for the pulse
+    label: str
+    window_reason: str = "the second half of the stop bit: the stop bit is sampled in its middle"
+
+    def describe(self):
+        stop = "good stop bit" if self.kind == "rx_valid" else "stop bit 0"
+        return (f"{self.label}: byte {byte_text(self.byte)}, {stop}, sent on rx from {ns(self.start)}, "
+                f"bit time {ns(self.bit_ps)}")
+
+    def wanted(self):
+        what = (f"rx_valid with rx_data {byte_text(self.byte)}" if self.kind == "rx_valid"
+                else "rx_frame_error (and no rx_valid)")
+        return (f"{what}, a one-cycle pulse between {ns(self.window[0])} and {ns(self.window[1])}\n"
+                f"          ({self.window_reason})")
+
+
+@dataclass
+class Pulse:
+    kind: str
+    time: int  # ps, rising edge
+    width: int  # ps
+    data: Optional[int] = None
+
+    def describe(self):
+        data = f" with rx_data {byte_text(self.data)}" if self.kind == "rx_valid" else ""
+        return f"{self.kind}{data} at {ns(self.time)}, {self.width / (CLOCK_NS * PS_PER_NS):g} cycle(s) wide"
+
+
+def first_rx_mismatch(expected, pulses, ignored, clock_ps):
+    """Lines describing the first difference between the expected pulses and those seen outside
+    the ``ignored`` (from, to) spans, or [] when they agree."""
+    seen = [p for p in pulses if not any(a <= p.time < b for a, b in ignored)]
+    for index, want in enumerate(expected):
+        got = seen[index] if index < len(seen) else None
+        if got is None:
+            return [want.describe(), f"expected: {want.wanted()}", "actual:   no pulse (the receiver stayed silent)"]
+        data_differs = want.kind == "rx_valid" and got.data != want.byte
+        if got.kind != want.kind or data_differs or not want.window[0] <= got.time <= want.window[1] \
+                or got.width != clock_ps:
+            lines = [want.describe(), f"expected: {want.wanted()}", f"actual:   {got.describe()}"]
+            if got.time < want.start:
+                lines.append("          (before this frame started: a pulse no frame asked for)")
+            if data_differs and got.kind == want.kind:
+                wrong = [str(i) for i in range(8) if (got.data ^ want.byte) >> i & 1]
+                lines.append(f"          data bit(s) {', '.join(wrong)} differ")
+            return lines
+    if len(seen) > len(expected):
+        extra = seen[len(expected)]
+        return [f"after the {len(expected)} expected pulse(s): unexpected {extra.describe()}"]
+    return []
+
+
+def now_ps():
+    return round(get_sim_time("ps"))
+
+
+def value_change(signal):
+    """A trigger on any change of ``signal``: ``signal.value_change`` on cocotb 2.x, where
+    ``Edge`` is deprecated; ``Edge`` on 1.x, which has no ``value_change``."""
+    return signal.value_change if hasattr(signal, "value_change") else Edge(signal)
+
+
+# ---------------------------------------------------------------- the bench
+
+class UartTB:
+    """Owns the clock, the reset, the rx line driver, the rx pulse monitor and the tx recorder."""
+
+    def __init__(self, dut, test):
+        self.dut = dut
+        self.test = test
+        self.sim = os.environ.get("GAMECHIP_SIM", "?")
+        self.seed = int(os.environ.get("GAMECHIP_SEED", "1"))
+        self.divisor = int(os.environ.get("GAMECHIP_UART_DIVISOR", "8"))
+        self.rng = random.Random(f"{self.seed}-{test}")
+        self.clock_ps = CLOCK_NS * PS_PER_NS
+        self.bit_ps = self.divisor * self.clock_ps
+        self.cursor = 0  # ps: when the next rx level starts
+        self.expected = []
+        self.pulses = []
+        self.ignored = []  # (from, to) ps spans whose rx pulses are not checked (noise)
+        self.tx_changes = []  # (ps, level or 'x')
+        self.checked = 0
+
+    async def start(self, rx=1):
+        """Clock, reset for 3 cycles with the rx line at ``rx``, monitors on."""
+        dut = self.dut
+        dut.rx.value = rx
+        dut.tx_send.value = 0
+        dut.tx_data.value = 0
+        dut.rst.value = 1
+        clock = Clock(dut.clk, CLOCK_NS, "ns").start()
+        if inspect.iscoroutine(clock):  # cocotb 1.x: a coroutine to schedule; 2.x: already a task
+            cocotb.start_soon(clock)
+        cocotb.start_soon(self.watch_pulses(dut.rx_valid, "rx_valid"))
+        cocotb.start_soon(self.watch_pulses(dut.rx_frame_error, "rx_frame_error"))
+        cocotb.start_soon(self.watch_tx())
+        for _ in range(3):
+            await RisingEdge(dut.clk)
+        await FallingEdge(dut.clk)
+        dut.rst.value = 0
+        # The line starts changing 3 ns after a rising edge and keeps that phase at the nominal
+        # rate, so rx never changes on a clock edge, where the order of the two events would be
+        # the simulator's choice. Glitches, noise and rate errors move the phase on purpose:
+        # what those tests expect holds whichever edge first sees a change.
+        self.cursor = now_ps() + self.clock_ps // 2 + 3 * PS_PER_NS
+
+    async def watch_pulses(self, signal, kind):
+        while True:
+            await RisingEdge(signal)
+            rose = now_ps()
+            await ReadOnly()  # rx_data is written on the same edge: read it once settled
+            data = int(self.dut.rx_data.value) if kind == "rx_valid" else None
+            await FallingEdge(signal)
+            self.pulses.append(Pulse(kind, rose, now_ps() - rose, data))
+
+    async def watch_tx(self):
+        while True:
+            await value_change(self.dut.tx)
+            text = str(self.dut.tx.value).lower()
+            self.tx_changes.append((now_ps(), int(text) if text in ("0", "1") else text))
+
+    # ------------------------------------------------------------ rx line driver
+
+    async def until(self, when):
+        delta = when - now_ps()
+        if delta > 0:
+            await Timer(delta, "ps")
+
+    async def hold(self, level, duration_ps):
+        """Put ``level`` on rx at the cursor and keep it for ``duration_ps``."""
+        await self.until(self.cursor)
+        self.dut.rx.value = level
+        self.cursor += on_grid(duration_ps)
+
+    async def idle(self, bits):
+        await self.hold(1, bits * self.bit_ps)
+
+    async def frame(self, byte, stop=1, rate=1.0, label="frame", window=None):
+        """Send one frame at ``rate`` times the nominal bit time; expect its pulse in ``window``
+        (bits after the start edge, and why; default: the second half of the stop bit)."""
+        bit_ps = self.bit_ps * rate
+        start = self.cursor
+        bits = frame_bits(byte, stop)
+        edges = [start + on_grid(k * bit_ps) for k in range(FRAME_BITS + 1)]
+        index = 0
+        while index < FRAME_BITS:  # one write per run of equal bits
+            run = index
+            while run + 1 < FRAME_BITS and bits[run + 1] == bits[index]:
+                run += 1
+            self.cursor = edges[index]
+            await self.hold(bits[index], edges[run + 1] - edges[index])
+            index = run + 1
+        low, high, *why = window or (9.5, 10)
+        self.expected.append(Expected("rx_valid" if stop else "rx_frame_error", byte, start, round(bit_ps),
+                                      (start + round(low * bit_ps), start + round(high * bit_ps)), label, *why))
+
+    async def noise(self, bits):
+        """Random levels for about ``bits`` bit times, pieces from 1 ns to 1.5 bits long."""
+        end = self.cursor + bits * self.bit_ps
+        level = 0
+        while self.cursor < end:
+            await self.hold(level, self.rng.randrange(PS_PER_NS, self.bit_ps * 3 // 2, STEP_PS))
+            level ^= 1
+
+    async def finish_rx(self):
+        """Idle the line until the last frame's pulse is certainly over, then compare."""
+        await self.idle(2)
+        await self.until(self.cursor)
+        lines = first_rx_mismatch(self.expected, self.pulses, self.ignored, self.clock_ps)
+        self.checked += len(self.expected)
+        if lines:
+            self.fail(lines)
+
+    # ------------------------------------------------------------ reporting
+
+    def fail(self, lines):
+        message = "\n".join([f"MISMATCH in uart ({DESIGN}) on {self.sim}, test {self.test}, seed {self.seed}, "
+                             f"divisor {self.divisor}, clock {CLOCK_NS} ns", *lines,
+                             f"simulation time at the check: {ns(now_ps())}"])
+        record_result(self.test, Tally(checked=self.checked), failure=message)
+        raise AssertionError(message)
+
+    def passed(self):
+        assert self.checked > 0, f"{self.test}: nothing was checked"
+        record_result(self.test, Tally(checked=self.checked))
+
+
+async def send_bytes(tb, data, rate=1.0, label="frame", gaps=(0,), window=None, lead=0):
+    """``lead`` idle bits, then frames of ``data`` with an idle gap (in bits) before each, chosen
+    from ``gaps``."""
+    if lead:
+        await tb.idle(lead)
+    for number, byte in enumerate(data):
+        gap = tb.rng.choice(gaps)
+        if gap:
+            await tb.idle(gap)
+        await tb.frame(byte, rate=rate, label=f"{label} {number} of {len(data)}", window=window)
+
+
+async def transmit(tb, data):
+    """Send ``data`` through the transmitter: the first 16 bytes with one-cycle ``tx_send``
+    pulses after random pauses, the rest with ``tx_send`` held high (the next frame then starts
+    one cycle after ``busy`` falls). ``tx_data`` is scrambled while busy, which must not disturb
+    the frame going out. Returns the times ``busy`` rose (the accepting edges) and fell."""
+    dut = tb.dut
+    accepted, released = [], []
+    await FallingEdge(dut.clk)
+    for number, byte in enumerate(data):
+        dut.tx_data.value = byte
+        if number < 16:
+            for _ in range(tb.rng.randrange(3)):
+                await FallingEdge(dut.clk)
+        dut.tx_send.value = 1
+        await First(RisingEdge(dut.tx_busy), Timer(2 * tb.clock_ps, "ps"))
+        if str(dut.tx_busy.value) != "1":
+            tb.fail([f"tx frame {number} of {len(data)}: byte {byte_text(byte)}",
+                     f"expected tx_busy to rise on the first clock edge with tx_send high, actual: "
+                     f"still {dut.tx_busy.value} two cycles later"])
+        accepted.append(now_ps())
+        if number < 16:
+            dut.tx_send.value = 0
+        dut.tx_data.value = byte ^ 0xFF
+        await First(FallingEdge(dut.tx_busy), Timer(FRAME_BITS * tb.bit_ps + 2 * tb.clock_ps, "ps"))
+        if str(dut.tx_busy.value) != "0":
+            tb.fail([f"tx frame {number} of {len(data)}: byte {byte_text(byte)}, tx_send accepted at "
+                     f"{ns(accepted[-1])}", f"expected tx_busy to fall after {FRAME_BITS} bit periods, "
+                     f"actual: still {dut.tx_busy.value} two cycles after that"])
+        released.append(now_ps())
+    dut.tx_send.value = 0
+    for _ in range(3):
+        await FallingEdge(dut.clk)
+    return accepted, released
+
+
+def check_tx(tb, data, accepted, released):
+    """The tx waveform since the first accepting edge, frame by frame, against ``data``."""
+    bit_ps = tb.bit_ps
+    changes = [(t, v) for t, v in tb.tx_changes if t >= accepted[0]]
+    decoded = decode_line(changes, bit_ps)
+    for number, byte in enumerate(data):
+        label = (f"tx frame {number} of {len(data)}: byte {byte_text(byte)}, "
+                 f"tx_send accepted at {ns(accepted[number])}")
+        frame = decoded[number] if number < len(decoded) else None
+        if frame is None:
+            tb.fail([label, f"expected a start bit at {ns(accepted[number])}, actual: no start bit "
+                            f"(tx stayed {level_at(changes, accepted[number])})"])
+        problems = []
+        if frame.start != accepted[number]:
+            problems.append(f"expected the start bit on the accepting edge {ns(accepted[number])}, "
+                            f"actual start edge at {ns(frame.start)}")
+        problems += explain_tx_frame(changes, frame.start, byte, bit_ps)
+        if frame.byte != byte or frame.stop != 1:
+            problems.append(f"decoded (mid-bit samples): byte {byte_text(frame.byte)}, stop bit {frame.stop}")
+        if released[number] - accepted[number] != FRAME_BITS * bit_ps:
+            problems.append(f"expected tx_busy high for exactly {FRAME_BITS} bit periods ({ns(FRAME_BITS * bit_ps)}), "
+                            f"actual {ns(released[number] - accepted[number])} (falls at {ns(released[number])})")
+        if problems:
+            tb.fail([label, *problems])
+        tb.checked += 1
+    if len(decoded) > len(data):
+        extra = decoded[len(data)]
+        tb.fail([f"after the {len(data)} frames sent: unexpected start bit at {ns(extra.start)} "
+                 f"(decodes as {byte_text(extra.byte)})"])
+
+
+@bench_test
+async def every_byte_both_ways(dut):
+    """Bytes 0..255 in random order through the receiver (random idle gaps of 0 to 2.5 bits
+    between frames) and, at the same time, another order through the transmitter: the two
+    directions share nothing but clock and reset, and running them together halves the clock
+    cycles the bench spends."""
+    tb = UartTB(dut, "every_byte_both_ways")
+    await tb.start()
+    await RisingEdge(dut.clk)
+    await ReadOnly()
+    if str(dut.tx.value) != "1" or str(dut.tx_busy.value) != "0":
+        tb.fail([f"after reset: expected tx = 1 (idle) and tx_busy = 0, actual tx = {dut.tx.value}, "
+                 f"tx_busy = {dut.tx_busy.value}"])
+    rx_data, tx_data = list(range(256)), list(range(256))
+    tb.rng.shuffle(rx_data)
+    tb.rng.shuffle(tx_data)
+    await Timer(1, "ns")  # leave the read-only phase before the drivers write
+    receiving = cocotb.start_soon(send_bytes(tb, rx_data, label="rx frame", gaps=(0, 0, 0.3, 1, 2.5), lead=1))
+    accepted, released = await transmit(tb, tx_data)
+    await receiving
+    await tb.finish_rx()
+    check_tx(tb, tx_data, accepted, released)
+    tb.passed()
+
+
+@bench_test
+async def rx_back_to_back(dut):
+    """Frames with no idle time at all: each start bit follows the previous stop bit directly."""
+    tb = UartTB(dut, "rx_back_to_back")
+    await tb.start()
+    await tb.idle(1)
+    await send_bytes(tb, [0x00, 0xFF, 0x00, 0x55, 0xAA, 0x80, 0x01] + [tb.rng.randrange(256) for _ in range(25)],
+                     label="back-to-back frame")
+    await tb.finish_rx()
+    tb.passed()
+
+
+@bench_test
+async def rx_baud_mismatch(dut):
+    """A sender 3 % slow, then one 3 % fast, back to back: still decoded, because the receiver
+    samples mid-bit. The pulse may then come up to half a bit later than the stop bit's end."""
+    tb = UartTB(dut, "rx_baud_mismatch")
+    await tb.start()
+    for rate in (1.03, 0.97):
+        await tb.idle(1)
+        data = [0x00, 0xFF, 0x55, 0xAA, 0x01, 0x80] + [tb.rng.randrange(256) for _ in range(18)]
+        await send_bytes(tb, data, rate=rate, label=f"frame at {rate:.0%} of the bit time",
+                         window=(9, 10.5, "around the stop bit's middle, shifted by up to 0.3 bit of rate error"))
+    await tb.finish_rx()
+    tb.passed()
+
+
+@bench_test
+async def rx_framing_error(dut):
+    """Frames whose stop bit is 0, each followed by one idle bit and a good frame: a framing
+    error and no byte for the bad one, the good one received."""
+    tb = UartTB(dut, "rx_framing_error")
+    await tb.start()
+    await tb.idle(1)
+    for number, byte in enumerate([0x00, 0xFF, 0x55, 0x81] + [tb.rng.randrange(256) for _ in range(4)]):
+        await tb.frame(byte, stop=0, label=f"bad frame {number}")
+        await tb.idle(1)
+        await tb.frame(byte ^ 0x5A, label=f"good frame after bad frame {number}")
+    await tb.finish_rx()
+    tb.passed()
+
+
+@bench_test
+async def rx_glitch(dut):
+    """Low pulses shorter than half a bit on the idle line (1 ns to half a bit minus 2 ns, at
+    random phases against the clock) start no frame; a good frame afterwards is received."""
+    tb = UartTB(dut, "rx_glitch")
+    await tb.start()
+    await tb.idle(1)
+    half_bit = tb.bit_ps // 2
+    for width in sorted({PS_PER_NS, 3 * PS_PER_NS + 70, tb.clock_ps, half_bit // 2, half_bit - 2 * PS_PER_NS,
+                         *(tb.rng.randrange(PS_PER_NS, half_bit - 2 * PS_PER_NS, STEP_PS) for _ in range(8))}):
+        await tb.hold(0, width)
+        await tb.hold(1, 2 * tb.bit_ps + tb.rng.randrange(0, tb.clock_ps, STEP_PS))
+    await tb.frame(0xA5, label="frame after the glitches")
+    await tb.finish_rx()
+    tb.passed()
+
+
+@bench_test
+async def rx_stuck_low_and_break(dut):
+    """A line low from reset on for 3 frame times gives nothing (the receiver never saw idle);
+    a break (low for 3 frame times) after a frame gives one framing error and no byte. Clean
+    frames get through after both."""
+    tb = UartTB(dut, "rx_stuck_low_and_break")
+    await tb.start(rx=0)
+    await tb.hold(0, 3 * FRAME_BITS * tb.bit_ps)
+    await tb.idle(1)
+    await send_bytes(tb, [0x4F, 0x4B], label="frame after the stuck-low line")
+    await tb.idle(1)
+    break_start = tb.cursor
+    await tb.hold(0, 3 * FRAME_BITS * tb.bit_ps)
+    # The first 10 bit times of a break read as a frame of 0x00 with stop bit 0.
+    tb.expected.append(Expected("rx_frame_error", 0x00, break_start, tb.bit_ps,
+                                (break_start + 19 * tb.bit_ps // 2, break_start + 10 * tb.bit_ps),
+                                "break (line low for 30 bit times)"))
+    await tb.idle(1)
+    await send_bytes(tb, [0x42, 0x52, 0x4B], label="frame after the break")
+    await tb.finish_rx()
+    tb.passed()
+
+
+@bench_test
+async def rx_noise(dut):
+    """Bursts of random levels (1 to 5 frame times), each followed by 11 idle bits and clean
+    frames: whatever the noise made the receiver report is ignored, the clean frames must all
+    arrive and nothing else."""
+    tb = UartTB(dut, "rx_noise")
+    await tb.start()
+    await tb.idle(1)
+    for burst in range(8):
+        noise_start = tb.cursor
+        await tb.noise(tb.rng.randrange(FRAME_BITS, 5 * FRAME_BITS))
+        # Any frame the noise started is over 10 bits after the noise ends; the receiver then
+        # waits in idle with the line high.
+        await tb.idle(11)
+        tb.ignored.append((noise_start, tb.cursor))
+        await send_bytes(tb, [tb.rng.randrange(256) for _ in range(3)], label=f"clean frame after burst {burst}",
+                         gaps=(0, 1))
+    await tb.finish_rx()
+    tb.passed()
+
+
+# ---------------------------------------------------------------- host side
+
+def waveform_path(sim_dir, sim):
+    """Where a run with waves leaves its waveform (the design is the top level)."""
+    return sim_dir / {"icarus": f"{DESIGN}.vcd", "verilator": "dump.fst", "ghdl": f"{DESIGN}.ghw"}[sim]
+
+
+def run_uart(sim, tests=TESTS, waves=False, tag="", rtl_root=None, seed=None):
+    """Build (if needed) and run ``tests`` of this bench on the converted ``uart`` under ``sim``,
+    the design itself as the top level; returns tb.runner's RunResult."""
+    from rtl.designs import UART_DIVISOR
+
+    seed = seed if seed is not None else os.environ.get("GAMECHIP_SEED", "1")
+    env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_UART_DIVISOR": str(UART_DIVISOR)}
+    # quick_build: Verilator's C++ at -O0 builds several times faster, and this bench's time
+    # goes into cocotb's scheduler, not into the model.
+    return runner.run_design(DESIGN, sim, "tb.test_uart", list(tests), env=env, waves=waves, tag=tag,
+                             rtl_root=rtl_root, direct=True, quiet=True, quick_build=True)
+
+
+def uart_regression(sim, rtl_root=None, tag=""):
+    """Every test; on a failure, the first failing test again with waves, and its waveform."""
+    outcome = run_uart(sim, rtl_root=rtl_root, tag=tag)
+    if outcome.passed:
+        assert outcome.result.get("checked", 0) > 0, f"uart on {sim}: nothing was checked\n{outcome.log[-3000:]}"
+        return outcome
+    failures = outcome.result.get("failures", {})
+    message = outcome.result.get("failure") or f"uart on {sim} failed before any check:\n{outcome.log[-4000:]}"
+    if failures:
+        first, *others = failures
+        if others:
+            message += f"\nalso failed: {', '.join(others)}"
+        replay = run_uart(sim, [first], waves=True, tag=f"{tag}-replay" if tag else "replay", rtl_root=rtl_root)
+        waves = waveform_path(replay.sim_dir, sim)
+        message += f"\nwaveform: {waves}" if waves.exists() else f"\nwaveform: replay did not produce {waves}"
+    raise AssertionError(message)
+
+
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
+def test_uart(sim):
+    uart_regression(sim)
