@@ -403,6 +403,35 @@ def cmd_search(args):
     return 0 if match is not False else 1
 
 
+def _replay_search(args, record):
+    """A saved search-engine case: re-run the search with its node scoreboard."""
+    from gamechip.search_views import write_search_views
+    from tb.test_search import replay_search_case
+
+    outcome, waves = replay_search_case(args.case, waves=args.waves, echo=True)
+    where = f"; waveform: {waves}" if waves else " (add --waves for a waveform)"
+    stream = sys.stdout if outcome.passed else sys.stderr
+    if outcome.passed:
+        print(f"the case no longer fails on {record['sim']}{where}")
+    else:
+        print(outcome.result.get("failure") or outcome.log[-4000:], file=stream)
+        print(f"still fails{where}", file=stream)
+    if args.waves:
+        try:
+            fresh = json.loads(outcome.failure_case.read_text()) if outcome.failure_case.exists() else record
+        except (OSError, ValueError):
+            fresh = record
+        try:
+            written, notes = write_search_views(fresh, waves)
+        except Exception as error:  # pictures are a help, never a traceback instead of the verdict
+            written, notes = [], [f"pictures not written: {type(error).__name__}: {error}"]
+        for what, path in written:
+            print(f"{what}: {path}", file=stream)
+        for note in notes:
+            print(f"note: {note}", file=stream)
+    return 0 if outcome.passed else 1
+
+
 def cmd_replay(args):
     from tb.runner import replay_case
 
@@ -412,6 +441,8 @@ def cmd_replay(args):
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UsageError(f"cannot read case file {args.case}: {error}")
     _check_sim(record["sim"])
+    if record["block"] == "search":
+        return _replay_search(args, record)
     outcome, waves = replay_case(args.case, waves=args.waves, echo=True)
     where = f"; waveform: {waves}" if waves else " (add --waves for a waveform)"
     if outcome.passed:

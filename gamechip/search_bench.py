@@ -62,9 +62,9 @@ def cycle_split(result):
 
 def iteration_cycles(pos, limit_cycles):
     """Cycles of iterations 1, 2, ... of the golden search until one passes ``limit_cycles``."""
-    costs, start, pv = [], 0, None
+    costs, start, pv, killers = [], 0, None, {}
     for depth in range(1, MAX_DEPTH + 1):
-        iteration = _Iteration(pos, depth, pv, start, DEFAULT, False, None).run()
+        iteration = _Iteration(pos, depth, pv, start, DEFAULT, False, None, killers).run()
         costs.append(iteration.end + 1 - start)
         start, pv = iteration.end + 1, iteration.best
         if sum(costs) >= limit_cycles:
@@ -110,7 +110,8 @@ def run_search_bench(sims):
 
     # Cycles per node at a fixed depth, from the verified cycle model.
     totals = [0, 0, 0, 0]
-    for pos in positions:
+    for number, pos in enumerate(positions, 1):
+        print(f"bench: cycle split at depth 5, position {number}/{len(positions)}", file=sys.stderr, flush=True)
         result = search(pos, 5)
         generation, waits, returns = cycle_split(result)
         for i, value in enumerate((result.nodes, generation, waits, returns)):
@@ -137,7 +138,11 @@ def run_search_bench(sims):
 
     # Completed depth at the larger budgets, extrapolated from the golden iterations.
     print(f"bench: golden iterations up to {MEASURED_CYCLES:,} cycles per position ...", file=sys.stderr, flush=True)
-    costs = [iteration_cycles(p, MEASURED_CYCLES) for p in positions]
+    costs = []
+    for number, pos in enumerate(positions, 1):
+        costs.append(iteration_cycles(pos, MEASURED_CYCLES))
+        print(f"bench: position {number}/{len(positions)}: iterations cost {costs[-1]} cycles",
+              file=sys.stderr, flush=True)
 
     print()
     print(f"search engine, {len(positions)} midgame positions (20..40 discs, random play, seed {SEED})")

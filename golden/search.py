@@ -17,7 +17,9 @@ this is a recursive function over whole bitboards):
   side can move the node is terminal and is evaluated (disc difference) whatever depth is
   left.
 * **Order** (SPEC section 5): at the root of iteration d > 1 the best move of iteration
-  d - 1 first, then the static order; everywhere else the static order.
+  d - 1 first, then the static order. Below the root the level's *killer move* first: the
+  last move that cut a node off at the same ply (any iteration of this search; a pass is not
+  a killer), then the static order. A killer that is not legal here is simply skipped.
 * **Iterative deepening** d = 1, 2, ... up to the depth limit (at most 16). The children of a
   node at ply d - 1 are leaves. Iteration 1 always completes; an iteration d > 1 is
   abandoned at the first cycle >= the cycle budget, and the answer is the best move and
@@ -144,7 +146,8 @@ class _Abort(Exception):
 class _Iteration:
     """One depth-limited alpha-beta search with the engine's cycle model."""
 
-    def __init__(self, root, depth, pv, start_cycle, weights, adaptive, abort_cycle):
+    def __init__(self, root, depth, pv, start_cycle, weights, adaptive, abort_cycle, killers=None):
+        self.killers = {} if killers is None else killers    # ply -> square, kept across iterations
         self.depth = depth
         self.pv = pv
         self.weights = weights
@@ -194,7 +197,7 @@ class _Iteration:
             value = self._record(pos, ply, path, legal, TERMINAL, generated, answer, evaluation)
             return value, answer + 1
         self._record(pos, ply, path, legal, INNER, generated, t)
-        moves = ordered_moves(legal, self.pv if ply == 0 else None) if legal else [None]
+        moves = ordered_moves(legal, self.pv if ply == 0 else self.killers.get(ply)) if legal else [None]
         frontier = ply + 1 == self.depth
         for move in moves:
             child = pass_move(pos) if move is None else play(pos, move)
@@ -215,6 +218,8 @@ class _Iteration:
                 after_cut = resume
             value = -child_value
             if value >= beta:
+                if move is not None:
+                    self.killers[ply] = move
                 return beta, after_cut
             if value > alpha:
                 alpha = value
@@ -249,10 +254,11 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
 
     result = SearchResult(None, 0, 0, 0, 0, 0, False)
     start = 0
+    killers = {}
     for depth in range(1, depth_limit + 1):
         abort_cycle = None if depth == 1 or budget is None else max(budget, start)
         pv = result.best if depth > 1 else None
-        iteration = _Iteration(pos, depth, pv, start, weights, adaptive, abort_cycle)
+        iteration = _Iteration(pos, depth, pv, start, weights, adaptive, abort_cycle, killers)
         try:
             iteration.run()
         except _Abort:

@@ -9,7 +9,10 @@ explicit-stack state machine:
   explored move (6 bits) and alpha (9 bits, signed). The current level's board, alpha, last
   move and "started" flag live in registers, and so do the alphas of the two levels above
   it, because a returning value is compared with both: a child value v = -x cuts the parent
-  off when v >= beta_parent = -alpha_grandparent. Beta is never stored: in negamax the
+  off when v >= beta_parent = -alpha_grandparent. Per level also the *killer move* (6 bits
+  and a valid flag): the last move that cut a node off at that level, tried first by the next
+  node there (node ordering's PV input, which at the root carries the previous iteration's
+  best move instead). Beta is never stored: in negamax the
   beta of a level is minus the alpha of the level above (the root's is +infinity).
   The side to move at level k is the root's side flipped k times (every ply, passes
   included, changes the side), so it is not stored either.
@@ -127,6 +130,12 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     stack_white = [Signal(intbv(0)[SQUARES:]) for _ in range(LEVELS)]
     stack_last = [Signal(intbv(0)[6:]) for _ in range(LEVELS)]
     stack_alpha = [value_signal() for _ in range(LEVELS)]
+    stack_killer = [Signal(intbv(0)[6:]) for _ in range(LEVELS)]
+    killer_valid = Signal(intbv(0)[LEVELS:])     # per level: its killer is set
+    reached_by_pass = Signal(intbv(0)[LEVELS:])  # per level: its node is a pass child
+    killer_cur = Signal(intbv(0)[6:])
+    killer_cur_valid = Signal(bool(0))
+    order_pv = Signal(intbv(0)[6:])
 
     ply_here = ConcatSignal(intbv(0)[1:], level)     # level as a 5-bit ply (0..16)
 
@@ -164,7 +173,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     cells = [
         move_checker(own, opp, own_legal),
         move_checker(opp, own, opp_legal),
-        node_order(own_legal, pv_valid, answer_move, first, last_cur, found, chosen),
+        node_order(own_legal, pv_valid, order_pv, first, last_cur, found, chosen),
         disc_flipper(board_black, board_white, side, chosen, flipped_black, flipped_white,
                      flip_illegal),
         evaluator(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, eval_done,
@@ -225,7 +234,12 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def ordering_inputs():
-        pv_valid.next = level == 0 and iteration > 1 and not answer_pass
+        if level == 0:
+            pv_valid.next = iteration > 1 and not answer_pass
+            order_pv.next = answer_move
+        else:
+            pv_valid.next = killer_cur_valid
+            order_pv.next = killer_cur
         first.next = not started_cur
 
     @always_comb
@@ -346,6 +360,9 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             root_best.next = 0
             root_best_pass.next = 0
             root_child_pass.next = 0
+            killer_valid.next = 0
+            killer_cur_valid.next = 0
+            reached_by_pass.next = 0
             answer_move.next = 0
             answer_pass.next = 0
             answer_value.next = 0
@@ -389,6 +406,9 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                             alpha_cur.next = alpha_parent
                         started_cur.next = 0
                         last_cur.next = 0
+                        killer_cur.next = stack_killer[int(level + 1)]
+                        killer_cur_valid.next = killer_valid[int(level + 1)]
+                        reached_by_pass.next[int(level + 1)] = spawn_pass
                         state.next = state_t.EXPAND
                     else:
                         last_cur.next = chosen
@@ -398,10 +418,15 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                 elif cut_return:
                     # A leaf cut this level off: its beta goes up, which cannot move the
                     # parent's alpha; continue at the parent.
+                    if own_legal != 0:   # cut by a move, not by a pass
+                        stack_killer[int(level)].next = last_cur
+                        killer_valid.next[int(level)] = 1
                     level.next = level - 1
                     board_black.next = stack_black[int(level - 1)]
                     board_white.next = stack_white[int(level - 1)]
                     last_cur.next = stack_last[int(level - 1)]
+                    killer_cur.next = stack_killer[int(level - 1)]
+                    killer_cur_valid.next = killer_valid[int(level - 1)]
                     started_cur.next = 1
                     alpha_cur.next = alpha_parent
                     alpha_parent.next = alpha_grand
@@ -438,10 +463,15 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                                 state.next = state_t.EXPAND
                     elif up_cut:
                         # The value cuts the parent off: continue at the grandparent.
+                        if not reached_by_pass[int(level)]:
+                            stack_killer[int(level - 1)].next = stack_last[int(level - 1)]
+                            killer_valid.next[int(level - 1)] = 1
                         level.next = level - 2
                         board_black.next = stack_black[int(level - 2)]
                         board_white.next = stack_white[int(level - 2)]
                         last_cur.next = stack_last[int(level - 2)]
+                        killer_cur.next = stack_killer[int(level - 2)]
+                        killer_cur_valid.next = killer_valid[int(level - 2)]
                         started_cur.next = 1
                         alpha_cur.next = alpha_grand
                         if level >= 3:
@@ -458,6 +488,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                         board_black.next = stack_black[int(level - 1)]
                         board_white.next = stack_white[int(level - 1)]
                         last_cur.next = stack_last[int(level - 1)]
+                        killer_cur.next = stack_killer[int(level - 1)]
+                        killer_cur_valid.next = killer_valid[int(level - 1)]
                         started_cur.next = 1
                         if up_raises:
                             alpha_cur.next = up_value

@@ -137,3 +137,41 @@ def test_first_vectors_of_a_fresh_simulation_are_evaluated():
     # harness's priming the node-order logic behind it had never run in Icarus (stale "end").
     run = gamechip("fuzz", "--block", "node_order", "--count", "1", "--seed", "2")
     assert run.returncode == 0, run.stderr[-3000:]
+
+
+def test_search_json_golden_and_engine_with_every_node_checked():
+    run = gamechip("search", "--depth", "3", "--budget", "1k", "--sim", "ghdl", "--json")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert {k: report[k] for k in ("best", "value", "depth")} == {"best": "D3", "value": 6, "depth": 3}
+    sim = report["sim"]
+    assert sim["trace_match"] is True
+    assert {k: sim[k] for k in ("best", "value", "depth", "nodes", "cycles")} == {
+        k: report[k] for k in ("best", "value", "depth", "nodes", "cycles")}
+
+
+def test_search_table_and_bad_limits():
+    run = gamechip("search", "--depth", "2")
+    assert run.returncode == 0 and "golden" in run.stdout and "cycles/node" in run.stdout
+    for args, expected in ((["--depth", "17"], "--depth must be 1..16"),
+                           (["--budget", "lots"], "expected a number of cycles"),
+                           (["--board", "XO"], "board")):
+        bad = gamechip("search", *args)
+        assert bad.returncode == 2 and expected in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+
+
+def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(tmp_path):
+    from tests.test_search_mutants import MUTANTS as SEARCH_MUTANTS
+
+    root = mutant_root(tmp_path, *SEARCH_MUTANTS["cut-off test off by one (> instead of >=)"])
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps({"block": "search", "design": "search", "sim": "ghdl", "seed": 1,
+                                "case": {"board": format_board(START), "depth": 2, "budget": None,
+                                         "label": "start position, depth 2"}}))
+    run = gamechip("replay", str(case), "--waves", env={"GAMECHIP_RTL_ROOT": str(root)})
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "path from the root: F5" in run.stderr and "still fails" in run.stderr
+    for what in ("waveform:", "board picture (expected):", "GTKWave save file", "signal window (SVG):"):
+        line = next(l for l in run.stderr.splitlines() if what in l)
+        assert Path(line.split(": ")[-1].split(" (")[0]).exists() or what == "waveform:", line
+    assert Path(run.stderr.split("waveform: ")[-1].splitlines()[0]).exists()

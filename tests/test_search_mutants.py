@@ -20,12 +20,16 @@ MUTANTS = {
         "        spawn_pass.next = 0\n"),
     "the PV move is not tried first at the root": (
         "search.py",
-        "pv_valid.next = level == 0 and iteration > 1 and not answer_pass",
-        "pv_valid.next = 0"),
+        "            pv_valid.next = iteration > 1 and not answer_pass\n",
+        "            pv_valid.next = 0\n"),
     "a push overwrites stack level 0 instead of its own level": (
         "search.py",
         "                        stack_black[int(level)].next = board_black\n",
         "                        stack_black[0].next = board_black\n"),
+    "a leaf cut-off does not record its killer move": (
+        "search.py",
+        "                        killer_valid.next[int(level)] = 1\n",
+        "                        killer_valid.next[int(level)] = 0\n"),
 }
 
 
