@@ -19,6 +19,7 @@ import cocotb
 import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
+from cocotb.utils import get_sim_time
 
 from golden.board import Position, draw, start_position, format_board, parse_board, popcount, square_name, squares_of
 from golden.evaluator import evaluate
@@ -132,7 +133,7 @@ class SearchTB:
         dut.start.value = 1
         await FallingEdge(dut.clk)          # the start edge is the rising edge before this
         dut.start.value = 0
-        started_ns = cocotb.utils.get_sim_time("ns") - CLOCK_NS // 2
+        started_ns = get_sim_time("ns") - CLOCK_NS // 2
         trace = golden.trace
         index = 0
         cycle = 0
