@@ -7,6 +7,7 @@ in the failure report and exit status 1.
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -432,6 +433,51 @@ def _replay_search(args, record):
     return 0 if outcome.passed else 1
 
 
+def _levels(text):
+    """'1-7', '3', '1,3,5' -> [levels]."""
+    levels = set()
+    try:
+        for part in text.split(","):
+            low, _, high = part.partition("-")
+            levels.update(range(int(low), int(high or low) + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"levels are 1..7 as '1-7', '3' or '1,3,5', got '{text}'")
+    if not levels or not levels <= set(range(1, 8)):
+        raise argparse.ArgumentTypeError(f"levels are 1..7, got '{text}'")
+    return sorted(levels)
+
+
+def cmd_play(args):
+    from gamechip.play import default_record, golden_game, print_move, write_record
+
+    if args.sim:
+        _check_sim(args.sim)
+        from tb.test_processor import simulated_game
+        game = simulated_game(args.sim, args.level, args.color, args.budget, tag="play", echo=True,
+                              check_nodes=args.check == "nodes")
+    else:
+        if args.check == "nodes":
+            raise UsageError("--check nodes needs --sim: it checks the simulated engine's nodes")
+        game = golden_game(args.level, args.color, args.budget, on_move=print_move(args.color))
+    path = write_record(game, args.record or default_record(args.level, args.color, args.budget))
+    print(f"final score: black {game['black']} white {game['white']} "
+          f"(processor {game['processor_discs']}, reference level {args.level} {game['reference_discs']}); "
+          f"{game['reason']}")
+    print(f"game record: {game['record']}")
+    print(f"mean search depth of the processor: {game['mean_depth']}")
+    print(f"record written to {path}")
+    return 0
+
+
+def cmd_tournament(args):
+    from gamechip.play import run_tournament
+
+    if args.sim:
+        _check_sim(args.sim)
+    out = args.out or f"runs/tournament-{time.strftime('%Y%m%d-%H%M%S')}-budget{args.budget}"
+    return run_tournament(args.budget, args.levels, args.sim, args.jobs, out)
+
+
 def cmd_replay(args):
     from tb.runner import replay_case
 
@@ -635,6 +681,28 @@ def build_parser():
     search_cmd.add_argument("--sim", help=f"also run the engine on this simulator ({', '.join(SIMULATORS)})")
     search_cmd.add_argument("--json", action="store_true", help="print one JSON object instead")
     search_cmd.set_defaults(run=cmd_search)
+
+    play_cmd = sub.add_parser("play", help="one game: the processor against the reference software, refereed")
+    play_cmd.add_argument("--budget", type=_cycles, required=True, help="processor cycles per move, e.g. 1024 or 3.2M")
+    play_cmd.add_argument("--level", type=int, choices=range(1, 8), default=1, help="reference level 1..7 (depth)")
+    play_cmd.add_argument("--color", choices=("black", "white"), default="black", help="the processor's colour")
+    play_cmd.add_argument("--sim", help=f"simulate the RTL processor on this simulator ({', '.join(SIMULATORS)}); "
+                                        "default: its golden model")
+    play_cmd.add_argument("--record", help="results file (default: a new file under runs/)")
+    play_cmd.add_argument("--check", choices=("moves", "nodes"), default="moves",
+                          help="moves: every processor move against the golden processor (default); "
+                               "nodes: also every search node against the golden search")
+    play_cmd.set_defaults(run=cmd_play)
+
+    tournament = sub.add_parser("tournament", help="both colours against every reference level, in parallel; "
+                                                   "tables like the seed's Tables 4-6")
+    tournament.add_argument("--budget", type=_cycles, required=True, help="processor cycles per move")
+    tournament.add_argument("--levels", type=_levels, default=list(range(1, 8)), help="e.g. 1-7 (default)")
+    tournament.add_argument("--sim", help="simulate the RTL processor (default: its golden model)")
+    tournament.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, help="worker processes")
+    tournament.add_argument("--out", help="folder for tournament.md, tournament.csv, games.json "
+                                          "(default: a new folder under runs/)")
+    tournament.set_defaults(run=cmd_tournament)
 
     replay = sub.add_parser("replay", help="re-run one saved failing case, with its waveform")
     replay.add_argument("case", help="case file (JSON) named in a failure report")

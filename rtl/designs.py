@@ -18,6 +18,7 @@ from rtl.geometry import move_width
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order
 from rtl.openings import openings
+from rtl.processor import processor, processor_ports
 from rtl.search import search
 from rtl.stable_discs import stable_discs
 from rtl.uart import uart
@@ -106,6 +107,7 @@ SIZE = {
     "openings": 8,
     "search": 8,
     "search_adaptive": 8,
+    "processor": 8,
     "uart": 8,  # no board: tb.runner hands every bench a board side, and the uart bench ignores it
 }
 
@@ -120,6 +122,7 @@ PORTS = {
     "node_order": node_order_ports(),
     "openings": openings_ports(),
     "uart": uart_ports(),
+    "processor": processor_ports(),
     "search": search_ports(),
     "search_adaptive": search_ports(),
 }
@@ -129,6 +132,7 @@ SIGNED = {
     "evaluator_heavy": {"fixed_value", "adaptive_value"},
     "search": {"value", "event_value", "event_fixed", "event_adaptive"},
     "search_adaptive": {"value", "event_value", "event_fixed", "event_adaptive"},
+    "processor": {"last_value"},
 }
 
 
@@ -205,6 +209,22 @@ def build_search(adaptive):
     return search(adaptive=adaptive, **signals)
 
 
+# The converted processor: smallest practical UART divisor, full depth limit; the per-move
+# cycle budget is an input port (the benches' default is small: they simulate whole games).
+PROCESSOR_DIVISOR = 8
+PROCESSOR_BUDGET = 256
+PROCESSOR_DEPTH_LIMIT = 16
+
+
+def build_processor():
+    """rst is a synchronous active-high ResetSignal; last_depth holds 0..16."""
+    signals = dict(zip((name for name, _, _ in processor_ports()), port_signals(processor_ports())))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    signals["last_depth"] = Signal(intbv(0, min=0, max=17))
+    signals["last_value"] = Signal(intbv(0, min=-256, max=256))
+    return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, **signals)
+
+
 DESIGNS = {
     "move_checker": lambda: build_move_checker(SIZE["move_checker"]),
     "disc_flipper": lambda: build_disc_flipper(SIZE["disc_flipper"]),
@@ -216,6 +236,7 @@ DESIGNS = {
     "node_order": build_node_order,
     "openings": build_openings,
     "uart": build_uart,
+    "processor": build_processor,
     "search": lambda: build_search(False),
     "search_adaptive": lambda: build_search(True),
 }

@@ -393,6 +393,30 @@ async def replay(dut):
 
 
 @cocotb.test()
+async def from_file(dut):
+    """The searches in the file GAMECHIP_CASES, each under the node-by-node scoreboard."""
+    with open(os.environ["GAMECHIP_CASES"]) as saved:
+        cases = [SearchCase.from_dict(record) for record in json.load(saved)]
+    await check_searches(dut, cases, "from_file")
+
+
+def check_searches_on(sim, boards, depth, budget, echo=False):
+    """Run the searches of ``boards`` (board texts) on ``sim`` with the scoreboard; the number
+    of nodes checked, or AssertionError with the failure report."""
+    import tempfile
+
+    cases = [SearchCase(parse_board(text), depth, budget, f"search #{i} of the game").to_dict()
+             for i, text in enumerate(boards)]
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
+        json.dump(cases, out)
+    outcome = run_search_bench(sim, ["from_file"], "small", tag="game-nodes", echo=echo, cases_file=out.name)
+    os.unlink(out.name)
+    if not outcome.passed:
+        raise AssertionError(outcome.result.get("failure") or outcome.log[-3000:])
+    return outcome.result.get("checked", 0)
+
+
+@cocotb.test()
 async def free_run(dut):
     """The searches in the file GAMECHIP_CASES without the scoreboard (for ``make bench``):
     the engine runs free until ``done``; each answer and its wall time go to ACTUAL_FILE."""

@@ -1,0 +1,95 @@
+"""The processor's decisions as a Player (SPEC section 8), for checking rtl/processor.
+
+``GoldenProcessor(budget, depth_limit)`` plays exactly what the processor plays:
+
+* **book** while the openings table has a move for the game so far
+  (:func:`golden.openings.book_move` of every move of both sides, in order) AND no pass has
+  happened in the game (a pass by either side switches the book off for the rest of the
+  game: the table knows nothing about passes);
+* otherwise the **search**: :func:`golden.search.search` of the position with the same
+  depth limit and cycle budget as the processor (the RTL engine's exact equivalent);
+* **pass** (None) when the side to move has no legal move (the search answers a pass).
+
+The game history is inferred from the positions the player is asked about, so that it fits
+the plain Player protocol (``reset``, ``move``): the disc that appeared since the position
+after its own last move is the opponent's move; no new disc means the opponent passed.
+
+``info()`` after a move: ``source`` ('book' or 'search'), ``depth``, ``nodes``, ``cycles``,
+``value`` (0 for a book move, as the processor's status outputs report).
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from .board import Position, popcount, squares_of, start_position
+from .openings import book_move
+from .othello import play
+from .players import check_color
+from .search import MAX_DEPTH, search
+
+BOOK, SEARCH = "book", "search"
+
+
+class GoldenProcessor:
+    """The processor's player (see the module docstring)."""
+
+    def __init__(self, budget: Optional[int], depth_limit: int = MAX_DEPTH,
+                 lines: Optional[Sequence[Sequence[int]]] = None) -> None:
+        self.budget = budget
+        self.depth_limit = depth_limit
+        self.lines = lines
+        self.name = f"processor(budget={budget}, depth={depth_limit})"
+        self.reset("X")
+
+    def reset(self, color: str) -> None:
+        self.color = check_color(color)
+        self.history: list[int] = []
+        self.passed = False
+        self._after: Optional[Position] = None   # the position after our last answer
+        self._info: dict = {}
+        self.last_search = None
+
+    def _observe(self, position: Position) -> None:
+        """Add the opponent's move (or pass) that led to ``position``."""
+        previous = self._after if self._after is not None else start_position(position.size)
+        before = previous.black | previous.white
+        new = (position.black | position.white) & ~before
+        if popcount(new) == 1:
+            self.history.append(squares_of(new)[0])
+        elif new == 0 and self._after is not None:
+            self.passed = True   # the opponent passed
+        elif new:
+            raise ValueError(f"{popcount(new)} new discs since the last move: not a game in sequence")
+
+    def book(self) -> Optional[int]:
+        """The book move of the game so far, None when out of book or after a pass."""
+        if self.passed:
+            return None
+        return book_move(self.history, self.lines)
+
+    def move(self, position: Position) -> Optional[int]:
+        self._observe(position)
+        best = self.book()
+        if best is not None:
+            self._info = {"source": BOOK, "depth": 0, "nodes": 0, "cycles": 0, "value": 0}
+        else:
+            result = self.search_position(position)
+            best = result.best
+            self._info = {"source": SEARCH, "depth": result.depth, "nodes": result.nodes,
+                          "cycles": result.cycles, "value": result.value}
+        if best is None:
+            self.passed = True
+            self._after = position.swap_side()
+        else:
+            self.history.append(best)
+            self._after = play(position, best)
+        return best
+
+    def search_position(self, position: Position):
+        """The search the processor runs (kept as ``last_search``, with its node trace)."""
+        self.last_search = search(position, self.depth_limit, self.budget)
+        return self.last_search
+
+    def info(self) -> dict:
+        return dict(self._info)

@@ -1,0 +1,383 @@
+"""Processor top (SPEC §8): RS-232 UART + referee protocol + board + openings table + search.
+
+Messages are two ASCII characters, 8N1 frames at ``divisor`` clock cycles per bit.
+
+Message assembler (in state IDLE only). A byte is a *first character* when it is a file
+letter ``A``..``H`` or one of the code letters ``Y R I X``; any other byte arriving without a
+pending first character is dropped. With a first character pending, the next byte completes
+a pair:
+
+* file letter + rank digit ``1``..``8``: a move (checked for legality below);
+* the same code letter twice (``YY``, ``RR``, ``II``, ``XX``): a referee code;
+* anything else is malformed and dropped; if the second byte is itself a first character it
+  becomes the new pending first character (so ``QD3``, ``AD3`` still end as ``D3``),
+  otherwise nothing is pending any more.
+
+A framing error clears the pending character. Bytes that arrive while the processor is not
+in IDLE (thinking, consulting the book, sending, game over) are dropped and clear the pending
+character. Never does a malformed message change the board, the colour or the book.
+
+Messages and their effect:
+
+* ``YY`` (only before the colour is known): the processor is black; the book restarts;
+  think. Later ``YY`` messages are dropped.
+* a square: the opponent's move. The disc flipper plays it for the opponent (black if the
+  colour is still unknown: a move as first message makes the processor white). An illegal
+  move is dropped (board unchanged, keep waiting in IDLE); a legal one is committed, fed to the
+  openings table, then the processor thinks.
+* ``RR`` (only once the colour is known): the opponent passed; think. The pass sets the
+  sticky ``passed`` flag.
+* ``II`` / ``XX``: the game is over; the processor stops (state OVER) until reset.
+
+Thinking. While the openings table is in book and no pass has happened in the game (either
+side; ``passed`` is sticky), the book move is played (last_depth = last_cycles = 0).
+Otherwise the search engine runs from the current board with the elaboration-time
+``depth_limit`` and cycle ``budget``. A pass answer (no legal move, or a finished game)
+sends ``VV`` and sets ``passed``; the board is unchanged. Otherwise the own move is played
+with the flipper, fed to the openings table, and its two characters are sent (upper case).
+
+FSM: IDLE -> (APPLY_OPP -> BOOK_START -> BOOK_WAIT ->) THINK -> [SEARCH_START -> SEARCHING]
+-> APPLY_MINE -> BOOK_START -> BOOK_WAIT -> SEND1 -> SEND2 -> IDLE; a pass goes from
+SEARCHING straight to SEND1 with ``VV``; ``YY`` goes through BOOK_RESTART; ``II``/``XX`` to
+OVER.
+
+Status outputs: ``thinking`` (not waiting for a message and not over), ``game_over``,
+``out_of_book`` (the last own decision came from the search), ``last_depth`` and
+``last_cycles`` (of the last search; 0 for a book move), ``fault`` (the engine's fault
+flag, sticky; never set by a correct design).
+"""
+
+from myhdl import ConcatSignal, Signal, always_comb, always_seq, block, concat, enum, intbv
+
+from rtl.disc_flipper import disc_flipper
+from rtl.openings import openings
+from rtl.rom import rom
+from rtl.search import search
+from rtl.uart import uart_rx, uart_tx
+
+SQUARES = 64
+START_BLACK = (1 << 28) | (1 << 35)   # E4, D5
+START_WHITE = (1 << 27) | (1 << 36)   # D4, E5
+
+CODE_NONE, CODE_Y, CODE_R, CODE_I, CODE_X = range(5)
+CODE_LETTERS = {ord("Y"): CODE_Y, ord("R"): CODE_R, ord("I"): CODE_I, ord("X"): CODE_X}
+
+# Byte -> {valid, col}: file letters A..H
+FILE_ROM = tuple((8 | (b - ord("A"))) if ord("A") <= b <= ord("H") else 0 for b in range(256))
+# Byte -> {valid, row}: rank digits 1..8
+RANK_ROM = tuple((8 | (b - ord("1"))) if ord("1") <= b <= ord("8") else 0 for b in range(256))
+# Byte -> referee code
+CODE_ROM = tuple(CODE_LETTERS.get(b, CODE_NONE) for b in range(256))
+# Byte -> may start a message
+FIRST_ROM = tuple(int(FILE_ROM[b] != 0 or CODE_ROM[b] != 0) for b in range(256))
+# Square -> its two characters
+LETTER_ROM = tuple(ord("A") + (s % 8) for s in range(SQUARES))
+DIGIT_ROM = tuple(ord("1") + (s // 8) for s in range(SQUARES))
+PASS_CHAR = ord("V")
+
+
+def processor_ports():
+    """(port, width, direction) in argument order."""
+    return [("clk", 1, "in"), ("rst", 1, "in"), ("rx", 1, "in"), ("budget", 32, "in"), ("tx", 1, "out"),
+            ("thinking", 1, "out"), ("game_over", 1, "out"), ("out_of_book", 1, "out"),
+            ("last_depth", 5, "out"), ("last_cycles", 32, "out"), ("last_nodes", 32, "out"),
+            ("last_value", 9, "out"), ("trace_signature", 64, "out"), ("fault", 1, "out")]
+
+
+@block
+def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_depth, last_cycles,
+              last_nodes, last_value, trace_signature, fault,
+              divisor=8, depth_limit=16):
+    """The Reversi processor behind its UART (see the module docstring).
+
+    clk:          Signal(bool) clock (in).
+    rst:          ResetSignal(0, active=1, isasync=False): start position, colour unknown,
+                  book at its root (in).
+    rx:           Signal(bool) serial input, idle high (in).
+    budget:       Signal(intbv[32]) the search's cycle budget per move (in: a configuration
+                  input, tied off or set by switches; read each time a search starts).
+    tx:           Signal(bool) serial output, idle high (out).
+    thinking:     Signal(bool) busy with a message (not waiting, not over) (out).
+    game_over:    Signal(bool) II or XX received; waits for reset (out).
+    out_of_book:  Signal(bool) the last own decision came from the search (out).
+    last_depth:   Signal(intbv(0, min=0, max=17)) deepest completed iteration of the last
+                  search, 0 after a book move (out).
+    last_cycles:  Signal(intbv[32]) cycles of the last search, 0 after a book move (out).
+    last_nodes:   Signal(intbv[32]) nodes of the last search, 0 after a book move (out).
+    last_value:   Signal(intbv(0, min=-256, max=256)) value of the last search (out).
+    trace_signature: Signal(intbv[64]) debug: XOR over the engine's node events of the last
+                  search (two 64-bit words per event, see ``trace_fold``); cleared when a
+                  search starts (out).
+    fault:        Signal(bool) sticky: the engine reported a fault (out).
+    divisor:      UART clock cycles per bit (elaboration time, >= 4).
+    depth_limit:  search depth limit 1..16 (elaboration time).
+    """
+    if not 1 <= depth_limit <= 16:
+        raise ValueError(f"depth_limit must be 1..16, got {depth_limit!r}")
+
+    st = enum("IDLE", "APPLY_OPP", "BOOK_RESTART", "BOOK_START", "BOOK_WAIT", "THINK",
+              "SEARCH_START", "SEARCHING", "APPLY_MINE", "SEND1", "SEND2", "OVER")
+    state = Signal(st.IDLE)
+
+    # --- UART ------------------------------------------------------------------------
+    rx_data = Signal(intbv(0)[8:])
+    rx_valid = Signal(bool(0))
+    rx_error = Signal(bool(0))
+    tx_data = Signal(intbv(0)[8:])
+    tx_send = Signal(bool(0))
+    tx_busy = Signal(bool(0))
+    receiver = uart_rx(clk, rst, rx, rx_data, rx_valid, rx_error, divisor=divisor)
+    transmitter = uart_tx(clk, rst, tx_data, tx_send, tx_busy, tx, divisor=divisor)
+
+    # --- message assembler -----------------------------------------------------------
+    pending = Signal(bool(0))
+    pend_char = Signal(intbv(0)[8:])
+    pend_file = Signal(intbv(0)[4:])
+    pend_code = Signal(intbv(0)[3:])
+    rx_rank = Signal(intbv(0)[4:])
+    rx_first = Signal(bool(0))
+    decoders = [rom(pend_char, pend_file, FILE_ROM), rom(pend_char, pend_code, CODE_ROM),
+                rom(rx_data, rx_rank, RANK_ROM), rom(rx_data, rx_first, FIRST_ROM)]
+
+    # --- game state ------------------------------------------------------------------
+    # MyHDL writes a 64-bit reset value as an unsized (32-bit) Verilog literal, so the board
+    # registers reset to 0 and are loaded from these constant concatenations (sized literals)
+    # in the first cycle after reset (``loaded``).
+    start_black = ConcatSignal(intbv(START_BLACK >> 32)[32:], intbv(START_BLACK & 0xFFFFFFFF)[32:])
+    start_white = ConcatSignal(intbv(START_WHITE >> 32)[32:], intbv(START_WHITE & 0xFFFFFFFF)[32:])
+    loaded = Signal(bool(0))
+    black = Signal(intbv(0)[SQUARES:])
+    white = Signal(intbv(0)[SQUARES:])
+    color_known = Signal(bool(0))
+    me_white = Signal(bool(0))
+    passed = Signal(bool(0))
+    to_send = Signal(bool(0))        # after the book update: send (own move) or think
+    char1 = Signal(intbv(0)[8:])
+    char2 = Signal(intbv(0)[8:])
+    from_search = Signal(bool(0))
+    depth_reg = Signal(intbv(0, min=0, max=17))
+    cycles_reg = Signal(intbv(0)[32:])
+    fault_reg = Signal(bool(0))
+    nodes_reg = Signal(intbv(0)[32:])
+    value_reg = Signal(intbv(0, min=-256, max=256))
+    signature = Signal(intbv(0)[SQUARES:])
+    ev_word_a = Signal(intbv(0)[SQUARES:])
+    ev_word_b = Signal(intbv(0)[SQUARES:])
+
+    # --- disc flipper (one move per cycle, from the board registers) -----------------
+    fl_move = Signal(intbv(0)[6:])
+    fl_white = Signal(bool(0))       # the side that plays fl_move is white
+    fl_new_black = Signal(intbv(0)[SQUARES:])
+    fl_new_white = Signal(intbv(0)[SQUARES:])
+    fl_illegal = Signal(bool(0))
+    flipper = disc_flipper(black, white, fl_white, fl_move, fl_new_black, fl_new_white, fl_illegal)
+    move_letter = Signal(intbv(0)[8:])
+    move_digit = Signal(intbv(0)[8:])
+    encoders = [rom(fl_move, move_letter, LETTER_ROM), rom(fl_move, move_digit, DIGIT_ROM)]
+
+    # --- openings table --------------------------------------------------------------
+    op_start = Signal(bool(0))
+    op_restart = Signal(bool(0))
+    op_done = Signal(bool(0))
+    op_in_book = Signal(bool(0))
+    op_book_move = Signal(intbv(0)[6:])
+    book = openings(clk, rst, op_start, op_restart, fl_move, op_done, op_in_book, op_book_move)
+
+    # --- search engine ---------------------------------------------------------------
+    s_start = Signal(bool(0))
+    s_depth_limit = Signal(intbv(depth_limit, min=0, max=17))
+    s_done = Signal(bool(0))
+    s_best_move = Signal(intbv(0)[6:])
+    s_best_pass = Signal(bool(0))
+    s_value = Signal(intbv(0, min=-256, max=256))
+    s_depth = Signal(intbv(0, min=0, max=17))
+    s_nodes = Signal(intbv(0)[32:])
+    s_cycles = Signal(intbv(0)[32:])
+    ev_node = Signal(bool(0))
+    ev_kind = Signal(intbv(0)[2:])
+    ev_ply = Signal(intbv(0, min=0, max=17))
+    ev_black = Signal(intbv(0)[SQUARES:])
+    ev_white = Signal(intbv(0)[SQUARES:])
+    ev_wtm = Signal(bool(0))
+    ev_legal = Signal(intbv(0)[SQUARES:])
+    ev_stable_own = Signal(intbv(0, min=0, max=65))
+    ev_stable_opp = Signal(intbv(0, min=0, max=65))
+    ev_value = Signal(intbv(0, min=-256, max=256))
+    ev_terminal = Signal(bool(0))
+    ev_stage = Signal(intbv(0)[2:])
+    ev_corners_own = Signal(intbv(0, min=0, max=5))
+    ev_corners_opp = Signal(intbv(0, min=0, max=5))
+    ev_xsq_own = Signal(intbv(0, min=0, max=5))
+    ev_xsq_opp = Signal(intbv(0, min=0, max=5))
+    ev_mobility_own = Signal(intbv(0, min=0, max=65))
+    ev_mobility_opp = Signal(intbv(0, min=0, max=65))
+    ev_discs_own = Signal(intbv(0, min=0, max=65))
+    ev_discs_opp = Signal(intbv(0, min=0, max=65))
+    ev_fixed = Signal(intbv(0, min=-256, max=256))
+    ev_adaptive = Signal(intbv(0, min=-256, max=256))
+    s_fault = Signal(bool(0))
+    engine = search(clk, rst, s_start, black, white, me_white, s_depth_limit, budget,
+                    s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
+                    ev_node, ev_kind, ev_ply, ev_black, ev_white, ev_wtm, ev_legal,
+                    ev_stable_own, ev_stable_opp, ev_value, ev_terminal, ev_stage,
+                    ev_corners_own, ev_corners_opp, ev_xsq_own, ev_xsq_opp, ev_mobility_own,
+                    ev_mobility_opp, ev_discs_own, ev_discs_opp, ev_fixed, ev_adaptive, s_fault)
+
+    @always_comb
+    def strobes():
+        op_start.next = (state == st.BOOK_START) or (state == st.BOOK_RESTART)
+        op_restart.next = state == st.BOOK_RESTART
+        s_start.next = state == st.SEARCH_START
+        tx_send.next = (state == st.SEND1) or (state == st.SEND2)
+        if state == st.SEND1:
+            tx_data.next = char1
+        else:
+            tx_data.next = char2
+
+    @always_comb
+    def trace_words():
+        # trace fields of a node event, folded into 64-bit words (widths exact); the
+        # evaluation terms not in these two words are folded in by trace_fold
+        ev_word_a.next = ev_black ^ ev_white ^ ev_legal
+        ev_word_b.next = concat(intbv(0)[18:], ev_kind, ev_ply[5:], ev_wtm, ev_stable_own[7:],
+                                ev_stable_opp[7:], ev_value[9:], ev_terminal, ev_stage,
+                                ev_corners_own[3:], ev_corners_opp[3:], ev_xsq_own[3:],
+                                ev_xsq_opp[3:])
+
+    @always_seq(clk.posedge, reset=rst)
+    def trace_fold():
+        if s_start:
+            signature.next = 0
+        elif ev_node:
+            # rotate, then fold in: the signature depends on the order of the events too
+            signature.next = (concat(signature[SQUARES - 1:], signature[SQUARES - 1])
+                              ^ ev_word_a ^ ev_word_b
+                              ^ concat(intbv(0)[18:], ev_mobility_own[7:], ev_mobility_opp[7:],
+                                       ev_discs_own[7:], ev_discs_opp[7:], ev_fixed[9:],
+                                       ev_adaptive[9:]))
+
+    @always_comb
+    def status():
+        thinking.next = (state != st.IDLE) and (state != st.OVER)
+        game_over.next = state == st.OVER
+        out_of_book.next = from_search
+        last_depth.next = depth_reg
+        last_cycles.next = cycles_reg
+        last_nodes.next = nodes_reg
+        last_value.next = value_reg
+        trace_signature.next = signature
+        fault.next = fault_reg
+
+    @always_seq(clk.posedge, reset=rst)
+    def control():
+        if s_fault:
+            fault_reg.next = 1
+        if not loaded:
+            loaded.next = 1
+            black.next = start_black
+            white.next = start_white
+        elif state == st.IDLE:
+            if rx_error:
+                pending.next = 0
+            elif rx_valid:
+                if not pending:
+                    if rx_first:
+                        pending.next = 1
+                        pend_char.next = rx_data
+                elif pend_file[3] and rx_rank[3]:
+                    # a square: the opponent's move (black while the colour is unknown)
+                    pending.next = 0
+                    fl_move.next = concat(rx_rank[3:0], pend_file[3:0])
+                    fl_white.next = color_known and not me_white
+                    state.next = st.APPLY_OPP
+                elif pend_code != CODE_NONE and pend_char == rx_data:
+                    pending.next = 0
+                    if pend_code == CODE_Y:
+                        if not color_known:
+                            color_known.next = 1
+                            me_white.next = 0
+                            state.next = st.BOOK_RESTART
+                    elif pend_code == CODE_R:
+                        if color_known:
+                            passed.next = 1
+                            state.next = st.THINK
+                    else:  # II or XX
+                        state.next = st.OVER
+                elif rx_first:
+                    pend_char.next = rx_data
+                else:
+                    pending.next = 0
+        else:
+            pending.next = 0
+            if state == st.APPLY_OPP:
+                if fl_illegal:
+                    state.next = st.IDLE  # an illegal move is discarded
+                else:
+                    black.next = fl_new_black
+                    white.next = fl_new_white
+                    if not color_known:
+                        color_known.next = 1
+                        me_white.next = 1
+                    to_send.next = 0
+                    state.next = st.BOOK_START
+            elif state == st.BOOK_RESTART:
+                to_send.next = 0
+                state.next = st.BOOK_WAIT
+            elif state == st.BOOK_START:
+                state.next = st.BOOK_WAIT
+            elif state == st.BOOK_WAIT:
+                if op_done:
+                    if to_send:
+                        state.next = st.SEND1
+                    else:
+                        state.next = st.THINK
+            elif state == st.THINK:
+                fl_white.next = me_white
+                if op_in_book and not passed:
+                    fl_move.next = op_book_move
+                    from_search.next = 0
+                    depth_reg.next = 0
+                    cycles_reg.next = 0
+                    nodes_reg.next = 0
+                    value_reg.next = 0
+                    state.next = st.APPLY_MINE
+                else:
+                    from_search.next = 1
+                    state.next = st.SEARCH_START
+            elif state == st.SEARCH_START:
+                state.next = st.SEARCHING
+            elif state == st.SEARCHING:
+                if s_done:
+                    depth_reg.next = s_depth
+                    cycles_reg.next = s_cycles
+                    nodes_reg.next = s_nodes
+                    value_reg.next = s_value
+                    if s_best_pass:
+                        passed.next = 1
+                        char1.next = PASS_CHAR
+                        char2.next = PASS_CHAR
+                        state.next = st.SEND1
+                    else:
+                        fl_move.next = s_best_move
+                        state.next = st.APPLY_MINE
+            elif state == st.APPLY_MINE:
+                # a book or engine move is legal; fl_illegal would be a design fault
+                if fl_illegal:
+                    fault_reg.next = 1
+                black.next = fl_new_black
+                white.next = fl_new_white
+                char1.next = move_letter
+                char2.next = move_digit
+                to_send.next = 1
+                state.next = st.BOOK_START
+            elif state == st.SEND1:
+                if not tx_busy:
+                    state.next = st.SEND2
+            elif state == st.SEND2:
+                if not tx_busy:
+                    state.next = st.IDLE
+            else:  # st.OVER: stay until reset
+                state.next = st.OVER
+
+    return (receiver, transmitter, decoders, flipper, encoders, book, engine, strobes,
+            trace_words, trace_fold, status, control)

@@ -1,0 +1,505 @@
+"""Bench for rtl/processor (SPEC §8): whole refereed games over the UART pins.
+
+The processor is the top level. The bench owns the clock, the reset, a bit-level UART driver
+on ``rx`` and a UART receiver on ``tx``. Games are refereed by ``golden.referee.play_game``,
+which is synchronous: it runs in a Python thread, and the simulated processor is its
+message-level endpoint. Each message the referee sends is handed to the cocotb test through
+a queue, sent over ``rx`` byte by byte, and the processor's two-character reply (from
+``tx``) goes back through a second queue. Every reply is compared with the reply of
+``golden.processor.GoldenProcessor`` (same budget and depth limit as the converted design)
+fed the same messages; a mismatch stops the game with the move number, the board and both
+moves. After every decision the status outputs (out_of_book, last_depth, last_cycles,
+last_nodes, last_value) are checked against the golden player's info.
+
+Noise (``GAMECHIP_PROC_NOISE=1``): before every referee message a burst of rubbish goes to
+``rx`` (random bytes, lower-case moves, ``Z9``, an illegal square, ``VV``, a framing error
+that ends the burst), and right after a message that makes the processor search, ``XX``
+arrives while it is thinking. None of it may change anything: the game goes on exactly as
+the golden processor's. Bursts are drawn so that, under the assembler rules of
+rtl/processor.py (mirrored in :func:`assembled`), they never form a referee code or a move
+that is legal for either side (those would be real messages, not noise).
+"""
+
+import json
+import os
+import queue
+import random
+import threading
+import time
+
+import cocotb
+import pytest
+from cocotb.clock import Clock
+from cocotb.triggers import FallingEdge, RisingEdge, Timer
+
+from golden.board import draw, square_name, start_position
+from golden.evaluator import evaluate
+from golden.othello import legal_moves
+from golden.players import RandomPlayer
+from golden.processor import SEARCH, GoldenProcessor
+from golden.referee import (NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, play_game)
+from golden.reference import ReferencePlayer
+from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
+from tb import runner
+from tb.batch import ACTUAL_FILE, progress
+
+DESIGN = "processor"
+CLOCK_NS = 10
+# The converted design's elaboration parameters (rtl/designs.py build_processor).
+DIVISOR = PROCESSOR_DIVISOR
+# The per-move budget is an input port: GAMECHIP_PROC_BUDGET (default: the small regression one).
+BUDGET = int(os.environ.get("GAMECHIP_PROC_BUDGET", PROCESSOR_BUDGET))
+DEPTH_LIMIT = PROCESSOR_DEPTH_LIMIT
+BIT_NS = DIVISOR * CLOCK_NS
+REPLY_TIMEOUT_CYCLES = 20 * BUDGET + 64 * DIVISOR + 2000   # search + book + two frames, generous
+SIGNATURE_MASK = (1 << 64) - 1
+NO_REPLY = object()
+FRAME_ERROR = -1
+
+
+def signed9(raw):
+    return raw - 512 if raw & 256 else raw
+
+
+# --- the assembler rules of rtl/processor.py, for drawing harmless noise -------------------
+
+FILES, RANKS, CODES = "ABCDEFGH", "12345678", "YRIX"
+
+
+def assembled(tokens):
+    """Pairs the processor's assembler would accept from ``tokens`` (bytes, FRAME_ERROR)."""
+    pairs, pending = [], None
+    for token in tokens:
+        if token == FRAME_ERROR:
+            pending = None
+            continue
+        char = chr(token)
+        first_ok = char in FILES or char in CODES
+        if pending is None:
+            pending = char if first_ok else None
+        elif (pending in FILES and char in RANKS) or (pending in CODES and pending == char):
+            pairs.append(pending + char)
+            pending = None
+        else:
+            pending = char if first_ok else None
+    return pairs, pending
+
+
+def harmful(pair, position):
+    if pair[0] in CODES:
+        return True
+    square = RANKS.index(pair[1]) * 8 + FILES.index(pair[0])
+    either = legal_moves(position.own, position.opp) | legal_moves(position.opp, position.own)
+    return bool(either >> square & 1)
+
+
+def noise_burst(rng, position):
+    """A burst of rubbish for ``position`` that the processor must drop; ends with a framing
+    error (clears any pending character)."""
+    empty_illegal = [s for s in range(64)
+                     if not ((position.black | position.white) >> s & 1)
+                     and not ((legal_moves(position.own, position.opp)
+                               | legal_moves(position.opp, position.own)) >> s & 1)]
+    while True:
+        tokens = []
+        for _ in range(rng.randint(1, 4)):
+            kind = rng.randrange(6)
+            if kind == 0:
+                tokens += [rng.randrange(256) for _ in range(rng.randint(1, 4))]
+            elif kind == 1:
+                tokens += [ord(rng.choice(FILES.lower())), ord(rng.choice(RANKS))]
+            elif kind == 2:
+                tokens += [ord("Z"), ord("9")]
+            elif kind == 3 and empty_illegal:
+                square = rng.choice(empty_illegal)
+                tokens += [ord(FILES[square % 8]), ord(RANKS[square // 8])]
+            elif kind == 4:
+                tokens += [ord("V"), ord("V")]
+            else:
+                tokens.append(FRAME_ERROR)
+        tokens.append(FRAME_ERROR)
+        pairs, _ = assembled(tokens)
+        if not any(harmful(p, position) for p in pairs):
+            return tokens
+
+
+# --- the bench ----------------------------------------------------------------------------
+
+class ProcessorTB:
+    """Clock, reset, a UART driver on rx and a UART receiver on tx."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.log = dut._log
+        self.received = []
+        dut.rx.value = 1
+        dut.budget.value = BUDGET
+        cocotb.start_soon(Clock(dut.clk, CLOCK_NS, "ns").start())
+
+    async def reset(self):
+        self.dut.rst.value = 1
+        self.dut.rx.value = 1
+        for _ in range(4):
+            await RisingEdge(self.dut.clk)
+        self.dut.rst.value = 0
+        await FallingEdge(self.dut.clk)
+        cocotb.start_soon(self._receive())
+        await Timer(4 * BIT_NS, "ns")
+
+    async def send_byte(self, value, frame_error=False):
+        """One 8N1 frame on rx; ``frame_error`` sends a low stop bit (then a high bit)."""
+        bits = [0] + [(value >> i) & 1 for i in range(8)] + [0 if frame_error else 1]
+        for bit in bits:
+            self.dut.rx.value = bit
+            await Timer(BIT_NS, "ns")
+        if frame_error:
+            self.dut.rx.value = 1
+            await Timer(2 * BIT_NS, "ns")
+
+    async def send_tokens(self, tokens):
+        for token in tokens:
+            if token == FRAME_ERROR:
+                await self.send_byte(0x00, frame_error=True)
+            else:
+                await self.send_byte(token)
+
+    async def send_text(self, text):
+        await self.send_tokens([ord(c) for c in text])
+
+    async def _receive(self):
+        """Decode every frame on tx into ``received`` (a framing error is a test failure)."""
+        while True:
+            await FallingEdge(self.dut.tx)
+            await Timer(BIT_NS // 2, "ns")
+            assert int(self.dut.tx.value) == 0, "tx: start bit not low in its middle"
+            value = 0
+            for i in range(8):
+                await Timer(BIT_NS, "ns")
+                value |= int(self.dut.tx.value) << i
+            await Timer(BIT_NS, "ns")
+            assert int(self.dut.tx.value) == 1, f"tx: framing error after byte {value:#04x}"
+            self.received.append(value)
+
+    async def wait_reply(self):
+        """The next two bytes from tx as text; AssertionError after REPLY_TIMEOUT_CYCLES."""
+        waited = 0
+        while len(self.received) < 2:
+            assert waited < REPLY_TIMEOUT_CYCLES, \
+                f"no reply from the processor within {REPLY_TIMEOUT_CYCLES} cycles (got {self.received})"
+            await Timer(16 * CLOCK_NS, "ns")
+            waited += 16
+        reply = bytes(self.received[:2]).decode("latin-1")
+        del self.received[:2]
+        return reply
+
+    def status(self):
+        d = self.dut
+        return {"source": SEARCH if int(d.out_of_book.value) else "book",
+                "depth": int(d.last_depth.value), "nodes": int(d.last_nodes.value),
+                "cycles": int(d.last_cycles.value), "value": signed9(int(d.last_value.value))}
+
+
+class RecordingGolden(GoldenProcessor):
+    """GoldenProcessor that remembers the last position it was asked about and the node trace
+    of its last search."""
+
+    def move(self, position):
+        self.asked, self.last_position, self.last_search = True, position, None
+        return super().move(position)
+
+
+def trace_signature(trace):
+    """The processor's ``trace_signature`` of a golden node trace: per node event, rotate the
+    64-bit signature left by one, then XOR in the three words of rtl/processor.py
+    ``trace_words`` / ``trace_fold`` (fields packed MSB first at the widths of the ports)."""
+    kinds = {"inner": 0, "leaf": 1, "terminal": 2}
+    signature = 0
+    for node in trace:
+        terms = {}
+        if node.kind != "inner":
+            e = evaluate(node.position)
+            terms = {"stable": node.stable, "value": node.value, "terminal": int(e.terminal),
+                     "stage": e.stage, "corners": e.corners, "xsq": e.xsquares,
+                     "mobility": e.mobility, "discs": e.discs, "fixed": e.fixed,
+                     "adaptive": e.adaptive}
+        fields_b = [(kinds[node.kind], 2), (node.ply, 5), (int(node.white_to_move), 1),
+                    (terms.get("stable", (0, 0))[0], 7), (terms.get("stable", (0, 0))[1], 7),
+                    (terms.get("value", 0) & 0x1FF, 9), (terms.get("terminal", 0), 1),
+                    (terms.get("stage", 0), 2), (terms.get("corners", (0, 0))[0], 3),
+                    (terms.get("corners", (0, 0))[1], 3), (terms.get("xsq", (0, 0))[0], 3),
+                    (terms.get("xsq", (0, 0))[1], 3)]
+        fields_c = [(terms.get("mobility", (0, 0))[0], 7), (terms.get("mobility", (0, 0))[1], 7),
+                    (terms.get("discs", (0, 0))[0], 7), (terms.get("discs", (0, 0))[1], 7),
+                    (terms.get("fixed", 0) & 0x1FF, 9), (terms.get("adaptive", 0) & 0x1FF, 9)]
+        signature = ((signature << 1) | (signature >> 63)) & SIGNATURE_MASK
+        signature ^= node.black ^ node.white ^ node.legal ^ pack(fields_b) ^ pack(fields_c)
+    return signature
+
+
+def pack(fields):
+    word = 0
+    for value, width in fields:
+        word = (word << width) | (value & ((1 << width) - 1))
+    return word
+
+
+class SimEndpoint:
+    """The referee's side of the simulated processor (runs in the referee's thread)."""
+
+    def __init__(self, requests, replies):
+        self.name = f"rtl processor (budget={BUDGET}, depth={DEPTH_LIMIT})"
+        self.requests, self.replies = requests, replies
+        self.last_info = {}
+
+    def __call__(self, message):
+        self.requests.put(message)
+        reply = self.replies.get()
+        if reply is NO_REPLY:
+            raise NoReply("the bench stopped the game")
+        return reply
+
+    def info(self):
+        return dict(self.last_info)
+
+
+def referee_thread(opponent, processor_black, endpoint, requests, on_move=None):
+    def run():
+        try:
+            black, white = (endpoint, opponent) if processor_black else (opponent, endpoint)
+            requests.put(("done", play_game(black, white, on_move=on_move)))
+        except BaseException as err:  # noqa: BLE001 - reported by the cocotb side
+            requests.put(("error", err))
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max_replies=None,
+                             on_reply=None, searches=None, on_move=None):
+    """Referee one game: the processor (over its pins) against ``opponent``; check every
+    reply against the golden processor. Returns (GameResult, replies, passes sent)."""
+    requests, replies = queue.Queue(), queue.Queue()
+    endpoint = SimEndpoint(requests, replies)
+    golden = RecordingGolden(BUDGET, DEPTH_LIMIT)
+    golden_ep = PlayerEndpoint(golden)
+    rng = random.Random(noise_seed) if noise_seed is not None else None
+    referee_thread(opponent, processor_black, endpoint, requests, on_move)
+    answered = passes = 0
+    searches = [] if searches is None else searches   # positions the processor searched
+    color = "black" if processor_black else "white"
+    started = time.perf_counter()
+    while True:
+        item = requests.get(timeout=600)
+        if isinstance(item, tuple):
+            if item[0] == "error":
+                raise item[1]
+            result = item[1]
+            break
+        message = item
+        if max_replies is not None and answered >= max_replies and message not in (YOU_LOST, YOU_WON):
+            replies.put(NO_REPLY)
+            continue
+        board_before = golden_ep.position if golden_ep.color else start_position()
+        golden.asked = False
+        expected = golden_ep(message)
+        if rng is not None:
+            await tb.send_tokens(noise_burst(rng, board_before))
+        await tb.send_text(message)
+        if message in (YOU_LOST, YOU_WON):
+            await Timer(4 * BIT_NS, "ns")
+            assert int(tb.dut.game_over.value) == 1, f"game_over not set after {message}"
+            replies.put(None)
+            continue
+        if (rng is not None and golden.asked and golden.info()["source"] == SEARCH
+                and golden.info()["cycles"] >= 100):
+            # rubbish while it is thinking: must be dropped (the search outlasts two frames)
+            assert int(tb.dut.thinking.value) == 1, "thinking not set after a message"
+            await tb.send_text("XX")
+        reply = await tb.wait_reply()
+        answered += 1
+        passes += reply == "VV" and golden.asked   # a real pass, not the end of the game
+        if reply != expected:
+            pos = golden.last_position if golden.asked else golden_ep.position
+            raise AssertionError(
+                f"processor ({color}) move {answered}: processor answered {reply!r}, golden "
+                f"processor {expected!r} (after referee message {message!r})\n"
+                f"position: {pos.text()}\n{draw(pos)}")
+        if golden.asked:
+            want, got = golden.info(), tb.status()
+            endpoint.last_info = got
+            assert got == want, (f"processor ({color}) move {answered} {reply}: status {got}, "
+                                 f"golden {want}\nposition: {golden.last_position.text()}")
+            if golden.last_search is not None:
+                searches.append(golden.last_position)
+                expected_signature = trace_signature(golden.last_search.trace)
+                actual_signature = int(tb.dut.trace_signature.value)
+                assert actual_signature == expected_signature, (
+                    f"processor ({color}) move {answered} {reply}: the engine's node trace differs "
+                    f"from the golden search's (signature {actual_signature:#018x}, expected "
+                    f"{expected_signature:#018x}); name the first differing node with: gamechip search "
+                    f"--board '{golden.last_position.text()}' --depth {DEPTH_LIMIT} --budget {BUDGET} "
+                    f"--sim {os.environ.get('GAMECHIP_SIM', 'SIM')}")
+            if on_reply is not None:
+                on_reply(golden.last_position, reply, got)
+        assert int(tb.dut.fault.value) == 0, "the search engine reported a fault"
+        replies.put(reply)
+        if on_move is None:   # with on_move the referee's thread reports every move
+            progress(f"processor ({color}) reply {answered}: {reply} "
+                     f"({time.perf_counter() - started:.1f} s)")
+    tb.log.info("game: %s; %s", result.summary(), result.format_record())
+    return result, answered, passes
+
+
+def check_completed(result, processor_black):
+    color = "X" if processor_black else "O"
+    assert result.reason == REASON_END, f"game not finished normally: {result.summary()}"
+    assert result.invalid_by != color
+
+
+async def start(dut):
+    tb = ProcessorTB(dut)
+    await tb.reset()
+    return tb
+
+
+def level():
+    return int(os.environ.get("GAMECHIP_PROC_LEVEL", "1"))
+
+
+@cocotb.test()
+async def game_black(dut):
+    """A full game as black against the reference player; every reply checked."""
+    tb = await start(dut)
+    result, _, _ = await play_refereed_game(tb, ReferencePlayer(level()), True)
+    check_completed(result, True)
+
+
+@cocotb.test()
+async def game_white(dut):
+    """A full game as white against the reference player; every reply checked."""
+    tb = await start(dut)
+    result, _, _ = await play_refereed_game(tb, ReferencePlayer(level()), False)
+    check_completed(result, False)
+
+
+@cocotb.test()
+async def noise(dut):
+    """Rubbish before every message and while thinking; the replies stay the golden ones.
+    GAMECHIP_PROC_MAX_REPLIES stops the game early (the referee then sends II: game_over)."""
+    limit = os.environ.get("GAMECHIP_PROC_MAX_REPLIES")
+    tb = await start(dut)
+    seed = int(os.environ.get("GAMECHIP_SEED", "1"))
+    result, answered, _ = await play_refereed_game(
+        tb, ReferencePlayer(1), seed % 2 == 1, noise_seed=seed,
+        max_replies=int(limit) if limit else None)
+    assert answered > 0
+    if not limit:
+        check_completed(result, seed % 2 == 1)
+
+
+PASS_GAME_SEED = 171   # pass_game_seed() with BUDGET 256, DEPTH_LIMIT 16 (45 s to find)
+
+
+def pass_game_seed(first=0, tries=400):
+    """A RandomPlayer seed whose game against the golden processor (white) makes the
+    processor pass before the end of the game (found with the golden model alone)."""
+    for seed in range(first, first + tries):
+        result = play_game(RandomPlayer(seed), GoldenProcessor(BUDGET, DEPTH_LIMIT))
+        plies = result.plies
+        for i, ply in enumerate(plies):
+            if ply.color == "O" and ply.move is None and i + 1 < len(plies):
+                return seed
+    raise AssertionError("no game with a processor pass found")
+
+
+@cocotb.test()
+async def processor_pass(dut):
+    """A game in which the processor has no legal move before the end: it must send VV
+    (and the game goes on correctly after the referee's moves)."""
+    seed = PASS_GAME_SEED
+    tb = await start(dut)
+    result, _, passes = await play_refereed_game(tb, RandomPlayer(seed), False)
+    check_completed(result, False)
+    assert passes >= 1, "the processor never sent VV"
+
+
+# --- pytest -------------------------------------------------------------------------------
+
+# Measured here (cocotb 1.9.2, 2 cores; build excluded): a whole game (~18k cycles) takes
+# ~6 s on Verilator (-O0), ~28 s on Icarus, ~57 s on GHDL; the whole noisy game ~8 s on
+# Verilator, ~66 s on GHDL. Verilator runs everything; Icarus and GHDL one whole game each and
+# the first 10 noisy replies (then the referee's II).
+PLAN = {
+    "verilator": (["game_black", "game_white", "noise", "processor_pass"], {}),
+    "ghdl": (["game_black", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
+    "icarus": (["game_white", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
+}
+
+
+@cocotb.test()
+async def play(dut):
+    """One game for ``gamechip play`` / ``tournament`` (GAMECHIP_PLAY: level, color): the board
+    after every move as progress lines, the game as JSON in ACTUAL_FILE."""
+    from gamechip.play import mover_name, result_dict
+
+    request = json.loads(os.environ["GAMECHIP_PLAY"])
+    processor_color = request["color"]
+
+    def on_move(position, color, move, info):
+        what = "passes" if move is None else f"plays {square_name(move)}"
+        if info.get("source") == "book":
+            what += " (opening book)"
+        elif "cycles" in info:
+            what += f" (search: {info['cycles']:,} cycles, depth {info['depth']}, {info['nodes']:,} nodes)"
+        progress(f"{mover_name(color, processor_color)} {what}")
+        for line in draw(position).splitlines():
+            progress(line)
+
+    tb = await start(dut)
+    searches = []
+    started = time.perf_counter()
+    result, _, _ = await play_refereed_game(tb, ReferencePlayer(request["level"]),
+                                            processor_color == "black", on_move=on_move,
+                                            searches=searches)
+    game = result_dict(result, request["level"], processor_color, BUDGET,
+                       os.environ.get("GAMECHIP_SIM", "?"), time.perf_counter() - started)
+    game["searched_positions"] = [p.text() for p in searches]
+    with open(ACTUAL_FILE, "w") as out:
+        json.dump(game, out)
+
+
+def simulated_game(sim, level, processor_color, budget, tag="play", echo=False, check_nodes=False):
+    """Play one game on ``sim`` (host side); the game dict, or RuntimeError with the bench's
+    failure. ``check_nodes``: afterwards every search of the game runs again on the engine
+    alone under the node-by-node scoreboard (tb/test_search.py)."""
+    request = {"level": level, "color": processor_color}
+    outcome = run_processor_bench(sim, ["play"], tag=tag, echo=echo,
+                                  env={"GAMECHIP_PLAY": json.dumps(request),
+                                       "GAMECHIP_PROC_BUDGET": str(budget)})
+    if not outcome.passed or not outcome.actual:
+        failure = next((line for line in outcome.log.splitlines() if "AssertionError" in line), "")
+        raise RuntimeError(f"the game on {sim} failed: {failure}\n{outcome.log[-3000:]}\n"
+                           f"log: {outcome.sim_dir / 'gamechip.log'}")
+    game = outcome.actual
+    if check_nodes and game["searched_positions"]:
+        from tb.test_search import check_searches_on
+        checked = check_searches_on(sim, game["searched_positions"], PROCESSOR_DEPTH_LIMIT, budget,
+                                    echo=echo)
+        game["nodes_checked"] = checked
+    return game
+
+
+def run_processor_bench(sim, tests, env=None, tag="", echo=False):
+    full_env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"),
+                "GAMECHIP_PROC_LEVEL": os.environ.get("GAMECHIP_PROC_LEVEL", "1"), **(env or {})}
+    return runner.run_design(DESIGN, sim, "tb.test_processor", tests, env=full_env, tag=tag,
+                             direct=True, quick_build=True, quiet=True, echo=echo)
+
+
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
+def test_processor(sim):
+    tests, env = PLAN[sim]
+    outcome = run_processor_bench(sim, tests, env)
+    if not outcome.passed:
+        pytest.fail(f"processor bench on {sim} ({', '.join(tests)}) failed:\n"
+                    f"{outcome.log[-4000:]}", pytrace=False)
