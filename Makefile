@@ -9,7 +9,7 @@ VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
 
-.PHONY: setup fuzz test smoke-cocotb2 bench convert clean
+.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament
 
 setup:
 	@scripts/setup.sh
@@ -20,7 +20,7 @@ fuzz: setup
 
 # The whole regression: golden model, conversion and lint, every bench on all three simulators.
 test: setup
-	$(PYTEST) -n $(JOBS) --junitxml=build/junit.xml
+	$(PYTEST) -n $(JOBS) --junitxml=build/junit.xml --durations=10
 
 # The Icarus benches again, unchanged, under cocotb 2.x (CI runs this too).
 smoke-cocotb2:
@@ -29,6 +29,17 @@ smoke-cocotb2:
 
 bench: setup
 	$(GAMECHIP) bench
+
+# Longer checks than the regression's: every search-engine mutant; deeper searches and 8-empty
+# endgames on Verilator under the node scoreboard; the seed's Table 6 on Verilator.
+mutants: setup
+	$(PYTEST) -n $(JOBS) -m extended tests/test_search_mutants.py
+
+search-deep: setup
+	GAMECHIP_SEARCH_SCALE=large $(PYTEST) tb/test_search.py -k verilator
+
+tournament: setup
+	$(GAMECHIP) tournament --budget 1024 --sim verilator
 
 convert: setup
 	$(GAMECHIP) convert --out build/hdl-out

@@ -106,7 +106,6 @@ SIZE = {
     "node_order": 8,
     "openings": 8,
     "search": 8,
-    "search_adaptive": 8,
     "processor": 8,
     "uart": 8,  # no board: tb.runner hands every bench a board side, and the uart bench ignores it
 }
@@ -124,14 +123,12 @@ PORTS = {
     "uart": uart_ports(),
     "processor": processor_ports(),
     "search": search_ports(),
-    "search_adaptive": search_ports(),
 }
 
 SIGNED = {
     "evaluator": {"fixed_value", "adaptive_value"},
     "evaluator_heavy": {"fixed_value", "adaptive_value"},
     "search": {"value", "event_value", "event_fixed", "event_adaptive"},
-    "search_adaptive": {"value", "event_value", "event_fixed", "event_adaptive"},
     "processor": {"last_value"},
 }
 
@@ -238,5 +235,4 @@ DESIGNS = {
     "uart": build_uart,
     "processor": build_processor,
     "search": lambda: build_search(False),
-    "search_adaptive": lambda: build_search(True),
 }

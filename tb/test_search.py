@@ -485,7 +485,10 @@ def replay_search_case(case_file, waves=True, echo=False, rtl_root=None):
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_search(sim):
     seed = int(os.environ.get("GAMECHIP_SEED", "1"))
-    outcome = run_search_bench(sim, ["directed", "random_play", "endgame"], SCALE_FOR_SIM[sim], seed)
+    scale = os.environ.get("GAMECHIP_SEARCH_SCALE") or SCALE_FOR_SIM[sim]
+    if scale not in SCALES:
+        pytest.fail(f"GAMECHIP_SEARCH_SCALE must be one of {', '.join(SCALES)}, got '{scale}'", pytrace=False)
+    outcome = run_search_bench(sim, ["directed", "random_play", "endgame"], scale, seed)
     if not outcome.passed:
         message = outcome.result.get("failure", outcome.log[-3000:])
         if outcome.failure_case.exists():
