@@ -518,30 +518,37 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def trace_outputs():
+        # Defaults first (no event: everything 0), then the fields of this cycle's event.
+        node_event.next = 0
+        event_kind.next = KIND_INNER
+        event_ply.next = 0
+        event_black.next = 0
+        event_white.next = 0
+        event_white_to_move.next = 0
+        event_legal.next = 0
+        event_stable_own.next = 0
+        event_stable_opp.next = 0
+        event_value.next = 0
+        event_terminal.next = 0
+        event_stage.next = 0
+        event_corners_own.next = 0
+        event_corners_opp.next = 0
+        event_xsq_own.next = 0
+        event_xsq_opp.next = 0
+        event_mobility_own.next = 0
+        event_mobility_opp.next = 0
+        event_discs_own.next = 0
+        event_discs_opp.next = 0
+        event_fixed.next = 0
+        event_adaptive.next = 0
         if (state == state_t.EXPAND and not out_of_budget and first
                 and not terminal_here):
             node_event.next = 1
-            event_kind.next = KIND_INNER
             event_ply.next = ply_here
             event_black.next = board_black
             event_white.next = board_white
             event_white_to_move.next = side
             event_legal.next = own_legal
-            event_stable_own.next = 0
-            event_stable_opp.next = 0
-            event_value.next = 0
-            event_terminal.next = 0
-            event_stage.next = 0
-            event_corners_own.next = 0
-            event_corners_opp.next = 0
-            event_xsq_own.next = 0
-            event_xsq_opp.next = 0
-            event_mobility_own.next = 0
-            event_mobility_opp.next = 0
-            event_discs_own.next = 0
-            event_discs_opp.next = 0
-            event_fixed.next = 0
-            event_adaptive.next = 0
         elif state == state_t.AWAIT and eval_done and not out_of_budget:
             node_event.next = 1
             if evaluating_self:
@@ -569,29 +576,6 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             event_discs_opp.next = discs_opp_count
             event_fixed.next = fixed_value
             event_adaptive.next = adaptive_value
-        else:
-            node_event.next = 0
-            event_kind.next = KIND_INNER
-            event_ply.next = 0
-            event_black.next = 0
-            event_white.next = 0
-            event_white_to_move.next = 0
-            event_legal.next = 0
-            event_stable_own.next = 0
-            event_stable_opp.next = 0
-            event_value.next = 0
-            event_terminal.next = 0
-            event_stage.next = 0
-            event_corners_own.next = 0
-            event_corners_opp.next = 0
-            event_xsq_own.next = 0
-            event_xsq_opp.next = 0
-            event_mobility_own.next = 0
-            event_mobility_opp.next = 0
-            event_discs_own.next = 0
-            event_discs_opp.next = 0
-            event_fixed.next = 0
-            event_adaptive.next = 0
 
     @always_comb
     def fault_output():

@@ -119,10 +119,9 @@ class SearchTB:
                           terms=terms)
         return record
 
-    async def run(self, case, golden):
-        """Start the engine on ``case`` and check every node against ``golden`` (a
-        SearchResult); return (actual answer, mismatch or None). Samples on falling edges:
-        cycle 0 is the first cycle after the start edge."""
+    async def start(self, case):
+        """Apply the root and limits of ``case`` and pulse ``start``; return at the falling
+        edge of cycle 0 (the first cycle after the start edge)."""
         dut = self.dut
         pos = case.position
         dut.root_black.value = pos.black
@@ -133,6 +132,18 @@ class SearchTB:
         dut.start.value = 1
         await FallingEdge(dut.clk)          # the start edge is the rising edge before this
         dut.start.value = 0
+
+    def answer(self):
+        dut = self.dut
+        return {"best": "pass" if int(dut.best_pass.value) else square_name(int(dut.best_move.value)),
+                "value": signed9(int(dut.value.value)), "depth": int(dut.depth.value),
+                "nodes": int(dut.nodes.value), "cycles": int(dut.cycles.value)}
+
+    async def run(self, case, golden):
+        """Start the engine on ``case`` and check every node against ``golden`` (a
+        SearchResult); return (actual answer, mismatch or None). Samples on falling edges."""
+        dut = self.dut
+        await self.start(case)
         started_ns = get_sim_time("ns") - CLOCK_NS // 2
         trace = golden.trace
         index = 0
@@ -166,9 +177,7 @@ class SearchTB:
                                            None, None)
             await FallingEdge(dut.clk)
             cycle += 1
-        answer = {"best": "pass" if int(dut.best_pass.value) else square_name(int(dut.best_move.value)),
-                  "value": signed9(int(dut.value.value)), "depth": int(dut.depth.value),
-                  "nodes": int(dut.nodes.value), "cycles": int(dut.cycles.value)}
+        answer = self.answer()
         if index != len(trace):
             return answer, self.mismatch(case, golden, index, cycle, started_ns,
                                          f"done after {index} of {len(trace)} nodes",
@@ -426,22 +435,11 @@ async def free_run(dut):
     await tb.reset()
     results = []
     for number, case in enumerate(cases, 1):
-        pos = case.position
-        dut.root_black.value = pos.black
-        dut.root_white.value = pos.white
-        dut.root_white_to_move.value = int(pos.white_to_move)
-        dut.depth_limit.value = case.depth
-        dut.budget.value = case.budget if case.budget is not None else (1 << 32) - 1
-        dut.start.value = 1
-        await FallingEdge(dut.clk)
-        dut.start.value = 0
+        await tb.start(case)
         started = time.perf_counter()
         await RisingEdge(dut.done)
-        seconds = time.perf_counter() - started
-        results.append({"best": "pass" if int(dut.best_pass.value) else square_name(int(dut.best_move.value)),
-                        "value": signed9(int(dut.value.value)), "depth": int(dut.depth.value),
-                        "nodes": int(dut.nodes.value), "cycles": int(dut.cycles.value),
-                        "seconds": seconds})
+        results.append(dict(tb.answer(), seconds=time.perf_counter() - started))
+        seconds = results[-1]["seconds"]
         progress(f"search free run: {number}/{len(cases)} ({results[-1]['cycles']:,} cycles, "
                  f"{results[-1]['cycles'] / max(seconds, 1e-9):,.0f} cycles/s)")
         await FallingEdge(dut.clk)
