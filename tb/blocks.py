@@ -27,7 +27,7 @@ BLOCKS = {
     "stable_discs": Block("stable_discs", "tb.test_stable_discs", ("stable_discs",),
                           {"icarus": 3000, "verilator": 30000, "ghdl": 1500}),
     "evaluator": Block("evaluator", "tb.test_evaluator", ("evaluator", "evaluator_heavy"),
-                       {"icarus": 600, "verilator": 20000, "ghdl": 400}),
+                       {"icarus": 600, "verilator": 10000, "ghdl": 400}),
     "node_order": Block("node_order", "tb.test_node_order", ("node_order",),
                         {"icarus": 500, "verilator": 4000, "ghdl": 500}),
     "openings": Block("openings", "tb.test_openings", ("openings",),
