@@ -37,7 +37,8 @@ from golden.evaluator import evaluate
 from golden.othello import legal_moves
 from golden.players import RandomPlayer
 from golden.processor import SEARCH, GoldenProcessor
-from golden.referee import (NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, play_game)
+from golden.referee import (NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, encode_move,
+                            play_game)
 from golden.reference import ReferencePlayer
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
 from tb import runner
@@ -312,9 +313,16 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
             continue
         if (rng is not None and golden.asked and golden.info()["source"] == SEARCH
                 and golden.info()["cycles"] >= 100):
-            # rubbish while it is thinking: must be dropped (the search outlasts two frames)
+            # messages while it is thinking must be dropped (the search and the reply's two
+            # frames outlast two frames): in turn a referee code and a move the opponent could
+            # really play in the position being searched
             assert int(tb.dut.thinking.value) == 1, "thinking not set after a message"
-            await tb.send_text("XX")
+            searched = golden.last_position
+            opponent_moves = legal_moves(searched.opp, searched.own)
+            if answered % 2 and opponent_moves:
+                await tb.send_text(encode_move((opponent_moves & -opponent_moves).bit_length() - 1))
+            else:
+                await tb.send_text("XX")
         reply = await tb.wait_reply()
         answered += 1
         passes += reply == "VV" and golden.asked   # a real pass, not the end of the game
@@ -423,15 +431,41 @@ async def processor_pass(dut):
     assert passes >= 1, "the processor never sent VV"
 
 
+@cocotb.test()
+async def referee_codes(dut):
+    """RR before the colour is known is dropped; YY starts the game; XX (the opponent made an
+    invalid move: you won) ends it: game_over, and not even a legal move is answered after."""
+    tb = await start(dut)
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT))
+    quiet_ns = (BUDGET + 40 * DIVISOR) * CLOCK_NS       # a search and two frames
+    await tb.send_text("RR")
+    await Timer(quiet_ns, "ns")
+    assert not tb.received, f"RR before the colour is known was answered: {bytes(tb.received)!r}"
+    await tb.send_text("YY")
+    expected = golden("YY")
+    reply = await tb.wait_reply()
+    assert reply == expected, f"first move: processor {reply!r}, golden processor {expected!r}"
+    await tb.send_text(YOU_WON)
+    await Timer(4 * BIT_NS, "ns")
+    assert int(tb.dut.game_over.value) == 1, "game_over not set after XX"
+    after = golden.position
+    move = (legal_moves(after.own, after.opp) & -legal_moves(after.own, after.opp)).bit_length() - 1
+    await tb.send_text(encode_move(move))
+    await Timer(quiet_ns, "ns")
+    assert not tb.received, f"answered {bytes(tb.received)!r} after the game was over"
+    assert int(tb.dut.game_over.value) == 1
+
+
 # --- pytest -------------------------------------------------------------------------------
 
 # Measured here (cocotb 1.9.2, 2 cores; build excluded): a whole game (~18k cycles) takes
 # ~6 s on Verilator (-O0), ~28 s on Icarus, ~57 s on GHDL; the whole noisy game ~8 s on
-# Verilator, ~66 s on GHDL. Verilator runs everything; Icarus one whole game and GHDL none (to
-# keep the regression inside 15 minutes), both the first 10 noisy replies (then the referee's II).
+# Verilator, ~66 s on GHDL. Every simulator plays one whole game; Verilator runs everything,
+# Icarus also the first 10 noisy replies (then the referee's II); GHDL only its game, to keep
+# the regression inside 15 minutes.
 PLAN = {
-    "verilator": (["game_black", "game_white", "noise", "processor_pass"], {}),
-    "ghdl": (["noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
+    "verilator": (["game_black", "game_white", "noise", "processor_pass", "referee_codes"], {}),
+    "ghdl": (["game_black"], {}),
     "icarus": (["game_white", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
 }
 
