@@ -208,6 +208,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     alpha_now = value_signal()           # alpha of this level after this cycle's leaf
     leaf_raises = Signal(bool(0))
     at_node = Signal(bool(0))            # this cycle chooses the level's next action
+    has_child = Signal(bool(0))          # the level has a child left to generate
     terminal_here = Signal(bool(0))
     spawn = Signal(bool(0))
     spawn_pass = Signal(bool(0))
@@ -293,13 +294,15 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         evaluate_self.next = state == state_t.EXPAND and first and terminal_here
 
     @always_comb
+    def child_left():
+        # a next move, or (first visit, no move, the opponent has one) the pass
+        has_child.next = (own_legal != 0 and found) or (first and own_legal == 0 and opp_legal != 0)
+
+    @always_comb
     def generation():
-        spawn.next = at_node and ((own_legal != 0 and found)
-                                     or (first and own_legal == 0 and opp_legal != 0))
+        spawn.next = at_node and has_child
         spawn_pass.next = own_legal == 0
-        leave.next = (at_node and not ((own_legal != 0 and found)
-                                       or (first and own_legal == 0 and opp_legal != 0))) \
-            or self_answer
+        leave.next = (at_node and not has_child) or self_answer
         cut_return.next = leaf_cut
 
     @always_comb
@@ -582,6 +585,6 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         fault.next = busy and spawn and not spawn_pass and flip_illegal
 
     return (cells, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
-            betas, leaf_fold, next_action, generation, generation_kind, leaving,
+            betas, leaf_fold, next_action, child_left, generation, generation_kind, leaving,
             leaving_negate, leaving_fold, evaluator_inputs, control,
             answer_outputs, trace_outputs, fault_output)
