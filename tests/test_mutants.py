@@ -75,6 +75,11 @@ MUTANTS = {
 }
 
 
+def mutant_tag(name):
+    """The build-directory tag of a mutant: its name with every non-alphanumeric a dash."""
+    return "mutant-" + "".join(c if c.isalnum() else "-" for c in name)[:40]
+
+
 def mutant_root(tmp_path, file, *edits):
     """A copy of rtl/ with ``edits`` (text, replacement, text, replacement, ...) applied to ``file``."""
     root = tmp_path / "mutant"
@@ -92,9 +97,8 @@ def mutant_root(tmp_path, file, *edits):
 def test_mutant_is_caught(name, tmp_path):
     design, file, *edits = MUTANTS[name]
     block = DESIGN_BLOCK[design]
-    slug = "".join(c if c.isalnum() else "-" for c in name)[:40]
     outcome = runner.run_design(
-        design, "icarus", block.module, list(block.tests), tag=f"mutant-{slug}",
+        design, "icarus", block.module, list(block.tests), tag=mutant_tag(name),
         env={"GAMECHIP_SEED": "1", "GAMECHIP_COUNT": str(min(300, block.counts["icarus"]))},
         rtl_root=mutant_root(tmp_path, file, *edits),
     )
@@ -121,8 +125,7 @@ def test_uart_mutant_is_caught(name, tmp_path):
     from tb.test_uart import run_uart
 
     file, *edits = UART_MUTANTS[name]
-    slug = "".join(c if c.isalnum() else "-" for c in name)[:40]
-    outcome = run_uart("icarus", tag=f"mutant-{slug}", rtl_root=mutant_root(tmp_path, file, *edits), seed=1)
+    outcome = run_uart("icarus", tag=mutant_tag(name), rtl_root=mutant_root(tmp_path, file, *edits), seed=1)
     assert not outcome.passed, f"mutant '{name}' passed every uart test: the bench cannot see it"
     message = outcome.result.get("failure", "")
     assert "MISMATCH in uart" in message and "byte 0x" in message and "expected:" in message, (

@@ -7,7 +7,7 @@ by its path from the root, with expected and actual values and the cycle.
 import pytest
 
 from tb.test_search import run_search_bench
-from tests.test_mutants import mutant_root
+from tests.test_mutants import mutant_root, mutant_tag
 
 MUTANTS = {
     "cut-off test off by one (> instead of >=)": (
@@ -43,8 +43,7 @@ IN_DEFAULT_REGRESSION = ("cut-off test off by one (> instead of >=)",
                                                else pytest.mark.extended) for name in MUTANTS])
 def test_search_mutant_is_caught(name, tmp_path):
     file, *edits = MUTANTS[name]
-    slug = "".join(c if c.isalnum() else "-" for c in name)[:40]
-    outcome = run_search_bench("ghdl", ["directed"], "tiny", tag=f"mutant-{slug}",
+    outcome = run_search_bench("ghdl", ["directed"], "tiny", tag=mutant_tag(name),
                                rtl_root=mutant_root(tmp_path, file, *edits))
     assert not outcome.passed, f"mutant '{name}' passed every directed search: the bench cannot see it"
     message = outcome.result.get("failure", "")
