@@ -684,7 +684,10 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
           f"{seed}, {len(shards)} shards of up to {shard_size:,}" + (f", {len(done)} already journaled" if done else "")
           + (f", {len(retried)} to retry (error or timeout last time)" if retried else "")
           + f"; {pool.where}; journal {journal.path}", file=sys.stderr)
-    if not cluster:
+    if not cluster:  # on a cluster, each worker tests its own GAMECHIP_RTL_ROOT
+        from tb.runner import describe_rtl
+
+        print(f"campaign: {describe_rtl()}", file=sys.stderr)
         print("campaign: tools: " + "; ".join(v if name in ("iverilog", "verilator", "ghdl") else f"{name} {v}"
                                             for name, v in tool_versions().items() if v), file=sys.stderr)
     progress = Progress(shards, done)

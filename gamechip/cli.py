@@ -7,8 +7,10 @@ in the failure report and exit status 1.
 
 import argparse
 import json
+import math
 import os
 import sys
+import tempfile
 import time
 
 from golden.board import BoardError, START, draw, format_board, parse_board, parse_square, square_name, squares_of
@@ -113,6 +115,7 @@ def _simulate_one(design, sim, case):
     from tb.runner import ask
 
     _check_sim(sim)
+    _announce_rtl()
     outcome = ask(design, sim, case)
     if outcome.actual is None:
         raise UsageError(f"{design} on {sim} gave no answer; log: {outcome.sim_dir / 'gamechip.log'}")
@@ -196,12 +199,28 @@ def _blocks(names):
 
 
 def _check_sim(sim):
+    """Refuse an unknown or missing simulator."""
     from tb.runner import SimulatorMissing, check_simulator
 
     try:
         check_simulator(sim)
     except SimulatorMissing as missing:
         raise UsageError(str(missing))
+
+
+_announced = []
+
+
+def _announce_rtl(root=None, note=None):
+    """Say once which RTL this run tests (folder and digest): a run on the wrong RTL must be
+    visible, never a quiet PASS about another design. Called when the work starts, after every
+    input was checked (bad input stays one line)."""
+    from tb.runner import describe_rtl
+
+    line = describe_rtl(root)
+    if line not in _announced:
+        _announced.append(line)
+        print(line + (f"; {note}" if note else ""), file=sys.stderr)
 
 
 def _shrink_saved_case(case_file):
@@ -257,6 +276,7 @@ def cmd_fuzz(args):
 
     _check_sim(args.sim)
     blocks = _blocks(args.block)
+    _announce_rtl()
     print(f"fuzz: {', '.join(b.name for b in blocks)} on {args.sim}, {args.count:,} positions each, seed {args.seed}",
           file=sys.stderr)
     summary = []
@@ -283,7 +303,7 @@ def cmd_fuzz(args):
 
 def cmd_campaign(args):
     from gamechip.campaign import CampaignInputError, check_cluster_address, run
-    from tb.runner import SIMULATORS
+    from tb.runner import SIMULATORS, resolve_rtl_root
 
     blocks = _blocks(args.blocks)
     sims = list(SIMULATORS) if args.sims == ["all"] else list(dict.fromkeys(args.sims))
@@ -292,6 +312,8 @@ def cmd_campaign(args):
             raise UsageError(f"unknown simulator '{sim}': choose one of {', '.join(SIMULATORS)}")
         if not args.cluster:
             _check_sim(sim)
+    if not args.cluster:
+        resolve_rtl_root()  # a bad GAMECHIP_RTL_ROOT is one line before the campaign folder is made
     again = ["--blocks", *(b.name for b in blocks), "--sims", *sims, "--count", str(args.count), "--seed",
              str(args.seed), "--shard-size", str(args.shard_size), "--out", args.out, "--timeout", f"{args.timeout:g}"]
     again += ["--cluster", args.cluster] if args.cluster else ["--workers", str(args.workers)] if args.workers else []
@@ -304,6 +326,16 @@ def cmd_campaign(args):
                    retry=not args.no_retry, shrink=not args.no_shrink)
     except CampaignInputError as error:
         raise UsageError(str(error))
+
+
+def _scale(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.5 or 4, got '{text}'")
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number more than 0, got '{text}'")
+    return value
 
 
 def _seconds(text):
@@ -346,27 +378,26 @@ def _cycles(text):
         value = float(number) * scale
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of cycles such as 1024 or 3.2M, got '{text}'")
-    if value < 0 or value != int(value) or value >= 1 << 32:
+    if not math.isfinite(value) or value < 0 or value != int(value) or value >= 1 << 32:
         raise argparse.ArgumentTypeError(f"cycles must be a whole number 0..2**32-1, got '{text}'")
     return int(value)
 
 
 def cmd_search(args):
-    import os
-    import tempfile
-
     from golden.search import MAX_DEPTH, search
     from tb.test_search import SearchCase, replay_search_case
 
     pos = _board(args.board)
     if not 1 <= args.depth <= MAX_DEPTH:
         raise UsageError(f"--depth must be 1..{MAX_DEPTH}, got {args.depth}")
+    if args.sim:
+        _check_sim(args.sim)
     golden = search(pos, args.depth, args.budget)
     report = dict(golden.summary())
     report["cycles_per_node"] = round(golden.cycles / max(1, golden.nodes), 3)
     match = None
     if args.sim:
-        _check_sim(args.sim)
+        _announce_rtl()
         case = SearchCase(pos, args.depth, args.budget, "gamechip search")
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as saved:
             json.dump({"block": "search", "design": "search", "sim": args.sim, "seed": 0,
@@ -404,12 +435,12 @@ def cmd_search(args):
     return 0 if match is not False else 1
 
 
-def _replay_search(args, record):
+def _replay_search(args, record, root):
     """A saved search-engine case: re-run the search with its node scoreboard."""
     from gamechip.search_views import write_search_views
     from tb.test_search import replay_search_case
 
-    outcome, waves = replay_search_case(args.case, waves=args.waves, echo=True)
+    outcome, waves = replay_search_case(args.case, waves=args.waves, echo=True, rtl_root=root)
     where = f"; waveform: {waves}" if waves else " (add --waves for a waveform)"
     stream = sys.stdout if outcome.passed else sys.stderr
     if outcome.passed:
@@ -447,19 +478,68 @@ def _levels(text):
     return sorted(levels)
 
 
+def _unwritable(folder):
+    """Why results cannot be written into ``folder`` (made if missing), or None."""
+    if folder.exists() and not folder.is_dir():
+        return "exists and is not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as error:
+        return f"cannot write there: {error.strerror or error}"
+    return None
+
+
+def _output_dir(path, option):
+    """``path`` as a folder to write results into, made now: a bad one is one line before the
+    work starts, not a traceback after hours of it."""
+    from pathlib import Path
+
+    problem = _unwritable(Path(path))
+    if problem:
+        raise UsageError(f"{option} {path}: {problem}")
+    return Path(path)
+
+
+def _output_file(path, option, default_name):
+    """``path`` as a results file to write later, checked now (a folder gets ``default_name``
+    inside it)."""
+    from pathlib import Path
+
+    target = Path(path)
+    if target.is_dir() or str(path).endswith("/"):
+        return _output_dir(target, option) / default_name
+    problem = _unwritable(target.parent)
+    if problem:
+        raise UsageError(f"{option} {path}: its folder {target.parent}: {problem}")
+    if target.exists() and not target.is_file():
+        raise UsageError(f"{option} {path}: exists and is not a regular file")
+    return target
+
+
 def cmd_play(args):
     from gamechip.play import default_record, golden_game, print_move, write_record
 
+    default = default_record(args.level, args.color, args.budget)
+    record = _output_file(args.record or default, "--record", default.name)
+    if args.check == "nodes" and not args.sim:
+        raise UsageError("--check nodes needs --sim: it checks the simulated engine's nodes")
     if args.sim:
+        from tb.test_processor import GameFailed, simulated_game
+
         _check_sim(args.sim)
-        from tb.test_processor import simulated_game
-        game = simulated_game(args.sim, args.level, args.color, args.budget, tag="play", echo=True,
-                              check_nodes=args.check == "nodes")
+        _announce_rtl()
+        try:
+            game = simulated_game(args.sim, args.level, args.color, args.budget, tag="play", echo=True,
+                                  check_nodes=args.check == "nodes")
+        except GameFailed as failure:
+            print(failure, file=sys.stderr)
+            print(f"FAIL: the game stopped at the first difference from the golden processor; nothing written "
+                  f"to {record}", file=sys.stderr)
+            return 1
     else:
-        if args.check == "nodes":
-            raise UsageError("--check nodes needs --sim: it checks the simulated engine's nodes")
         game = golden_game(args.level, args.color, args.budget, on_move=print_move(args.color))
-    path = write_record(game, args.record or default_record(args.level, args.color, args.budget))
+    path = write_record(game, record)
     print(f"final score: black {game['black']} white {game['white']} "
           f"(processor {game['processor_discs']}, reference level {args.level} {game['reference_discs']}); "
           f"{game['reason']}")
@@ -472,24 +552,32 @@ def cmd_play(args):
 def cmd_tournament(args):
     from gamechip.play import run_tournament
 
+    out = _output_dir(args.out or f"runs/tournament-{time.strftime('%Y%m%d-%H%M%S')}-budget{args.budget}", "--out")
     if args.sim:
         _check_sim(args.sim)
-    out = args.out or f"runs/tournament-{time.strftime('%Y%m%d-%H%M%S')}-budget{args.budget}"
+        _announce_rtl()
     return run_tournament(args.budget, args.levels, args.sim, args.jobs, out)
+
+
+def _case_rtl(record):
+    """The RTL root a saved case replays on (the one it failed on), announced with a note when
+    GAMECHIP_RTL_ROOT overrides it or the RTL has changed since."""
+    from tb.runner import replay_rtl_root
+
+    root, note = replay_rtl_root(record)
+    _announce_rtl(root, note)
+    return root
 
 
 def cmd_replay(args):
     from tb.runner import replay_case
 
-    try:
-        record = json.load(open(args.case))
-        record["block"], record["design"], record["sim"], record["case"]["board"]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise UsageError(f"cannot read case file {args.case}: {error}")
+    record, _ = _read_case(args.case)
     _check_sim(record["sim"])
+    root = _case_rtl(record)
     if record["block"] == "search":
-        return _replay_search(args, record)
-    outcome, waves = replay_case(args.case, waves=args.waves, echo=True)
+        return _replay_search(args, record, root)
+    outcome, waves = replay_case(args.case, waves=args.waves, echo=True, rtl_root=root)
     where = f"; waveform: {waves}" if waves else " (add --waves for a waveform)"
     if outcome.passed:
         print(f"the case no longer fails on {record['sim']}{where}")
@@ -539,11 +627,12 @@ def cmd_shrink(args):
 
     record, case = _read_case(args.case)
     _check_sim(record["sim"])
+    root = _case_rtl(record)
     out = Path(args.out) if args.out else Path(args.case).with_name(Path(args.case).name.removesuffix(".json")
                                                                      + ".shrunk.json")
     print(f"shrink: {record['block']} ({record['design']}) on {record['sim']}, case {case.label}", file=sys.stderr)
     try:
-        shrunk = shrink_record(record, case)
+        shrunk = shrink_record(record, case, rtl_root=root)
     except ShrinkError as error:
         print(f"gamechip shrink: {error}", file=sys.stderr)
         return 1
@@ -590,6 +679,7 @@ def cmd_corpus_list(args):
 def cmd_convert(args):
     from rtl.convert import convert
 
+    _output_dir(args.out, "--out")
     try:
         paths = convert(args.out, designs=args.design or None)
     except ValueError as error:
@@ -608,7 +698,9 @@ def cmd_bench(args):
     names = args.block or ["all"]
     with_search = "all" in names or "search" in names
     others = [name for name in names if name != "search"]
-    status = run_bench(_blocks(others), args.sim, args.scale) if others else 0
+    blocks = _blocks(others) if others else []
+    _announce_rtl()
+    status = run_bench(blocks, args.sim, args.scale) if blocks else 0
     if status == 0 and with_search:
         status = run_search_bench(args.sim)
     return status
@@ -737,19 +829,41 @@ def build_parser():
     bench = sub.add_parser("bench", help="throughput of each block per simulator against the golden model alone")
     bench.add_argument("--block", nargs="+", default=["all"])
     bench.add_argument("--sim", nargs="+", default=list(SIMULATORS))
-    bench.add_argument("--scale", type=float, default=1.0, help="multiply the number of positions")
+    bench.add_argument("--scale", type=_scale, default=1.0, help="multiply the number of positions (more than 0)")
     bench.set_defaults(run=cmd_bench)
     return parser
 
 
+# Options whose values may start with '-' (a board text's first square is often empty), which
+# argparse would otherwise take for an option of their own.
+DASHED_VALUES = ("--board",)
+
+
+def _join_dashed_values(argv):
+    out = []
+    for arg in argv:
+        board_like = " " in arg.strip() or set(arg) <= set("-XOxo")
+        if out and out[-1] in DASHED_VALUES and arg.startswith("-") and board_like:
+            out[-1] = f"{out[-1]}={arg}"
+        else:
+            out.append(arg)
+    return out
+
+
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_dashed_values(sys.argv[1:] if argv is None else list(argv)))
+    from tb.casefile import CaseFileError
+    from tb.runner import ConversionFailed, RtlRootError
+
     try:
         return args.run(args)
-    except (BoardError, UsageError) as error:
+    except (BoardError, UsageError, RtlRootError, CaseFileError) as error:
         print(f"gamechip {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except ConversionFailed as error:  # the RTL under test does not convert: a failure of that RTL
+        print(f"gamechip {args.command}: FAIL: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"gamechip {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -9,54 +9,21 @@ tabulate the same way.
 """
 
 import csv
+import io
 import json
 import multiprocessing
 import os
+import queue
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-from golden.board import draw, format_game_record, square_name
-from golden.processor import GoldenProcessor
-from golden.reference import ReferencePlayer
-from golden.referee import play_game
+from golden.board import draw, square_name
+from golden.games import golden_game, mover_name
 
 COLORS = ("black", "white")
-
-
-def mover_name(color_char, processor_color):
-    side = "black" if color_char == "X" else "white"
-    return ("processor" if side == processor_color else "reference") + f" ({side})"
-
-
-def golden_game(level, processor_color, budget, on_move=None):
-    """One game of the golden processor against ReferencePlayer(level); the result dict."""
-    processor, reference = GoldenProcessor(budget), ReferencePlayer(level)
-    black, white = (processor, reference) if processor_color == "black" else (reference, processor)
-    started = time.perf_counter()
-    result = play_game(black, white, on_move=on_move)
-    return result_dict(result, level, processor_color, budget, "golden", time.perf_counter() - started)
-
-
-def result_dict(result, level, processor_color, budget, simulator, seconds):
-    """The game as JSON-ready data (shared by the golden path and the simulation bench)."""
-    processor_char = "X" if processor_color == "black" else "O"
-    reference_char = "O" if processor_char == "X" else "X"
-    discs = {"X": result.black_discs, "O": result.white_discs}
-    plies = [{"color": p.color, "move": None if p.move is None else square_name(p.move),
-              "info": p.info} for p in result.plies]
-    depths = [p.info.get("depth") for p in result.plies
-              if p.color == processor_char and p.info.get("source") == "search"]
-    return {"level": level, "processor_color": processor_color, "budget": budget,
-            "simulator": simulator, "seconds": round(seconds, 2),
-            "record": result.format_record(), "black": result.black_discs, "white": result.white_discs,
-            "processor_discs": discs[processor_char], "reference_discs": discs[reference_char],
-            "processor_moves": list(result.move_counts(processor_char)),
-            "reference_moves": list(result.move_counts(reference_char)),
-            "reason": result.reason, "invalid_by": result.invalid_by, "detail": result.detail,
-            "mean_depth": round(sum(depths) / len(depths), 2) if depths else None,
-            "plies": plies, "results_text": result.results_text()}
 
 
 def print_move(processor_color):
@@ -98,9 +65,25 @@ def write_record(game, path):
 _SLOT = None
 
 
-def _take_slot(slots):
+def _start_worker(slots, pids):
+    # Its own session: Ctrl-C at the terminal reaches the tournament alone, which then stops the
+    # workers and their simulators itself and keeps the finished games.
     global _SLOT
+    os.setsid()
+    pids.put(os.getpid())
     _SLOT = slots.get()
+
+
+def _stop_workers(pids):
+    while True:
+        try:
+            pid = pids.get_nowait()
+        except queue.Empty:
+            return
+        try:
+            os.killpg(pid, signal.SIGKILL)  # the worker and the simulator it runs
+        except ProcessLookupError:
+            pass
 
 
 def tournament_game(level, processor_color, budget, sim):
@@ -112,17 +95,20 @@ def tournament_game(level, processor_color, budget, sim):
 
 
 def run_tournament(budget, levels, sim, jobs, out_dir):
+    """Play every level x colour in ``jobs`` worker processes. The tables are rewritten after
+    every game, so an interrupted or crashed tournament keeps every game it finished."""
     tasks = [(level, color) for level in levels for color in COLORS]
     jobs = max(1, min(jobs, len(tasks)))
     context = multiprocessing.get_context("spawn")
-    slots = context.Queue()
+    slots, pids = context.Queue(), context.Queue()
     for slot in range(jobs):
         slots.put(slot)
     games, failures, started = [], [], time.perf_counter()
     print(f"tournament: {len(tasks)} games, processor budget {budget:,} cycles per move, "
-          f"{'simulated on ' + sim if sim else 'golden processor model'}, {jobs} workers",
+          f"{'simulated on ' + sim if sim else 'golden processor model'}, {jobs} workers; results in {out_dir}",
           file=sys.stderr, flush=True)
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_take_slot, initargs=(slots,)) as pool:
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(slots, pids))
+    try:
         futures = {pool.submit(tournament_game, level, color, budget, sim): (level, color)
                    for level, color in tasks}
         for done, future in enumerate(as_completed(futures), 1):
@@ -134,15 +120,24 @@ def run_tournament(budget, levels, sim, jobs, out_dir):
             except Exception as error:  # a mismatch or a crash: keep the others going
                 failures.append({"level": level, "processor_color": color, "error": str(error)})
                 outcome = "FAILED"
+            write_tables(games, failures, budget, sim, out_dir, quiet=True)
             elapsed = time.perf_counter() - started
             eta = elapsed / done * (len(tasks) - done)
             bar = "#" * done + "-" * (len(tasks) - done)
             print(f"[{bar}] {done}/{len(tasks)} games, level {level} processor {color}: {outcome}; "
                   f"{elapsed:,.0f} s elapsed, ETA {eta:,.0f} s", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        _stop_workers(pids)
+        pool.shutdown(wait=False, cancel_futures=True)
+        write_tables(games, failures, budget, sim, out_dir, quiet=True)
+        print(f"tournament interrupted after {len(games) + len(failures)} of {len(tasks)} games; the finished "
+              f"ones are in {Path(out_dir) / 'tournament.md'} and games.json", file=sys.stderr)
+        raise
+    pool.shutdown()
     return write_tables(games, failures, budget, sim, out_dir)
 
 
-def write_tables(games, failures, budget, sim, out_dir):
+def write_tables(games, failures, budget, sim, out_dir, quiet=False):
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     by_key = {(g["level"], g["processor_color"]): g for g in games}
@@ -151,7 +146,8 @@ def write_tables(games, failures, budget, sim, out_dir):
     def cell(level, color):
         game = by_key.get((level, color))
         if game is None:
-            return "failed", "", ""
+            failed = any(f["level"] == level and f["processor_color"] == color for f in failures)
+            return "failed" if failed else "not played", "", ""
         mark = " *" if game["reason"] != "end of game" else ""
         return (f"{game['processor_discs']}-{game['reference_discs']}{mark}",
                 "{}+{}".format(*game["processor_moves"]), "{}+{}".format(*game["reference_moves"]))
@@ -178,13 +174,17 @@ def write_tables(games, failures, budget, sim, out_dir):
     if depths:
         lines += ["", f"Mean search depth of the processor: {sum(depths) / len(depths):.2f}"]
     markdown = out_dir / "tournament.md"
-    markdown.write_text("\n".join(lines) + "\n")
-    with open(out_dir / "tournament.csv", "w", newline="") as table:
-        writer = csv.writer(table)
-        writer.writerow(["level", "hw_black_score", "hw_black_hw_moves", "hw_black_sw_moves",
-                         "sw_black_score", "sw_black_hw_moves", "sw_black_sw_moves"])
-        writer.writerows(rows)
-    (out_dir / "games.json").write_text(json.dumps(games + failures, indent=1))
-    print("\n".join(lines))
-    print(f"\ntables: {markdown}, {out_dir / 'tournament.csv'}; games: {out_dir / 'games.json'}")
+    table = io.StringIO()
+    writer = csv.writer(table)
+    writer.writerow(["level", "hw_black_score", "hw_black_hw_moves", "hw_black_sw_moves",
+                     "sw_black_score", "sw_black_hw_moves", "sw_black_sw_moves"])
+    writer.writerows(rows)
+    # each file whole or not at all: an interrupt never leaves half a table
+    for path, text in ((markdown, "\n".join(lines) + "\n"), (out_dir / "tournament.csv", table.getvalue()),
+                       (out_dir / "games.json", json.dumps(games + failures, indent=1))):
+        path.with_name(path.name + ".tmp").write_text(text)
+        os.replace(path.with_name(path.name + ".tmp"), path)
+    if not quiet:
+        print("\n".join(lines))
+        print(f"\ntables: {markdown}, {out_dir / 'tournament.csv'}; games: {out_dir / 'games.json'}")
     return 1 if failures else 0

@@ -58,7 +58,16 @@ def environment():
         "count": int(os.environ.get("GAMECHIP_COUNT", "0")),
         "case": os.environ.get("GAMECHIP_CASE"),
         "design": os.environ.get("GAMECHIP_DESIGN", "?"),
+        "rtl_root": os.environ.get("GAMECHIP_RTL_TESTED"),
+        "rtl_digest": os.environ.get("GAMECHIP_RTL_DIGEST"),
     }
+
+
+def case_record(block, case, env, **more):
+    """A case file's fields: what was run, on which simulator and RTL (so that a replay tests the
+    RTL the case failed on), the case, and whatever the bench adds (expected, actual, ...)."""
+    return {"block": block, "design": env["design"], "sim": env["sim"], "seed": env["seed"],
+            "rtl_root": env["rtl_root"], "rtl_digest": env["rtl_digest"], "case": case.to_dict(), **more}
 
 
 class BatchTB:
@@ -179,6 +188,7 @@ def describe_case(case):
 def failure_message(check, case, expected, actual, env):
     return "\n".join([
         f"MISMATCH in {check.block} ({env['design']}) on {env['sim']}, seed {env['seed']}",
+        f"rtl:      {env['rtl_root']}/rtl (digest {env['rtl_digest']})",
         *describe_case(case),
         *check.explain(case, expected, actual),
         f"case file: {os.path.abspath(CASE_FILE)}",
@@ -190,8 +200,7 @@ def save_failure(check, case, expected, actual, env):
     """Keep the first failing case of a run (the runner clears the file before each run)."""
     if os.path.exists(CASE_FILE):
         return
-    record = {"block": check.block, "design": env["design"], "sim": env["sim"], "seed": env["seed"],
-              "case": case.to_dict(), "expected": repr(expected), "actual": repr(actual)}
+    record = case_record(check.block, case, env, expected=repr(expected), actual=repr(actual))
     with open(CASE_FILE, "w") as out:
         json.dump(record, out, indent=2)
 

@@ -12,8 +12,10 @@ import json
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,9 +27,6 @@ from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
-# The folder holding the ``rtl`` package to convert; GAMECHIP_RTL_ROOT points the whole flow
-# (fuzz, replay, regression) at a modified copy, e.g. a deliberately broken one.
-RTL_ROOT = Path(os.environ.get("GAMECHIP_RTL_ROOT", ROOT))
 SIMULATORS = ("icarus", "verilator", "ghdl")
 SIM_BINARIES = {"icarus": ("iverilog", "vvp"), "verilator": ("verilator",), "ghdl": ("ghdl",)}
 DEBIAN_PACKAGES = {"icarus": "iverilog", "verilator": "verilator", "ghdl": "ghdl"}
@@ -40,8 +39,62 @@ VERILATOR_BUILD_ARGS = ["--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
 QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0", f"-j{os.cpu_count() or 1}"]
 
 
+def _simulator_classes():
+    # cocotb-test's run() lets SIM in the environment override the simulator asked for: the
+    # class is picked here instead, from the simulator the command line named.
+    from cocotb_test.simulator import Ghdl, Icarus, Verilator
+
+    return {"icarus": Icarus, "verilator": Verilator, "ghdl": Ghdl}
+
+
 class SimulatorMissing(RuntimeError):
     pass
+
+
+class RtlRootError(RuntimeError):
+    """GAMECHIP_RTL_ROOT (or a case file's RTL root) names no folder holding an ``rtl`` package."""
+
+
+def resolve_rtl_root(path=None):
+    """The folder holding the ``rtl`` package to convert: ``path``, else GAMECHIP_RTL_ROOT (which
+    points the whole flow -- fuzz, replay, regression -- at a modified copy, e.g. a deliberately
+    broken one), else the project's own. A folder without ``rtl/designs.py`` is refused: testing
+    the project's own RTL instead would print a PASS about the wrong design."""
+    raw = path if path is not None else os.environ.get("GAMECHIP_RTL_ROOT")
+    if raw is None or raw == "":
+        return ROOT
+    root = Path(raw).expanduser().resolve()
+    if (root / "rtl" / "designs.py").is_file():
+        return root
+    source = "RTL root" if path is not None else "GAMECHIP_RTL_ROOT"
+    if not root.exists():
+        problem = "no such folder"
+    elif root.name == "rtl" and (root / "designs.py").is_file():
+        problem = f"that is the rtl package itself: point it at the folder holding it, {root.parent}"
+    else:
+        problem = "it holds no rtl/ package (rtl/designs.py)"
+    raise RtlRootError(f"{source}={raw}: {problem}")
+
+
+def rtl_sources(root):
+    return sorted((Path(root) / "rtl").rglob("*.py"))
+
+
+def rtl_digest(root=None):
+    """Digest of the ``rtl`` package's sources: names the RTL version a run tested."""
+    root = resolve_rtl_root(root)
+    digest = hashlib.sha256()
+    for source in rtl_sources(root):
+        digest.update(source.relative_to(root).as_posix().encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def describe_rtl(root=None):
+    """One line for every run's start: which RTL it tests."""
+    root = resolve_rtl_root(root)
+    return f"RTL under test: {root / 'rtl'} (digest {rtl_digest(root)}" + \
+        (", the project's own)" if root == ROOT else ")")
 
 
 def check_simulator(sim):
@@ -64,22 +117,41 @@ def _locked(path):
         yield
 
 
-def _sources_digest(rtl_root):
+def _sources_digest(root):
     digest = hashlib.sha256()
-    for source in sorted((rtl_root / "rtl").glob("*.py")) + [ROOT / "tb" / "harness.py"]:
-        digest.update(source.name.encode())
+    for source in rtl_sources(root) + [ROOT / "tb" / "harness.py"]:
+        digest.update(source.relative_to(source.parents[1]).as_posix().encode())
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def hdl_dir(design, rtl_root=None):
+# Converts in a fresh interpreter with the chosen root first on the path, and refuses to go on
+# if ``rtl`` still comes from elsewhere (e.g. the project's editable install).
+_CONVERT = """\
+import runpy, sys
+from pathlib import Path
+root = Path(sys.argv.pop(1))
+sys.path.insert(0, str(root))
+import rtl
+if Path(rtl.__file__).resolve().parent != root / "rtl":
+    sys.exit(f"gamechip: rtl was imported from {rtl.__file__}, not from {root}")
+sys.argv[0] = "rtl.convert"
+runpy.run_module("rtl.convert", run_name="__main__")
+"""
+
+
+class ConversionFailed(RuntimeError):
+    """MyHDL could not convert a design of the RTL under test; the message holds its error."""
+
+
+def hdl_dir(design, root=None):
     """Converted Verilog/VHDL of ``design`` plus its harness, converted once per RTL change.
 
-    ``rtl_root`` is the folder holding the ``rtl`` package to convert: the project's own, or a
-    deliberately broken copy (tests/test_mutants.py).
+    ``root`` is the folder holding the ``rtl`` package to convert: the project's own, or a
+    deliberately broken copy (tests/test_mutants.py); default GAMECHIP_RTL_ROOT.
     """
-    rtl_root = Path(rtl_root or RTL_ROOT)
-    out = BUILD / "hdl" / _sources_digest(rtl_root)
+    root = resolve_rtl_root(root)
+    out = BUILD / "hdl" / _sources_digest(root)
     stamp = out / f"{design}.done"
     with _locked(BUILD / "hdl" / f"{design}.lock"):
         if not stamp.exists():
@@ -88,11 +160,16 @@ def hdl_dir(design, rtl_root=None):
             out.mkdir(parents=True, exist_ok=True)
             # MyHDL renames signals when blocks are elaborated twice in one process: convert
             # in a fresh interpreter every time.
-            subprocess.run(
-                [sys.executable, "-m", "rtl.convert", "--out", str(out), "--design", design],
-                check=True, cwd=rtl_root, stdout=subprocess.DEVNULL,
-                env={**os.environ, "PYTHONPATH": str(rtl_root)},
+            converted = subprocess.run(
+                [sys.executable, "-c", _CONVERT, str(root), "--out", str(out), "--design", design],
+                cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                env={**os.environ, "PYTHONPATH": str(root)},
             )
+            if converted.returncode:
+                error = [line for line in converted.stderr.splitlines() if line.strip()]
+                raise ConversionFailed(f"converting {design} from {root / 'rtl'} failed: "
+                                       f"{error[-1] if error else 'exit status ' + str(converted.returncode)}"
+                                       + ("\n" + "\n".join(error[-15:]) if len(error) > 1 else ""))
             (out / f"{harness.harness_name(design)}.v").write_text(harness.verilog_harness(design, PORTS[design]))
             (out / f"{harness.harness_name(design)}.vhd").write_text(
                 harness.vhdl_harness(design, PORTS[design], SIGNED.get(design, ())))
@@ -141,6 +218,56 @@ def waveform_path(sim_dir, design, sim):
     }[sim]
 
 
+# Variables a cocotb user often exports (SIM=ghdl, TESTCASE=..., WAVES=1, COCOTB_*): cocotb-test
+# lets SIM override its simulator argument and copies the whole environment into the
+# simulator's, where TESTCASE, MODULE, TOPLEVEL and the COCOTB_* settings would override what
+# this runner chose. The command line decides, so they never reach a run.
+INHERITED_COCOTB_SETTINGS = ("SIM", "TOPLEVEL", "TOPLEVEL_LANG", "MODULE", "TESTCASE", "WAVES", "RANDOM_SEED",
+                             "PLUSARGS", "SIM_ARGS", "EXTRA_ARGS", "COMPILE_ARGS", "SIM_BUILD", "GUI", "COVERAGE",
+                             "GPI_EXTRA", "GPI_USERS")
+
+
+def _drop_inherited_cocotb_settings():
+    for name in list(os.environ):
+        if name in INHERITED_COCOTB_SETTINGS or name.startswith("COCOTB_"):
+            os.environ.pop(name, None)
+
+
+@contextmanager
+def _interruptible(simulator):
+    """Ctrl-C (or SIGTERM) during a run kills the simulator and raises KeyboardInterrupt once
+    the run has unwound, which the command line turns into "interrupted" and exit status 130.
+    (cocotb-test's own handler, installed when the simulator object is made, ends in a failed
+    assertion inside its event loop and a traceback.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield simulator
+        return
+    caught = []
+
+    def interrupted(signum, frame):
+        caught.append(signum)
+        process = simulator.process
+        if process is None:  # between two commands: nothing to kill, stop right here
+            raise KeyboardInterrupt
+        if process.returncode is None:
+            process.kill()  # the run then ends with the simulator's exit status
+
+    # the handlers from before cocotb-test replaced them
+    previous = {signal.SIGINT: simulator.old_sigint_h, signal.SIGTERM: simulator.old_sigterm_h}
+    for sig in previous:
+        signal.signal(sig, interrupted)
+    try:
+        yield simulator
+    except SystemExit:
+        if not caught:
+            raise
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught:
+        raise KeyboardInterrupt
+
+
 @dataclass
 class RunResult:
     passed: bool
@@ -187,11 +314,11 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     cycle, like the search engine's node scoreboard), not the batch harness.
     ``quick_build``: compile Verilator's C++ at -O0 (7x faster to build, slower to run: for
     large designs that a regression runs for only a few thousand cycles)."""
-    from cocotb_test.simulator import run
     from rtl.designs import SIZE
 
     check_simulator(sim)
-    sources = hdl_dir(design, rtl_root)
+    root = resolve_rtl_root(rtl_root)
+    sources = hdl_dir(design, root)
     sim_dir = build_dir(design, sim, sources, waves, tag)
     sim_dir.mkdir(parents=True, exist_ok=True)
     for stale in (RESULT_FILE, CASE_FILE, ACTUAL_FILE):
@@ -200,7 +327,8 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     kwargs = dict(
         toplevel=top, module=module, sim_build=str(sim_dir), waves=waves,
         testcase=testcase_filter(tests), python_search=[str(ROOT)],
-        extra_env={"GAMECHIP_SIM": sim, "GAMECHIP_DESIGN": design, "GAMECHIP_SIZE": str(SIZE[design]), **(env or {})},
+        extra_env={"GAMECHIP_SIM": sim, "GAMECHIP_DESIGN": design, "GAMECHIP_SIZE": str(SIZE[design]),
+                   "GAMECHIP_RTL_TESTED": str(root), "GAMECHIP_RTL_DIGEST": rtl_digest(root), **(env or {})},
     )
     if sim == "ghdl":
         kwargs.update(
@@ -216,12 +344,17 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
             kwargs.update(compile_args=VERILATOR_BUILD_ARGS, plus_args=["--trace"] if waves else [])
             if quick_build:
                 kwargs.update(make_args=QUICK_BUILD_MAKE_ARGS)
+    if echo and sim == "verilator" and not (sim_dir / top).exists():
+        print(f"building {design} for Verilator (the first build of this RTL version takes 1-3 minutes) ...",
+              file=sys.stderr, flush=True)
+    _drop_inherited_cocotb_settings()
     collector = _Collect(echo)
     logger = logging.getLogger("cocotb")
     logger.addHandler(collector)
     propagate, logger.propagate = logger.propagate, not (echo or quiet)
     try:
-        run(simulator=sim, **kwargs)
+        with _interruptible(_simulator_classes()[sim](**kwargs)) as simulator:
+            simulator.run()
         passed = True
     except SystemExit:
         passed = False
@@ -251,11 +384,40 @@ def _run_record(record, name, tag, waves=False, echo=False, rtl_root=None):
                       env={"GAMECHIP_CASE": str(case_file), "GAMECHIP_SEED": str(record["seed"])})
 
 
-def replay_case(case_file, waves=True, echo=False):
-    """Re-run one saved failing case; return (RunResult, waveform path or None)."""
+def replay_rtl_root(record):
+    """(root, note): the RTL a saved case replays on, and what the user should know about it.
+
+    GAMECHIP_RTL_ROOT wins (e.g. a copy with a suspected fix); else the root the case failed
+    on, which the case file records with its digest; else the project's own RTL. A recorded
+    root that is gone is an RtlRootError: replaying elsewhere would quietly test another design."""
+    saved_root, saved_digest = record.get("rtl_root"), record.get("rtl_digest")
+    notes = []
+    if os.environ.get("GAMECHIP_RTL_ROOT"):
+        root = resolve_rtl_root()
+        if saved_root and Path(saved_root) != root:
+            notes.append(f"the case failed on {saved_root}; GAMECHIP_RTL_ROOT replays it on this RTL instead")
+    elif saved_root:
+        try:
+            root = resolve_rtl_root(saved_root)
+        except RtlRootError as error:
+            raise RtlRootError(f"the case failed on the RTL in {saved_root}, which is gone ({error}); set "
+                               f"GAMECHIP_RTL_ROOT to replay it on another copy") from None
+        if root != ROOT:
+            notes.append("the RTL the case failed on, from its case file")
+    else:
+        root = ROOT
+    if saved_digest and rtl_digest(root) != saved_digest:
+        notes.append(f"this RTL differs from the one the case failed on (digest {saved_digest} then)")
+    return root, "; ".join(notes) or None
+
+
+def replay_case(case_file, waves=True, echo=False, rtl_root=None):
+    """Re-run one saved failing case (on the RTL it failed on, unless ``rtl_root`` says
+    otherwise); return (RunResult, waveform path or None)."""
     record = json.loads(Path(case_file).read_text())
     design, sim = record["design"], record["sim"]
-    outcome = _run_record(record, f"{design}-{sim}-{record['seed']}.json", "replay", waves, echo)
+    root = replay_rtl_root(record)[0] if rtl_root is None else rtl_root
+    outcome = _run_record(record, f"{design}-{sim}-{record['seed']}.json", "replay", waves, echo, root)
     return outcome, waveform_path(outcome.sim_dir, design, sim) if waves else None
 
 

@@ -34,6 +34,7 @@ from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
 from golden.board import draw, square_name, start_position
 from golden.evaluator import evaluate
+from golden.games import mover_name, result_dict
 from golden.othello import legal_moves
 from golden.players import RandomPlayer
 from golden.processor import SEARCH, GoldenProcessor
@@ -42,7 +43,7 @@ from golden.referee import (NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_W
 from golden.reference import ReferencePlayer
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
 from tb import runner
-from tb.batch import ACTUAL_FILE, progress
+from tb.batch import ACTUAL_FILE, RESULT_FILE, progress
 
 DESIGN = "processor"
 CLOCK_NS = 10
@@ -474,8 +475,6 @@ PLAN = {
 async def play(dut):
     """One game for ``gamechip play`` / ``tournament`` (GAMECHIP_PLAY: level, color): the board
     after every move as progress lines, the game as JSON in ACTUAL_FILE."""
-    from gamechip.play import mover_name, result_dict
-
     request = json.loads(os.environ["GAMECHIP_PLAY"])
     processor_color = request["color"]
 
@@ -492,9 +491,14 @@ async def play(dut):
     tb = await start(dut)
     searches = []
     started = time.perf_counter()
-    result, _, _ = await play_refereed_game(tb, ReferencePlayer(request["level"]),
-                                            processor_color == "black", on_move=on_move,
-                                            searches=searches)
+    try:
+        result, _, _ = await play_refereed_game(tb, ReferencePlayer(request["level"]),
+                                                processor_color == "black", on_move=on_move,
+                                                searches=searches)
+    except AssertionError as mismatch:  # the host side reports it whole, not the cocotb log
+        with open(RESULT_FILE, "w") as out:
+            json.dump({"failure": str(mismatch)}, out)
+        raise
     game = result_dict(result, request["level"], processor_color, BUDGET,
                        os.environ.get("GAMECHIP_SIM", "?"), time.perf_counter() - started)
     game["searched_positions"] = [p.text() for p in searches]
@@ -502,32 +506,44 @@ async def play(dut):
         json.dump(game, out)
 
 
-def simulated_game(sim, level, processor_color, budget, tag="play", echo=False, check_nodes=False):
-    """Play one game on ``sim`` (host side); the game dict, or RuntimeError with the bench's
-    failure. ``check_nodes``: afterwards every search of the game runs again on the engine
-    alone under the node-by-node scoreboard (tb/test_search.py)."""
+class GameFailed(RuntimeError):
+    """A simulated game stopped: the processor's reply, status or node signature differed from
+    the golden processor's (the message has the move, the position and both values), or the
+    simulation broke (the message has the end of its log)."""
+
+
+def simulated_game(sim, level, processor_color, budget, tag="play", echo=False, check_nodes=False, rtl_root=None):
+    """Play one game on ``sim`` (host side); the game dict, or GameFailed. ``check_nodes``:
+    afterwards every search of the game runs again on the engine alone under the node-by-node
+    scoreboard (tb/test_search.py)."""
     request = {"level": level, "color": processor_color}
-    outcome = run_processor_bench(sim, ["play"], tag=tag, echo=echo,
+    outcome = run_processor_bench(sim, ["play"], tag=tag, echo=echo, rtl_root=rtl_root,
                                   env={"GAMECHIP_PLAY": json.dumps(request),
                                        "GAMECHIP_PROC_BUDGET": str(budget)})
+    log = outcome.sim_dir / "gamechip.log"
     if not outcome.passed or not outcome.actual:
-        failure = next((line for line in outcome.log.splitlines() if "AssertionError" in line), "")
-        raise RuntimeError(f"the game on {sim} failed: {failure}\n{outcome.log[-3000:]}\n"
-                           f"log: {outcome.sim_dir / 'gamechip.log'}")
+        failure = outcome.result.get("failure")
+        if failure:
+            raise GameFailed(f"MISMATCH in the processor on {sim} (reference level {level}, budget {budget:,}): "
+                             f"{failure}\nlog: {log}")
+        raise GameFailed(f"the game on {sim} broke before any mismatch:\n{outcome.log[-3000:]}\nlog: {log}")
     game = outcome.actual
     if check_nodes and game["searched_positions"]:
         from tb.test_search import check_searches_on
-        checked = check_searches_on(sim, game["searched_positions"], PROCESSOR_DEPTH_LIMIT, budget,
-                                    echo=echo)
+        try:
+            checked = check_searches_on(sim, game["searched_positions"], PROCESSOR_DEPTH_LIMIT, budget,
+                                        echo=echo, rtl_root=rtl_root)
+        except AssertionError as mismatch:
+            raise GameFailed(str(mismatch))
         game["nodes_checked"] = checked
     return game
 
 
-def run_processor_bench(sim, tests, env=None, tag="", echo=False):
+def run_processor_bench(sim, tests, env=None, tag="", echo=False, rtl_root=None):
     full_env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"),
                 "GAMECHIP_PROC_LEVEL": os.environ.get("GAMECHIP_PROC_LEVEL", "1"), **(env or {})}
     return runner.run_design(DESIGN, sim, "tb.test_processor", tests, env=full_env, tag=tag,
-                             direct=True, quick_build=True, quiet=True, echo=echo)
+                             direct=True, quick_build=True, quiet=True, echo=echo, rtl_root=rtl_root)
 
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)

@@ -27,7 +27,8 @@ from golden.othello import legal_moves
 from golden.positions import random_game_positions
 from golden.search import INNER, LEAF, TERMINAL, search, solve
 from tb import runner
-from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE, progress
+from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE, case_record, progress
+from tb.batch import environment as batch_environment
 
 DESIGN = "search"
 KINDS = {0: INNER, 1: LEAF, 2: TERMINAL}
@@ -198,6 +199,7 @@ class SearchTB:
 
 def failure_text(case, mismatch, env):
     lines = [f"SEARCH MISMATCH in {env['design']} on {env['sim']}, seed {env['seed']}",
+             f"rtl:       {env['rtl_root']}/rtl (digest {env['rtl_digest']})",
              f"case:      {case.label}",
              f"root:      {format_board(case.position)}",
              f"limits:    depth {case.depth}, budget {case.budget if case.budget is not None else 'none'}",
@@ -219,9 +221,8 @@ def failure_text(case, mismatch, env):
 
 
 def environment():
-    return {"sim": os.environ.get("GAMECHIP_SIM", "?"), "design": os.environ.get("GAMECHIP_DESIGN", DESIGN),
-            "seed": int(os.environ.get("GAMECHIP_SEED", "1")), "case": os.environ.get("GAMECHIP_CASE"),
-            "scale": os.environ.get("GAMECHIP_SEARCH_SCALE", "small")}
+    return dict(batch_environment(), design=os.environ.get("GAMECHIP_DESIGN", DESIGN),
+                scale=os.environ.get("GAMECHIP_SEARCH_SCALE", "small"))
 
 
 def record_result(test, checked, searches, seconds, cycles, failure=None):
@@ -261,9 +262,7 @@ async def check_searches(dut, cases, test):
         if mismatch is not None:
             if not os.path.exists(CASE_FILE):
                 with open(CASE_FILE, "w") as out:
-                    json.dump({"block": "search", "design": env["design"], "sim": env["sim"],
-                               "seed": env["seed"], "case": case.to_dict(), "mismatch": mismatch},
-                              out, indent=2)
+                    json.dump(case_record("search", case, env, mismatch=mismatch), out, indent=2)
             message = failure_text(case, mismatch, env)
             record_result(test, checked, number - 1, time.perf_counter() - started, cycles, message)
             raise AssertionError(message)
@@ -409,7 +408,7 @@ async def from_file(dut):
     await check_searches(dut, cases, "from_file")
 
 
-def check_searches_on(sim, boards, depth, budget, echo=False):
+def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None):
     """Run the searches of ``boards`` (board texts) on ``sim`` with the scoreboard; the number
     of nodes checked, or AssertionError with the failure report."""
     import tempfile
@@ -418,7 +417,8 @@ def check_searches_on(sim, boards, depth, budget, echo=False):
              for i, text in enumerate(boards)]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
         json.dump(cases, out)
-    outcome = run_search_bench(sim, ["from_file"], "small", tag="game-nodes", echo=echo, cases_file=out.name)
+    outcome = run_search_bench(sim, ["from_file"], "small", tag="game-nodes", echo=echo, cases_file=out.name,
+                               rtl_root=rtl_root)
     os.unlink(out.name)
     if not outcome.passed:
         raise AssertionError(outcome.result.get("failure") or outcome.log[-3000:])

@@ -1,0 +1,45 @@
+"""A refereed game of the processor against the reference player, as plain data: who moved,
+and the result as a JSON-ready dict. Shared by ``gamechip play``/``tournament`` (golden
+games) and the processor bench (simulated games), so both print, record and tabulate alike.
+"""
+
+import time
+
+from golden.board import square_name
+from golden.processor import GoldenProcessor
+from golden.referee import play_game
+from golden.reference import ReferencePlayer
+
+
+def mover_name(color_char, processor_color):
+    side = "black" if color_char == "X" else "white"
+    return ("processor" if side == processor_color else "reference") + f" ({side})"
+
+
+def golden_game(level, processor_color, budget, on_move=None):
+    """One game of the golden processor against ReferencePlayer(level); the result dict."""
+    processor, reference = GoldenProcessor(budget), ReferencePlayer(level)
+    black, white = (processor, reference) if processor_color == "black" else (reference, processor)
+    started = time.perf_counter()
+    result = play_game(black, white, on_move=on_move)
+    return result_dict(result, level, processor_color, budget, "golden", time.perf_counter() - started)
+
+
+def result_dict(result, level, processor_color, budget, simulator, seconds):
+    """The game as JSON-ready data (shared by the golden path and the simulation bench)."""
+    processor_char = "X" if processor_color == "black" else "O"
+    reference_char = "O" if processor_char == "X" else "X"
+    discs = {"X": result.black_discs, "O": result.white_discs}
+    plies = [{"color": p.color, "move": None if p.move is None else square_name(p.move),
+              "info": p.info} for p in result.plies]
+    depths = [p.info.get("depth") for p in result.plies
+              if p.color == processor_char and p.info.get("source") == "search"]
+    return {"level": level, "processor_color": processor_color, "budget": budget,
+            "simulator": simulator, "seconds": round(seconds, 2),
+            "record": result.format_record(), "black": result.black_discs, "white": result.white_discs,
+            "processor_discs": discs[processor_char], "reference_discs": discs[reference_char],
+            "processor_moves": list(result.move_counts(processor_char)),
+            "reference_moves": list(result.move_counts(reference_char)),
+            "reason": result.reason, "invalid_by": result.invalid_by, "detail": result.detail,
+            "mean_depth": round(sum(depths) / len(depths), 2) if depths else None,
+            "plies": plies, "results_text": result.results_text()}
