@@ -188,11 +188,13 @@ def cmd_book(args):
 # --- simulation commands -----------------------------------------------------------------
 
 def _blocks(names):
-    from tb.blocks import BLOCKS, unknown
+    from tb.blocks import BLOCKS, CHECKED_ELSEWHERE, unknown
 
     if not names or names == ["all"]:
         return list(BLOCKS.values())
     for name in names:
+        if name in CHECKED_ELSEWHERE:
+            raise UsageError(f"{name} is not driven by random positions; it is checked by {CHECKED_ELSEWHERE[name]}")
         if name not in BLOCKS:
             raise UsageError(unknown("block", name, list(BLOCKS) + ["all"]))
     return [BLOCKS[n] for n in names]
@@ -279,6 +281,11 @@ def cmd_fuzz(args):
     _announce_rtl()
     print(f"fuzz: {', '.join(b.name for b in blocks)} on {args.sim}, {args.count:,} positions each, seed {args.seed}",
           file=sys.stderr)
+    if args.block == ["all"]:
+        from tb.blocks import CHECKED_ELSEWHERE
+
+        print("fuzz: not fuzzed here: " + "; ".join(f"{name} ({how})" for name, how in CHECKED_ELSEWHERE.items()),
+              file=sys.stderr)
     summary = []
     for block in blocks:
         design = block.designs[0]

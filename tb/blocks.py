@@ -35,6 +35,14 @@ BLOCKS = {
 }
 DESIGN_BLOCK = {design: block for block in BLOCKS.values() for design in block.designs}
 
+# Designs with benches of their own that random positions through a batch harness cannot drive
+# (a whole search, a serial line, refereed games): how each one is checked instead.
+CHECKED_ELSEWHERE = {
+    "search": "every node of its searches against the golden search: gamechip search --sim S, make search-deep",
+    "uart": "byte streams with noise, glitches and breaks: make test (tb/test_uart.py)",
+    "processor": "whole refereed games: gamechip play --sim S, gamechip tournament --sim S",
+}
+
 
 def unknown(kind, name, valid):
     return f"unknown {kind} '{name}': choose one of {', '.join(valid)}"
