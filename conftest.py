@@ -1,15 +1,18 @@
-"""pytest: the regression names the RTL it tests in its header, and refuses a GAMECHIP_RTL_ROOT
-that holds no rtl/ package instead of testing the project's own RTL under another name."""
+"""pytest: the regression names the RTL it tests in its header, and refuses unusable GAMECHIP_*
+settings (a GAMECHIP_RTL_ROOT without rtl/, which would test the project's own RTL under another
+name; an empty GAMECHIP_CORPUS, which would replay nothing) instead of passing."""
 
 import pytest
 
 
 def pytest_configure(config):
-    from tb.runner import RtlRootError, resolve_rtl_root
+    from tb.corpus import check_corpus_folder
+    from tb.runner import SettingError, check_settings
 
     try:
-        resolve_rtl_root()
-    except RtlRootError as error:
+        check_settings()
+        check_corpus_folder()
+    except SettingError as error:
         raise pytest.UsageError(str(error))
 
 

@@ -201,13 +201,14 @@ def _blocks(names):
 
 
 def _check_sim(sim):
-    """Refuse an unknown or missing simulator."""
-    from tb.runner import SimulatorMissing, check_simulator
+    """Refuse an unknown or missing simulator, and GAMECHIP_* settings a simulation cannot use."""
+    from tb.runner import SimulatorMissing, check_settings, check_simulator
 
     try:
         check_simulator(sim)
     except SimulatorMissing as missing:
         raise UsageError(str(missing))
+    check_settings()
 
 
 _announced = []
@@ -671,6 +672,9 @@ def cmd_corpus_list(args):
     from tb import corpus
     from tb.casefile import CaseFileError, read_case_file
 
+    if not corpus.CORPUS.is_dir():
+        raise UsageError(f"the corpus folder {corpus.CORPUS} does not exist"
+                         + (" (GAMECHIP_CORPUS)" if "GAMECHIP_CORPUS" in os.environ else ""))
     files = corpus.corpus_files()
     for path in files:
         try:
@@ -861,11 +865,11 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(_join_dashed_values(sys.argv[1:] if argv is None else list(argv)))
     from tb.casefile import CaseFileError
-    from tb.runner import ConversionFailed, RtlRootError
+    from tb.runner import ConversionFailed, SettingError
 
     try:
         return args.run(args)
-    except (BoardError, UsageError, RtlRootError, CaseFileError) as error:
+    except (BoardError, UsageError, SettingError, CaseFileError) as error:
         print(f"gamechip {args.command}: error: {error}", file=sys.stderr)
         return 2
     except ConversionFailed as error:  # the RTL under test does not convert: a failure of that RTL

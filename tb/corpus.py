@@ -24,6 +24,16 @@ class CorpusRegression(AssertionError):
     """A corpus case mismatches again; the message holds its board, expected and actual."""
 
 
+def check_corpus_folder():
+    """A GAMECHIP_CORPUS that is not a folder of case files would make the corpus test replay
+    nothing and pass: refuse it (tb.runner.SettingError)."""
+    from tb.runner import SettingError
+
+    if "GAMECHIP_CORPUS" in os.environ and not corpus_files():
+        problem = "not a folder" if not CORPUS.is_dir() else "holds no case files (*.json)"
+        raise SettingError(f"GAMECHIP_CORPUS={CORPUS}: {problem}")
+
+
 def corpus_files(folder=None):
     return sorted(Path(folder or CORPUS).glob("*.json"))
 

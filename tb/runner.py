@@ -51,8 +51,29 @@ class SimulatorMissing(RuntimeError):
     pass
 
 
-class RtlRootError(RuntimeError):
+class SettingError(RuntimeError):
+    """A GAMECHIP_* environment variable that cannot be used: one line says which and why."""
+
+
+class RtlRootError(SettingError):
     """GAMECHIP_RTL_ROOT (or a case file's RTL root) names no folder holding an ``rtl`` package."""
+
+
+def check_settings():
+    """Refuse unusable GAMECHIP_* variables before any work (SettingError): a wrong path or
+    number must not end as a traceback deep inside a simulation, or be quietly ignored."""
+    resolve_rtl_root()
+    try:
+        BUILD.mkdir(parents=True, exist_ok=True)
+        probe = BUILD / f".probe-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as error:
+        where = "GAMECHIP_BUILD" if "GAMECHIP_BUILD" in os.environ else "the build folder"
+        raise SettingError(f"{where}={BUILD}: cannot write there: {error.strerror or error}")
+    seed = os.environ.get("GAMECHIP_SEED")
+    if seed is not None and not seed.isdigit():
+        raise SettingError(f"GAMECHIP_SEED={seed}: must be a whole number 0 or more")
 
 
 def resolve_rtl_root(path=None):

@@ -273,3 +273,21 @@ def test_fuzz_says_which_designs_it_does_not_fuzz_and_how_they_are_checked():
     run = gamechip("fuzz", "--count", "1")
     assert run.returncode == 0, run.stderr[-2000:]
     assert "not fuzzed here: search (" in run.stderr and "uart (" in run.stderr and "processor (" in run.stderr
+
+
+# --- the same kind of defect elsewhere: other settings ------------------------------------
+
+@pytest.mark.parametrize("setting, expected", [
+    ({"GAMECHIP_BUILD": "/proc/x"}, "GAMECHIP_BUILD=/proc/x: cannot write there"),
+    ({"GAMECHIP_SEED": "abc"}, "GAMECHIP_SEED=abc: must be a whole number"),
+    ({"GAMECHIP_CORPUS": "EMPTY"}, "holds no case files"),
+])
+def test_unusable_settings_stop_the_regression_and_the_commands_in_one_line(setting, expected, tmp_path):
+    setting = {k: str(tmp_path) if v == "EMPTY" else v for k, v in setting.items()}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tb/test_corpus.py"], cwd=ROOT,
+                         capture_output=True, text=True, env={**os.environ, **setting})
+    assert run.returncode != 0 and expected in run.stdout + run.stderr, run.stdout[-2000:] + run.stderr[-2000:]
+    if "GAMECHIP_CORPUS" in setting:
+        one_clear_line(gamechip("corpus", "list", env={"GAMECHIP_CORPUS": "/nonexistent"}), "does not exist")
+    elif "GAMECHIP_BUILD" in setting:
+        one_clear_line(gamechip("fuzz", "--block", "move_checker", "--count", "10", env=setting), expected)
