@@ -7,11 +7,13 @@ this is a recursive function over whole bitboards):
   view. A leaf's value is the evaluator's (SPEC section 4, fixed or adaptive weights),
   saturated to -256..255 and then raised to at least -255, so that every value of the tree
   lies in -255..255 and negating one never leaves the 9-bit range. The root is searched
-  with the window (-256, 256): -256 and 256 stand for minus and plus infinity, so the root
-  value is exact. A node with window (alpha, beta) searches its children with
+  with the window (-256, 256) by default: -256 and 256 stand for minus and plus infinity, so
+  the root value is exact (a host handing the engine a subtree gives a narrower root window,
+  SPEC section 12: the value is then fail-hard, clamped to it). A node with window (alpha, beta) searches its children with
   (-beta, -alpha); a child value v = -child >= beta cuts the node off (it returns beta), a
   v > alpha raises alpha (and, at the root, makes the move the best so far: the first move
-  of the order wins ties). A node returns its alpha when its moves are exhausted.
+  of the order wins ties, and is the best move when no move raises a narrow root window; a
+  move that cuts the root off is the best move). A node returns its alpha when its moves are exhausted.
 * **Passes and the end of the game**: a side with no legal move while the other has one
   passes, which is a node (the same discs, the other side to move) and a ply; when neither
   side can move the node is terminal and is evaluated (disc difference) whatever depth is
@@ -146,8 +148,10 @@ class _Abort(Exception):
 class _Iteration:
     """One depth-limited alpha-beta search with the engine's cycle model."""
 
-    def __init__(self, root, depth, pv, start_cycle, weights, adaptive, abort_cycle, killers=None):
+    def __init__(self, root, depth, pv, start_cycle, weights, adaptive, abort_cycle, killers=None,
+                 window=(MINUS_INFINITY, PLUS_INFINITY)):
         self.killers = {} if killers is None else killers    # ply -> square, kept across iterations
+        self.window = window
         self.depth = depth
         self.pv = pv
         self.weights = weights
@@ -163,8 +167,7 @@ class _Iteration:
 
     def run(self):
         """Search; raises _Abort (keeping the partial trace and counts) if the budget ends."""
-        self.value, after = self._node(self.root, 0, (), MINUS_INFINITY, PLUS_INFINITY,
-                                       self.start_cycle, self.start_cycle)
+        self.value, after = self._node(self.root, 0, (), *self.window, self.start_cycle, self.start_cycle)
         self.end = after - 1
         return self
 
@@ -198,6 +201,8 @@ class _Iteration:
             return value, answer + 1
         self._record(pos, ply, path, legal, INNER, generated, t)
         moves = ordered_moves(legal, self.pv if ply == 0 else self.killers.get(ply)) if legal else [None]
+        if ply == 0:
+            self.best = moves[0]     # the best move until one raises alpha (a narrow window)
         frontier = ply + 1 == self.depth
         for move in moves:
             child = pass_move(pos) if move is None else play(pos, move)
@@ -220,6 +225,8 @@ class _Iteration:
             if value >= beta:
                 if move is not None:
                     self.killers[ply] = move
+                if ply == 0:
+                    self.best = move
                 return beta, after_cut
             if value > alpha:
                 alpha = value
@@ -231,11 +238,15 @@ class _Iteration:
 
 
 def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
-           weights: Weights = DEFAULT, adaptive: bool = False) -> SearchResult:
+           weights: Weights = DEFAULT, adaptive: bool = False,
+           alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY) -> SearchResult:
     """Iterative deepening alpha-beta search of ``pos`` (see the module docstring).
 
-    ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget). The result carries the
-    whole trace, iteration by iteration (the aborted iteration up to the abort).
+    ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget); ``alpha``/``beta`` the root
+    window of every iteration (default the full window, -256..256; a host that hands the engine
+    a subtree gives it a narrower or a null window): fail-hard, so the value is ``alpha`` when
+    every move fails low and ``beta`` on a cut-off. The result carries the whole trace,
+    iteration by iteration (the aborted iteration up to the abort).
     """
     if not isinstance(pos, Position) or pos.size != 8:
         raise BoardError("the search engine is defined for the 8x8 board")
@@ -243,6 +254,9 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
         raise BoardError(f"depth limit must be 1..{MAX_DEPTH}, got {depth_limit!r}")
     if budget is not None and (not isinstance(budget, int) or budget < 0):
         raise BoardError(f"budget must be a number of cycles >= 0, got {budget!r}")
+    if not MINUS_INFINITY <= alpha < beta <= PLUS_INFINITY:
+        raise BoardError(f"root window must satisfy {MINUS_INFINITY} <= alpha < beta <= {PLUS_INFINITY}, "
+                         f"got ({alpha}, {beta})")
 
     if not legal_moves(pos.own, pos.opp) and not legal_moves(pos.opp, pos.own):
         evaluation = evaluate(pos, weights)
@@ -258,7 +272,7 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
     for depth in range(1, depth_limit + 1):
         abort_cycle = None if depth == 1 or budget is None else max(budget, start)
         pv = result.best if depth > 1 else None
-        iteration = _Iteration(pos, depth, pv, start, weights, adaptive, abort_cycle, killers)
+        iteration = _Iteration(pos, depth, pv, start, weights, adaptive, abort_cycle, killers, (alpha, beta))
         try:
             iteration.run()
         except _Abort:

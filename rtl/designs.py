@@ -80,7 +80,7 @@ def uart_ports():
 def search_ports():
     return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("root_black", 64, "in"),
             ("root_white", 64, "in"), ("root_white_to_move", 1, "in"), ("depth_limit", 5, "in"),
-            ("budget", 32, "in"), ("done", 1, "out"), ("best_move", 6, "out"),
+            ("budget", 32, "in"), ("root_alpha", 9, "in"), ("root_beta", 9, "in"), ("done", 1, "out"), ("best_move", 6, "out"),
             ("best_pass", 1, "out"), ("value", 9, "out"), ("depth", 5, "out"),
             ("nodes", 32, "out"), ("cycles", 32, "out"), ("node_event", 1, "out"),
             ("event_kind", 2, "out"), ("event_ply", 5, "out"), ("event_black", 64, "out"),
@@ -128,7 +128,7 @@ PORTS = {
 SIGNED = {
     "evaluator": {"fixed_value", "adaptive_value"},
     "evaluator_heavy": {"fixed_value", "adaptive_value"},
-    "search": {"value", "event_value", "event_fixed", "event_adaptive"},
+    "search": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
     "processor": {"last_value"},
 }
 

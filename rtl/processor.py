@@ -52,7 +52,7 @@ from myhdl import ConcatSignal, Signal, always_comb, always_seq, block, concat, 
 from rtl.disc_flipper import disc_flipper
 from rtl.openings import openings
 from rtl.rom import rom
-from rtl.search import search
+from rtl.search import MINUS_INFINITY, search
 from rtl.uart import uart_rx, uart_tx
 
 SQUARES = 64
@@ -216,8 +216,11 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     ev_fixed = Signal(intbv(0, min=-256, max=256))
     ev_adaptive = Signal(intbv(0, min=-256, max=256))
     s_fault = Signal(bool(0))
+    # the processor searches with the full root window; registers only so that they are driven
+    window_alpha = Signal(intbv(MINUS_INFINITY, min=-256, max=256))
+    window_beta = Signal(intbv(MINUS_INFINITY, min=-256, max=256))    # -256: plus infinity
     engine = search(clk, rst, s_start, black, white, me_white, s_depth_limit, budget,
-                    s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
+                    window_alpha, window_beta, s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
                     ev_node, ev_kind, ev_ply, ev_black, ev_white, ev_wtm, ev_legal,
                     ev_stable_own, ev_stable_opp, ev_value, ev_terminal, ev_stage,
                     ev_corners_own, ev_corners_opp, ev_xsq_own, ev_xsq_opp, ev_mobility_own,
@@ -274,6 +277,8 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
             fault_reg.next = 1
         if not loaded:
             loaded.next = 1
+            window_alpha.next = MINUS_INFINITY
+            window_beta.next = MINUS_INFINITY
             black.next = start_black
             white.next = start_white
         elif state == st.IDLE:

@@ -64,7 +64,7 @@ def value_signal():
 
 @block
 def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_limit, budget,
-           done, best_move, best_pass, value, depth, nodes, cycles,
+           root_alpha, root_beta, done, best_move, best_pass, value, depth, nodes, cycles,
            node_event, event_kind, event_ply, event_black, event_white, event_white_to_move,
            event_legal, event_stable_own, event_stable_opp, event_value,
            event_terminal, event_stage, event_corners_own, event_corners_opp, event_xsq_own,
@@ -80,6 +80,13 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     root_white_to_move:  Signal(bool) the side to move at the root (in, start edge).
     depth_limit:         Signal(intbv[5]) deepest iteration, 1..16 (in, start edge).
     budget:              Signal(intbv[32]) cycle budget for iterations 2.. (in, start edge).
+    root_alpha:          Signal(intbv(min=-256, max=256)) the root window's alpha, -256 for
+                         minus infinity (in, start edge; the default window is (-256, +inf)).
+    root_beta:           Signal(intbv(min=-256, max=256)) the root window's beta; -256, which
+                         no beta can be (beta > alpha >= -256), stands for plus infinity
+                         (in, start edge). A host searching a subtree gives a narrower or a
+                         null window (SPEC §12); the value is then fail-hard: root_alpha when
+                         every move fails low, root_beta on a cut-off.
     done:                Signal(bool) the answer is ready (out; high until the next start).
     best_move:           Signal(intbv[6]) best move of the deepest completed iteration (out).
     best_pass:           Signal(bool) the answer is a pass (out; also for a finished game).
@@ -121,6 +128,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     root_child_pass = Signal(bool(0))       # the root's current child is a pass
     root_best = Signal(intbv(0)[6:])
     root_best_pass = Signal(bool(0))
+    alpha_root = value_signal()             # root_alpha, latched on start
+    alpha_above = value_signal()            # -root_beta: the alpha of a level above the root
     answer_move = Signal(intbv(0)[6:])
     answer_pass = Signal(bool(0))
     answer_value = value_signal()
@@ -222,6 +231,10 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     up_cut = Signal(bool(0))
     up_raises = Signal(bool(0))
     cut_return = Signal(bool(0))         # a leaf cut this level off: return to the parent
+    root_done = Signal(bool(0))          # this cycle ends the iteration (root exhausted or cut off)
+    root_value = value_signal()          # ... with this value
+    root_move = Signal(intbv(0)[6:])     # ... and this best move
+    root_move_pass = Signal(bool(0))
 
     @always_comb
     def sides():
@@ -279,8 +292,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def leaf_fold():
-        leaf_cut.next = (answering and level != 0 and alpha_parent != MINUS_INFINITY
-                         and leaf_negated >= beta_here)
+        leaf_cut.next = answering and alpha_parent != MINUS_INFINITY and leaf_negated >= beta_here
         leaf_raises.next = answering and leaf_negated > alpha_cur
         if answering and leaf_negated > alpha_cur:
             alpha_now.next = leaf_negated
@@ -323,8 +335,32 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def leaving_fold():
-        up_cut.next = level >= 2 and alpha_grand != MINUS_INFINITY and up_value >= beta_parent
+        up_cut.next = level >= 1 and alpha_grand != MINUS_INFINITY and up_value >= beta_parent
         up_raises.next = up_value > alpha_parent
+
+    @always_comb
+    def iteration_end():
+        # The root's moves are exhausted, or (a narrow root window) a leaf or a child's value
+        # cuts the root off: fail-hard, the value is then the root's beta.
+        root_done.next = 0
+        root_value.next = alpha_now
+        root_move.next = root_best
+        root_move_pass.next = root_best_pass
+        if level == 0 and leave and not self_answer:
+            root_done.next = 1
+            if answering and leaf_raises:
+                root_move.next = last_cur
+                root_move_pass.next = root_child_pass
+        elif level == 0 and cut_return:
+            root_done.next = 1
+            root_value.next = beta_here
+            root_move.next = last_cur
+            root_move_pass.next = root_child_pass
+        elif level == 1 and leave and up_cut:
+            root_done.next = 1
+            root_value.next = beta_parent
+            root_move.next = stack_last[0]
+            root_move_pass.next = root_child_pass
 
     @always_comb
     def evaluator_inputs():
@@ -354,8 +390,14 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             root_side.next = root_white_to_move
             board_black.next = root_black
             board_white.next = root_white
-            alpha_cur.next = MINUS_INFINITY
-            alpha_parent.next = MINUS_INFINITY
+            alpha_cur.next = root_alpha
+            alpha_root.next = root_alpha
+            if root_beta == MINUS_INFINITY:
+                alpha_parent.next = MINUS_INFINITY
+                alpha_above.next = MINUS_INFINITY
+            else:
+                alpha_parent.next = -root_beta
+                alpha_above.next = -root_beta
             alpha_grand.next = MINUS_INFINITY
             started_cur.next = 0
             last_cur.next = 0
@@ -392,6 +434,9 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                     node_count.next = node_count + 1
                     if level == 0:
                         root_child_pass.next = spawn_pass
+                        if not started_cur:  # the best move until one raises alpha
+                            root_best.next = chosen
+                            root_best_pass.next = spawn_pass
                     if push:
                         stack_black[int(level)].next = board_black
                         stack_white[int(level)].next = board_white
@@ -403,10 +448,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                         level.next = level + 1
                         alpha_grand.next = alpha_parent
                         alpha_parent.next = alpha_now
-                        if level == 0:
-                            alpha_cur.next = MINUS_INFINITY
-                        else:
-                            alpha_cur.next = alpha_parent
+                        alpha_cur.next = alpha_parent   # -(this level's beta)
                         started_cur.next = 0
                         last_cur.next = 0
                         killer_cur.next = stack_killer[int(level + 1)]
@@ -418,6 +460,32 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                         started_cur.next = 1
                         evaluating_self.next = 0
                         state.next = state_t.AWAIT
+                elif root_done:
+                    answer_move.next = root_move
+                    answer_pass.next = root_move_pass
+                    answer_value.next = root_value
+                    answer_depth.next = iteration
+                    if level == 1:  # cut off by a child's value: back to the root's board
+                        level.next = 0
+                        board_black.next = stack_black[0]
+                        board_white.next = stack_white[0]
+                        if not reached_by_pass[1]:
+                            stack_killer[0].next = stack_last[0]
+                            killer_valid.next[0] = 1
+                    elif cut_return and own_legal != 0:
+                        stack_killer[0].next = last_cur
+                        killer_valid.next[0] = 1
+                    if iteration == limit:
+                        state.next = state_t.FINISHED
+                    else:
+                        iteration.next = iteration + 1
+                        started_cur.next = 0
+                        last_cur.next = 0
+                        alpha_cur.next = alpha_root
+                        alpha_parent.next = alpha_above
+                        alpha_grand.next = MINUS_INFINITY
+                        root_best_pass.next = 0
+                        state.next = state_t.EXPAND
                 elif cut_return:
                     # A leaf cut this level off: its beta goes up, which cannot move the
                     # parent's alpha; continue at the parent.
@@ -435,35 +503,19 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                     alpha_parent.next = alpha_grand
                     if level >= 3:
                         alpha_grand.next = stack_alpha[int(level - 3)]
+                    elif level == 2:
+                        alpha_grand.next = alpha_above
                     else:
                         alpha_grand.next = MINUS_INFINITY
                     state.next = state_t.EXPAND
                 elif leave:
                     if level == 0:
-                        if self_answer:
-                            # A finished game at the root: nothing to search.
-                            answer_pass.next = 1
-                            answer_value.next = leaf_value
-                            answer_depth.next = limit
-                            state.next = state_t.FINISHED
-                        else:
-                            if answering and leaf_raises:
-                                answer_move.next = last_cur
-                                answer_pass.next = root_child_pass
-                            else:
-                                answer_move.next = root_best
-                                answer_pass.next = root_best_pass
-                            answer_value.next = alpha_now
-                            answer_depth.next = iteration
-                            if iteration == limit:
-                                state.next = state_t.FINISHED
-                            else:
-                                iteration.next = iteration + 1
-                                started_cur.next = 0
-                                last_cur.next = 0
-                                alpha_cur.next = MINUS_INFINITY
-                                root_best_pass.next = 0
-                                state.next = state_t.EXPAND
+                        # A finished game at the root (the other leaves of the root are
+                        # root_done): nothing to search.
+                        answer_pass.next = 1
+                        answer_value.next = leaf_value
+                        answer_depth.next = limit
+                        state.next = state_t.FINISHED
                     elif up_cut:
                         # The value cuts the parent off: continue at the grandparent.
                         if not reached_by_pass[int(level)]:
@@ -480,9 +532,11 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                         if level >= 3:
                             alpha_parent.next = stack_alpha[int(level - 3)]
                         else:
-                            alpha_parent.next = MINUS_INFINITY
+                            alpha_parent.next = alpha_above
                         if level >= 4:
                             alpha_grand.next = stack_alpha[int(level - 4)]
+                        elif level == 3:
+                            alpha_grand.next = alpha_above
                         else:
                             alpha_grand.next = MINUS_INFINITY
                         state.next = state_t.EXPAND
@@ -504,6 +558,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                         alpha_parent.next = alpha_grand
                         if level >= 3:
                             alpha_grand.next = stack_alpha[int(level - 3)]
+                        elif level == 2:
+                            alpha_grand.next = alpha_above
                         else:
                             alpha_grand.next = MINUS_INFINITY
                         state.next = state_t.EXPAND
@@ -586,5 +642,5 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     return (cells, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
             betas, leaf_fold, next_action, child_left, generation, generation_kind, leaving,
-            leaving_negate, leaving_fold, evaluator_inputs, control,
+            leaving_negate, leaving_fold, iteration_end, evaluator_inputs, control,
             answer_outputs, trace_outputs, fault_output)

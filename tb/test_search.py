@@ -25,7 +25,7 @@ from golden.board import Position, draw, start_position, format_board, parse_boa
 from golden.evaluator import evaluate
 from golden.othello import legal_moves
 from golden.positions import random_game_positions
-from golden.search import INNER, LEAF, TERMINAL, search, solve
+from golden.search import INNER, LEAF, MINUS_INFINITY, PLUS_INFINITY, TERMINAL, search, solve
 from tb import runner
 from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE, case_record, progress
 from tb.batch import environment as batch_environment
@@ -47,15 +47,23 @@ class SearchCase:
     budget: Optional[int]
     label: str
     exact: bool = False     # searched to the end: the value must equal golden.search.solve
+    alpha: int = MINUS_INFINITY    # the root window (SPEC §12); default the full one
+    beta: int = PLUS_INFINITY
 
     def to_dict(self):
         return {"board": format_board(self.position), "depth": self.depth, "budget": self.budget,
-                "label": self.label, "exact": self.exact}
+                "label": self.label, "exact": self.exact, "alpha": self.alpha, "beta": self.beta}
 
     @classmethod
     def from_dict(cls, record):
         return cls(parse_board(record["board"]), int(record["depth"]), record.get("budget"),
-                   record.get("label", "saved case"), bool(record.get("exact", False)))
+                   record.get("label", "saved case"), bool(record.get("exact", False)),
+                   int(record.get("alpha", MINUS_INFINITY)), int(record.get("beta", PLUS_INFINITY)))
+
+    def window_text(self):
+        if (self.alpha, self.beta) == (MINUS_INFINITY, PLUS_INFINITY):
+            return ""
+        return f", window ({self.alpha}, {self.beta})"
 
 
 def signed9(raw):
@@ -130,6 +138,9 @@ class SearchTB:
         dut.root_white_to_move.value = int(pos.white_to_move)
         dut.depth_limit.value = case.depth
         dut.budget.value = case.budget if case.budget is not None else (1 << 32) - 1
+        dut.root_alpha.value = case.alpha & 0x1FF
+        # 9 bits cannot hold +256: -256, which no beta can be, stands for plus infinity
+        dut.root_beta.value = (MINUS_INFINITY if case.beta == PLUS_INFINITY else case.beta) & 0x1FF
         dut.start.value = 1
         await FallingEdge(dut.clk)          # the start edge is the rising edge before this
         dut.start.value = 0
@@ -202,7 +213,8 @@ def failure_text(case, mismatch, env):
              f"rtl:       {env['rtl_root']}/rtl (digest {env['rtl_digest']})",
              f"case:      {case.label}",
              f"root:      {format_board(case.position)}",
-             f"limits:    depth {case.depth}, budget {case.budget if case.budget is not None else 'none'}",
+             f"limits:    depth {case.depth}, budget {case.budget if case.budget is not None else 'none'}"
+             f"{case.window_text()}",
              *("           " + row for row in draw(case.position).splitlines()),
              f"what:      {mismatch['what']}"]
     if mismatch.get("path") is not None:
@@ -248,7 +260,7 @@ async def check_searches(dut, cases, test):
     checked = cycles = 0
     started = time.perf_counter()
     for number, case in enumerate(cases, 1):
-        golden = search(case.position, case.depth, case.budget)
+        golden = search(case.position, case.depth, case.budget, alpha=case.alpha, beta=case.beta)
         answer, mismatch = await tb.run(case, golden)
         if test == "replay":
             with open(ACTUAL_FILE, "w") as out:
@@ -279,11 +291,11 @@ async def check_searches(dut, cases, test):
 SCALES = {
     # depth and number of random-play searches, searches with a budget that stops inside an
     # iteration, searches with a pass and a finished game inside the horizon, endgames
-    # (number, empties) searched to the end
-    "tiny": {"depth": 2, "random": 1, "budgeted": 1, "passes": 1, "endgames": 1, "empties": 3},
-    "small": {"depth": 3, "random": 3, "budgeted": 2, "passes": 2, "endgames": 2, "empties": 5},
-    "medium": {"depth": 4, "random": 6, "budgeted": 3, "passes": 3, "endgames": 3, "empties": 7},
-    "large": {"depth": 5, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 8},
+    # (number, empties) searched to the end, positions searched with the seven root windows
+    "tiny": {"depth": 2, "random": 1, "budgeted": 1, "passes": 1, "endgames": 1, "empties": 3, "windows": 0},
+    "small": {"depth": 3, "random": 3, "budgeted": 2, "passes": 2, "endgames": 2, "empties": 5, "windows": 1},
+    "medium": {"depth": 4, "random": 6, "budgeted": 3, "passes": 3, "endgames": 3, "empties": 7, "windows": 2},
+    "large": {"depth": 5, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 8, "windows": 4},
 }
 
 
@@ -349,7 +361,20 @@ def directed_cases():
     cases.append(SearchCase(root_pass, 4, None, "root must pass", exact=True))
     over = parse_board("X" * 63 + "- X")
     cases.append(SearchCase(over, 2, None, "game over at the root", exact=True))
-    return cases
+    return cases + window_cases(black_start, 3) + window_cases(pv_not_first, 4)
+
+
+def window_cases(position, depth, label="", tag=""):
+    """The root windows a host hands an engine (SPEC §12) around the position's true value v:
+    null windows just below, at and above v (fail high, exact boundary, fail low), a narrow
+    window holding v, one wholly above (every move fails low) and one wholly below (the first
+    move cuts the root off)."""
+    v = search(position, depth).value
+    windows = [(v - 1, v), (v, v + 1), (v - 2, v + 2), (v + 1, v + 9), (v - 9, v - 1), (MINUS_INFINITY, v),
+               (v, PLUS_INFINITY)]
+    return [SearchCase(position, depth, None, f"{label or 'root window'}{tag} ({a}, {b}) around the value {v}",
+                       alpha=a, beta=b)
+            for a, b in windows if MINUS_INFINITY <= a < b <= PLUS_INFINITY]
 
 
 def random_cases(seed, scale):
@@ -362,6 +387,8 @@ def random_cases(seed, scale):
               for i, p in enumerate(random_midgames(rng, size["budgeted"]))]
     cases += [SearchCase(p, 4, None, f"pass and game over within the horizon #{i} (seed {seed})")
               for i, p in enumerate(with_pass_or_end(rng, size["passes"], 4))]
+    for i, p in enumerate(random_midgames(rng, size["windows"])):
+        cases += window_cases(p, size["depth"], f"random play #{i} (seed {seed}), root window")
     return cases
 
 

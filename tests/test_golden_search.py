@@ -142,3 +142,34 @@ def test_finished_game_at_the_root():
 def test_bad_limits_are_refused(depth, budget):
     with pytest.raises(BoardError):
         search(start_position(), depth, budget)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_a_root_window_gives_the_fail_hard_value_of_plain_minimax(depth):
+    """SPEC §12's subtree searches: with the root window (a, b) the value is minimax clamped to
+    it (a when every move fails low, b on a cut-off), and the best move is one whose minimax
+    value reaches the clamped value (the first move tried when every move fails low)."""
+    rng = random.Random(depth)
+    for pos in MIDGAMES[:12] + LATE[:6]:
+        exact = minimax(pos, depth)
+        for alpha, beta in ((exact - 1, exact), (exact, exact + 1), (exact - 3, exact + 3), (exact + 1, exact + 6),
+                            (exact - 6, exact - 1), (-256, exact), (exact, 256), *[sorted(rng.sample(range(-256, 257), 2))
+                                                                              for _ in range(3)]):
+            if not -256 <= alpha < beta <= 256:
+                continue
+            result = search(pos, depth, alpha=alpha, beta=beta)
+            assert result.value == min(max(exact, alpha), beta), (pos.text(), depth, alpha, beta)
+            if game_over(pos):
+                continue
+            children = {m: -minimax(child(pos, m), depth - 1) for m in
+                        ([None] if not legal_moves(pos.own, pos.opp) else
+                         [s for s in range(64) if legal_moves(pos.own, pos.opp) >> s & 1])}
+            assert result.best in children
+            if exact > alpha:
+                assert min(children[result.best], beta) == result.value, (pos.text(), alpha, beta, result.best)
+
+
+def test_a_bad_root_window_is_refused():
+    for alpha, beta in ((0, 0), (5, 2), (-257, 0), (0, 257)):
+        with pytest.raises(BoardError):
+            search(start_position(), 2, alpha=alpha, beta=beta)

@@ -12,8 +12,8 @@ from tests.test_mutants import mutant_root, mutant_tag
 MUTANTS = {
     "cut-off test off by one (> instead of >=)": (
         "search.py",
-        "and leaf_negated >= beta_here)",
-        "and leaf_negated > beta_here)"),
+        "and leaf_negated >= beta_here",
+        "and leaf_negated > beta_here"),
     "a pass is played as a move": (
         "search.py",
         "        spawn_pass.next = own_legal == 0\n",
@@ -30,6 +30,14 @@ MUTANTS = {
         "search.py",
         "                        killer_valid.next[int(level)] = 1\n",
         "                        killer_valid.next[int(level)] = 0\n"),
+    "the root window's alpha is forgotten after iteration 1": (
+        "search.py",
+        "                        alpha_cur.next = alpha_root\n",
+        "                        alpha_cur.next = MINUS_INFINITY\n"),
+    "a child's value never cuts the root off (the root's beta ignored)": (
+        "search.py",
+        "up_cut.next = level >= 1 and",
+        "up_cut.next = level >= 2 and"),
 }
 
 
