@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 from gamechip.boards import BoardPicture, board_svg
-from gamechip.waves import Dump, Located, Trace, WaveError, gtkw_text, render_window
+from gamechip.waves import UNITS_PER_NS, Dump, Located, Trace, WaveError, gtkw_text, render_window
 from golden.board import parse_board, parse_square
 
 WINDOW_CYCLES = 12       # cycles shown before and after the diverging node
@@ -96,12 +96,14 @@ def write_search_views(record, waveform):
         traces = dump.read(TOP, traces)
         if not traces:
             raise WaveError(f"no signal of {TOP} in {waveform}")
-        units, dump_format = dump.units_per_ns, dump.format
+        units, viewer_units, dump_format = dump.units_per_ns, dump.viewer_units_per_ns, dump.format
+        located.dump_end_ns = dump.last_change_ns(traces)
     except WaveError as error:
         notes.append(f"signal window not written: {error}")
-        dump, units, dump_format = None, 1000, Path(waveform).suffix.lstrip(".").upper()
+        dump, dump_format = None, Path(waveform).suffix.lstrip(".").upper()
+        units = viewer_units = UNITS_PER_NS.get(Path(waveform).suffix, 1000)
     save = Path(waveform).with_suffix(".gtkw")
-    save.write_text(gtkw_text(waveform, save, dump_format, TOP, traces, located, units, title))
+    save.write_text(gtkw_text(waveform, save, dump_format, TOP, traces, located, viewer_units, title))
     written.append((f"GTKWave save file (marker at cycle {cycle}, {shown:g} ns)", save))
     if dump:
         picture = render_window(traces, located, units, title)

@@ -11,8 +11,9 @@ and the batch's response file; the batch's start is the last rising edge of ``go
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Optional
 
 from gamechip.drawing import MONO_CHAR_WIDTH, Canvas, fit_text
 from tb import timeline
@@ -73,6 +74,8 @@ class Dump:
         self.format = str(self.wave.file_format)
         timescale = self.wave.timescale
         self.units_per_ns = 10 ** (-9 - timescale.unit.to_exponent()) / timescale.factor
+        # GTKWave counts time in the timescale's unit (it multiplies a VCD's '10 ps' steps by 10)
+        self.viewer_units_per_ns = 10 ** (-9 - timescale.unit.to_exponent())
 
     def read(self, top, traces):
         """Fill in the changes of ``traces`` from the harness scope ``top``; return the traces
@@ -84,6 +87,10 @@ class Dump:
                 trace.changes = _last_per_time(list(found[trace.name].signal))
                 held.append(trace)
         return held
+
+    def last_change_ns(self, traces):
+        """The last time any of ``traces`` (read) changes: where the dump ends, for them."""
+        return max((trace.changes[-1][0] for trace in traces if trace.changes), default=0) / self.units_per_ns
 
     def rising_edges_ns(self, trace):
         edges, previous = [], None
@@ -114,6 +121,12 @@ def gtkwave_name(dump_format, top, trace):
 
 # --- where the failing vector is -------------------------------------------------------------
 
+# The window around the failing sample: (before, after) in clock cycles for start/done blocks, in
+# vectors for combinational ones, cut to the batch (go rising to ready falling).
+WINDOW_CYCLES = (4, 3)
+WINDOW_VECTORS = (8, 8)
+
+
 @dataclass
 class Located:
     sample: timeline.Sample  # the failing vector / cycle
@@ -121,6 +134,7 @@ class Located:
     end_ns: float
     source: str  # 'dump' (go edge read from the waveform) or 'timing model'
     known: bool = True  # False: the failing vector is not known, the marker is on the first one
+    dump_end_ns: Optional[float] = None  # the dump's last time, when known (a viewer cannot scroll past it)
 
     @property
     def label(self):
@@ -145,27 +159,57 @@ def locate(design, sim_dir, vector, cycle, go_edges_ns=None):
     sample = timeline.failing_sample(timeline.samples(go_ns, cycles, sequential), vector, cycle)
     if sample is None:
         raise WaveError(f"the case has no vector {vector} in {response}")
-    end_of_batch = go_ns + timeline.batch_length_ns(cycles, sequential) + timeline.READY_NS
-    if not sequential:
-        return Located(sample, go_ns - 0.5, end_of_batch + 0.5, source, known)
-    start = max(go_ns - 0.5, sample.shown_ns - 4 * timeline.CYCLE_NS)
-    return Located(sample, start, min(end_of_batch + 0.5, sample.shown_ns + 3 * timeline.CYCLE_NS), source, known)
+    ready_ns = go_ns + timeline.batch_length_ns(cycles, sequential)  # the replay ends when ready rises
+    end_of_batch = ready_ns + timeline.READY_NS
+    before, after = (WINDOW_CYCLES if sequential else WINDOW_VECTORS)
+    step = timeline.CYCLE_NS if sequential else timeline.SETTLE_NS  # one cycle, or one vector
+    start = max(go_ns - 0.5, sample.shown_ns - before * step)
+    end = min(end_of_batch + 0.5, sample.shown_ns + after * step)
+    return Located(sample, start, end, source, known, dump_end_ns=ready_ns)
 
 
 # --- GTKWave save file -------------------------------------------------------------------------
 
+# The window GTKWave opens (gtkwave 3.3): [size] is the main window; the signal tree and the
+# signal names take [sst_width] and [signals_width] of it and borders the rest, which leaves
+# GTKWAVE_WAVE_PX pixels for the waves (measured under Xvfb, and checked there by
+# tests/test_failure_views.py). 1280 pixels fit most screens.
+GTKWAVE_SIZE = (1280, 700)
+GTKWAVE_SST_WIDTH, GTKWAVE_SIGNALS_WIDTH = 220, 240
+GTKWAVE_WAVE_PX = 740
+GTKWAVE_FIT = 0.75  # the located window fills this part of the wave area, centred
+
+
+def gtkwave_view(located, units_per_ns):
+    """([timestart], zoom) in GTKWave's terms for the window of ``located``.
+
+    GTKWave shows 2**-zoom time units per 200 pixels (its calczoom), and honours [timestart]
+    only if a whole page from there ends inside the dump, so near the dump's end (the replay
+    stops right after the failing vector) the page is moved left to end with the dump."""
+    span_ns = max(located.end_ns - located.start_ns, 1 / units_per_ns)
+    ns_per_px = span_ns / (GTKWAVE_FIT * GTKWAVE_WAVE_PX)
+    units_per_frame = ns_per_px * units_per_ns * 200
+    if units_per_frame < 1:  # GTKWave's closest zoom: one time unit per 200 pixels
+        units_per_frame, ns_per_px = 1, 1 / (units_per_ns * 200)
+    page_ns = GTKWAVE_WAVE_PX * ns_per_px
+    start_ns = located.start_ns - (page_ns - span_ns) / 2
+    if located.dump_end_ns is not None:  # a few pixels to spare: GTKWave compares in single precision
+        start_ns = min(start_ns, max(located.dump_end_ns, located.sample.shown_ns) - page_ns * 1.03)
+    return max(0, math.floor(start_ns * units_per_ns)), -math.log2(units_per_frame)
+
+
 def gtkw_text(dump_path, save_path, dump_format, top, traces, located, units_per_ns, title):
-    """A GTKWave save file: the traces in groups (hex for buses), the window and the marker."""
-    start, end = round(located.start_ns * units_per_ns), round(located.end_ns * units_per_ns)
+    """A GTKWave save file: the traces in groups (hex for buses), the window around the marker.
+    ``units_per_ns``: GTKWave's time units (the dump's timescale unit) per ns."""
+    start, zoom = gtkwave_view(located, units_per_ns)
     marker = round(located.sample.shown_ns * units_per_ns)
-    zoom = -math.log2(max(end - start, 1) / 1000)  # GTKWave shows 2**-zoom time units per pixel
     tree = ("top." if dump_format == "GHW" else "") + top + "."
     lines = ["[*]", f"[*] {title}", f"[*] marker: {located.label}", "[*]",
              f'[dumpfile] "{Path(dump_path).resolve()}"', f'[savefile] "{Path(save_path).resolve()}"',
-             f"[timestart] {start}", "[size] 1400 700", "[pos] -1 -1",
+             f"[timestart] {start}", f"[size] {GTKWAVE_SIZE[0]} {GTKWAVE_SIZE[1]}", "[pos] -1 -1",
              f"*{zoom:.6f} {marker} " + " ".join(["-1"] * 26),
-             f"[treeopen] {tree}", "[sst_width] 220", "[signals_width] 240", "[sst_expanded] 1",
-             "[sst_vpaned_height] 200"]
+             f"[treeopen] {tree}", f"[sst_width] {GTKWAVE_SST_WIDTH}", f"[signals_width] {GTKWAVE_SIGNALS_WIDTH}",
+             "[sst_expanded] 1", "[sst_vpaned_height] 200"]
     for group in GROUPS:
         members = [t for t in traces if t.group == group]
         if not members:
@@ -353,16 +397,19 @@ def waveform_views(design, waveform, sim_dir, vector, cycle, title):
             raise WaveError(f"no signal of the harness {top} in {waveform}")
         go = next((t for t in traces if t.name == "go"), None)
         edges = dump.rising_edges_ns(go) if go else None
-        units, dump_format = dump.units_per_ns, dump.format
+        units, viewer_units, dump_format = dump.units_per_ns, dump.viewer_units_per_ns, dump.format
     else:
-        edges, units = None, UNITS_PER_NS.get(waveform.suffix, 1000)
+        edges = None
+        units = viewer_units = UNITS_PER_NS.get(waveform.suffix, 1000)
         dump_format = waveform.suffix.lstrip(".").upper()
     located = locate(design, sim_dir, vector, cycle, edges)
+    if dump:
+        located = replace(located, dump_end_ns=dump.last_change_ns(traces))
     if located.source != "dump":
         notes.append("marker placed by the harness timing model (the dump's go edges could not be read)")
     if not located.known:
         notes.append("marker on the case's first vector: where its answers differ is not known")
     save = waveform.with_suffix(".gtkw")
-    gtkw = gtkw_text(waveform, save, dump_format, top, traces, located, units, title)
+    gtkw = gtkw_text(waveform, save, dump_format, top, traces, located, viewer_units, title)
     picture = render_window(traces, located, units, title) if dump else None
     return gtkw, picture, located, notes

@@ -161,6 +161,8 @@ def test_search_table_and_bad_limits():
 
 
 def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(tmp_path):
+    from gamechip.search_views import CLOCK_NS
+    from tests.test_failure_views import check_gtkwave_opens_on_the_marker
     from tests.test_search_mutants import MUTANTS as SEARCH_MUTANTS
 
     root = mutant_root(tmp_path, *SEARCH_MUTANTS["cut-off test off by one (> instead of >=)"])
@@ -174,4 +176,10 @@ def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(
     for what in ("waveform:", "board picture (expected):", "GTKWave save file", "signal window (SVG):"):
         line = next(l for l in run.stderr.splitlines() if what in l)
         assert Path(line.split(": ")[-1].split(" (")[0]).exists() or what == "waveform:", line
-    assert Path(run.stderr.split("waveform: ")[-1].splitlines()[0]).exists()
+    waveform = Path(run.stderr.split("waveform: ")[-1].splitlines()[0])
+    assert waveform.exists()
+    # GTKWave opens the save file on the diverging node's cycle
+    mismatch = json.loads((waveform.parent / "gamechip_failure.json").read_text())["mismatch"]
+    save_file = waveform.with_suffix(".gtkw")
+    check_gtkwave_opens_on_the_marker(save_file, tmp_path, mismatch["time_ns"], CLOCK_NS,
+                                      ["clk", "start", "done", "node_event", "event_kind", "best_move"])

@@ -1,7 +1,9 @@
 """What a failure leaves a person to look at: ``gamechip replay CASE --waves`` (VCD on Icarus, a
 GTKWave save file, a picture of the signal window, board pictures) and ``gamechip report DIR``
 (one HTML page for a campaign), on a real failure: a tiny campaign on Icarus over a copy of rtl/
-with a planted move-checker bug, plus a passing block.
+with a planted move-checker bug, plus a passing block. The save files of all three dump formats
+(VCD, FST, GHW) are opened in GTKWave itself on a virtual display (Xvfb), which says through its
+Tcl interface what window it shows.
 
 Like tests/test_campaign.py, every command runs as a subprocess with its own GAMECHIP_BUILD, so
 nothing here touches build/ while the regression runs. The timing model (tb/timeline.py) is
@@ -11,8 +13,10 @@ checked against a real dump of a start/done block, in-process with runner.BUILD 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -48,6 +52,63 @@ def dump_values_at(dump, traces, time_ns):
                 break
             values[trace.name] = value
     return values
+
+
+# --- GTKWave itself, on a virtual display ------------------------------------------------------
+
+GTKWAVE_PACKAGES = {"gtkwave": "gtkwave", "xvfb-run": "xvfb", "xauth": "xauth"}
+# Run by gtkwave -S once the save file is loaded: the window, the marker, every row and its value.
+GTKWAVE_PROBE = r"""
+puts "window [gtkwave::getWindowStartTime] [gtkwave::getWindowEndTime] [gtkwave::getMarker] [gtkwave::getTimeDimension]"
+for {set i 0} {$i < [gtkwave::getTotalNumTraces]} {incr i} {
+    puts "row [gtkwave::getTraceNameFromIndex $i]|[gtkwave::getTraceValueAtMarkerFromIndex $i]"
+}
+gtkwave::/File/Quit
+"""
+NS_PER_UNIT = {"f": 1e-6, "p": 1e-3, "n": 1.0, "u": 1e3, "m": 1e6, "s": 1e9}
+
+
+@dataclass
+class GtkwaveWindow:
+    start_ns: float
+    end_ns: float
+    marker_ns: float
+    rows: dict  # row name as GTKWave shows it (e.g. 'legal[63:0]') -> its value at the marker
+
+
+def open_in_gtkwave(save_file, tmp_path):
+    """Open ``save_file`` in GTKWave under Xvfb and read back what it shows."""
+    missing = sorted({package for tool, package in GTKWAVE_PACKAGES.items() if not shutil.which(tool)})
+    if missing:
+        pytest.fail(f"GTKWave on a virtual display is needed to check the save file: "
+                    f"sudo apt-get install {' '.join(missing)}   (scripts/setup.sh does it when it may)",
+                    pytrace=False)
+    probe = tmp_path / "gtkwave-probe.tcl"
+    probe.write_text(GTKWAVE_PROBE)
+    display = 100 + os.getpid() % 400  # xvfb-run -a counts up from here: parallel workers rarely collide
+    run = subprocess.run(["xvfb-run", "-a", "-n", str(display), "-s", "-screen 0 1600x1000x24",
+                          "gtkwave", "-S", str(probe), str(save_file)],
+                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    window = re.search(r"^window (\d+) (\d+) (-?\d+) (\w)$", run.stdout, re.M)
+    assert window, (f"GTKWave did not answer the probe (exit {run.returncode}):\n"
+                    f"{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
+    scale = NS_PER_UNIT[window.group(4)]
+    rows = dict(line[4:].split("|", 1) for line in run.stdout.splitlines() if line.startswith("row "))
+    return GtkwaveWindow(*(int(window.group(n)) * scale for n in (1, 2, 3)), rows)
+
+
+def check_gtkwave_opens_on_the_marker(save_file, tmp_path, marker_ns, step_ns, signals):
+    """The save file opens on the failing vector or cycle: the marker where it should be and
+    inside the window, the window several vectors / cycles wide (yet zoomed: not 100s of them),
+    and every signal found in the dump."""
+    shown = open_in_gtkwave(save_file, tmp_path)
+    assert shown.marker_ns == pytest.approx(marker_ns), shown
+    assert shown.start_ns < shown.marker_ns < shown.end_ns, f"the marker is off screen: {shown}"
+    span = shown.end_ns - shown.start_ns
+    assert 4 * step_ns <= span <= 40 * step_ns, f"a window of {span:g} ns: {shown}"
+    names = {re.sub(r"\[\d+:0\]$", "", row) for row in shown.rows}
+    assert set(signals) <= names, f"GTKWave shows {sorted(names)}, the save file names {signals}"
+    return shown
 
 
 @pytest.fixture
@@ -88,6 +149,9 @@ def check_replay_views(case_file, env):
     go_ns = dump.rising_edges_ns(traces[0])[-1]
     assert marker_units == (go_ns + timeline.PRIME_NS) * dump.units_per_ns
     assert dump_values_at(dump, traces, marker_units / dump.units_per_ns)["legal"] == actual
+    save_file = next(p for what, p in paths.items() if what.startswith("GTKWave save file"))
+    check_gtkwave_opens_on_the_marker(save_file, waveform.parent, go_ns + timeline.PRIME_NS, timeline.SETTLE_NS,
+                                      ["go", "ready", "own", "opp", "legal"])
 
     window = paths["signal window (SVG)"].read_text()
     assert all(f'data-signal="{name}"' in window for name in ("go", "ready", "own", "opp", "legal"))
@@ -127,6 +191,42 @@ def test_campaign_failure_replayed_with_pictures_and_reported(failed_campaign):
                  if json.loads(line)["status"] == "fail")
     check_replay_views(entry["case"], env)
     check_report(out)
+
+
+# Planted bugs with their shrunk cases (as in tb/cases/), replayed on the two other simulators:
+# Verilator's FST and GHDL's GHW, a start/done block and a combinational one.
+REPLAYED_ELSEWHERE = {
+    "FST, a clock cycle": ("verilator", "stable_discs inner square ignores one diagonal",
+                           "-" * 54 + "XX------XX X", "X", ["clk", "start", "done", "count", "stable"]),
+    "GHW, a vector": ("ghdl", "move_checker drops one direction", "----XO" + "-" * 58 + " X", None,
+                      ["go", "ready", "own", "opp", "legal"]),
+}
+
+
+@pytest.mark.parametrize("dump", REPLAYED_ELSEWHERE)
+def test_save_file_opens_in_gtkwave_on_the_failing_cycle(dump, tmp_path):
+    sim, mutant, board, colour, signals = REPLAYED_ELSEWHERE[dump]
+    design, file, *edits = MUTANTS[mutant]
+    case = Case(parse_board(board), f"planted bug: {mutant}", color=colour)
+    (tmp_path / "case.json").write_text(json.dumps({"block": design, "design": design, "sim": sim, "seed": 1,
+                                                    "case": case.to_dict()}))
+    env = {"GAMECHIP_BUILD": str(tmp_path / "build"), "GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, *edits))}
+    run = gamechip("replay", tmp_path / "case.json", "--waves", env=env)
+    assert run.returncode == 1 and "note:" not in run.stderr, run.stderr[-3000:]
+    paths = printed_paths(run.stderr)
+    waveform = Path(run.stderr.split("waveform: ")[-1].split()[0])
+    save_file = next(p for what, p in paths.items() if what.startswith("GTKWave save file"))
+
+    # Where the failing sample is, from the dump's last go edge and the harness timing: vector 0,
+    # and for the stable-discs bug cycle 0 (done one cycle late).
+    go = Trace("go", "", 1)
+    dump_file = Dump(waveform)
+    dump_file.read(harness_name(design), [go])
+    sequential = colour is not None
+    cycles = timeline.vector_cycles((waveform.parent / OUT_FILE).read_text().splitlines(), sequential)
+    sample = timeline.samples(dump_file.rising_edges_ns(go)[-1], cycles, sequential)[0]
+    step = timeline.CYCLE_NS if sequential else timeline.SETTLE_NS
+    check_gtkwave_opens_on_the_marker(save_file, tmp_path, sample.shown_ns, step, signals)
 
 
 @pytest.mark.parametrize("journal, message", [
