@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Optional
 
 from gamechip.boards import BoardPicture, board_svg
-from gamechip.waves import UNITS_PER_NS, Dump, Located, Trace, WaveError, gtkw_text, render_window
+from gamechip.waves import (UNITS_PER_NS, Dump, Located, Trace, WaveError, gtkw_text, render_window,
+                            save_file_path)
 from golden.board import parse_board, parse_square
 
 WINDOW_CYCLES = 12       # cycles shown before and after the diverging node
@@ -102,7 +103,7 @@ def write_search_views(record, waveform):
         notes.append(f"signal window not written: {error}")
         dump, dump_format = None, Path(waveform).suffix.lstrip(".").upper()
         units = viewer_units = UNITS_PER_NS.get(Path(waveform).suffix, 1000)
-    save = Path(waveform).with_suffix(".gtkw")
+    save = save_file_path(waveform, TOP)
     save.write_text(gtkw_text(waveform, save, dump_format, TOP, traces, located, viewer_units, title))
     written.append((f"GTKWave save file (marker at cycle {cycle}, {shown:g} ns)", save))
     if dump:

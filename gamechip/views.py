@@ -20,13 +20,13 @@ WINDOW = "waves-window"
 BOARDS = ("board-expected.svg", "board-actual.svg")
 
 
-def _clear_previous(folder, waveform):
+def _clear_previous(folder):
     """A replay directory is reused by the next replay of the same design: never leave a
-    picture of another case behind."""
+    picture or save file of another case behind."""
     for name in (f"{WINDOW}.svg", f"{WINDOW}.png", *BOARDS):
         (folder / name).unlink(missing_ok=True)
-    if waveform:
-        Path(waveform).with_suffix(".gtkw").unlink(missing_ok=True)
+    for save_file in folder.glob("*.gtkw"):
+        save_file.unlink()
 
 
 def _one_line(error):
@@ -51,7 +51,7 @@ def write_replay_views(record, waveform, sim_dir):
 
     folder = Path(waveform).parent if waveform else Path(sim_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    _clear_previous(folder, waveform)
+    _clear_previous(folder)
     written, notes = [], []
     title = (f"{record.get('block')} ({record.get('design')}) on {record.get('sim')}, seed {record.get('seed')}: "
              f"{record.get('case', {}).get('label', '')}")
@@ -68,12 +68,12 @@ def write_replay_views(record, waveform, sim_dir):
         notes.append(f"GTKWave save file and signal window not written: no waveform {waveform or ''}".rstrip())
         return written, notes
     try:
-        gtkw, picture, located, wave_notes = waveform_views(record["design"], waveform, sim_dir, vector, cycle, title)
+        save, gtkw, picture, located, wave_notes = waveform_views(record["design"], waveform, sim_dir, vector, cycle,
+                                                                  title)
     except Exception as error:  # WaveError, or anything unexpected in someone else's dump
         notes.append(f"GTKWave save file and signal window not written: {_one_line(error)}")
         return written, notes
     notes += wave_notes
-    save = Path(waveform).with_suffix(".gtkw")
     save.write_text(gtkw)
     written.append((f"GTKWave save file ({located.label})", save))
     if picture is not None:

@@ -119,6 +119,12 @@ def gtkwave_name(dump_format, top, trace):
     return f"{prefix}{top}.{trace.name}" + (f"[{trace.width - 1}:0]" if trace.width > 1 else "")
 
 
+def save_file_path(waveform, top):
+    """The GTKWave save file of ``waveform``: beside it, named after the top level
+    (``batch_move_checker.gtkw``) whatever the simulator named the dump (Verilator: dump.fst)."""
+    return Path(waveform).parent / f"{top}.gtkw"
+
+
 # --- where the failing vector is -------------------------------------------------------------
 
 # The window around the failing sample: (before, after) in clock cycles for start/done blocks, in
@@ -379,9 +385,10 @@ def _draw_bus(canvas, x0, x1, y, value, width):
 # --- everything for one replay ---------------------------------------------------------------------
 
 def waveform_views(design, waveform, sim_dir, vector, cycle, title):
-    """Read ``waveform``; return (gtkw text, Canvas of the window or None, Located, notes). The save file
-    is written even when the dump cannot be read (names and times then come from the ports and
-    the timing model); the picture needs the dump. Raises WaveError when neither can be made."""
+    """Read ``waveform``; return (save file path, its text, Canvas of the window or None, Located,
+    notes). The save file is made even when the dump cannot be read (names and times then come
+    from the ports and the timing model); the picture needs the dump. Raises WaveError when
+    neither can be made."""
     waveform = Path(waveform)
     top = harness_name(design)
     traces = harness_traces(design)
@@ -409,7 +416,7 @@ def waveform_views(design, waveform, sim_dir, vector, cycle, title):
         notes.append("marker placed by the harness timing model (the dump's go edges could not be read)")
     if not located.known:
         notes.append("marker on the case's first vector: where its answers differ is not known")
-    save = waveform.with_suffix(".gtkw")
+    save = save_file_path(waveform, top)
     gtkw = gtkw_text(waveform, save, dump_format, top, traces, located, viewer_units, title)
     picture = render_window(traces, located, units, title) if dump else None
-    return gtkw, picture, located, notes
+    return save, gtkw, picture, located, notes

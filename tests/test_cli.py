@@ -180,6 +180,6 @@ def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(
     assert waveform.exists()
     # GTKWave opens the save file on the diverging node's cycle
     mismatch = json.loads((waveform.parent / "gamechip_failure.json").read_text())["mismatch"]
-    save_file = waveform.with_suffix(".gtkw")
+    save_file = waveform.parent / "search.gtkw"  # named after the top level, as the README says
     check_gtkwave_opens_on_the_marker(save_file, tmp_path, mismatch["time_ns"], CLOCK_NS,
                                       ["clk", "start", "done", "node_event", "event_kind", "best_move"])

@@ -216,6 +216,7 @@ def test_save_file_opens_in_gtkwave_on_the_failing_cycle(dump, tmp_path):
     paths = printed_paths(run.stderr)
     waveform = Path(run.stderr.split("waveform: ")[-1].split()[0])
     save_file = next(p for what, p in paths.items() if what.startswith("GTKWave save file"))
+    assert save_file == waveform.parent / f"{harness_name(design)}.gtkw"  # as the README says, whatever the dump's name
 
     # Where the failing sample is, from the dump's last go edge and the harness timing: vector 0,
     # and for the stable-discs bug cycle 0 (done one cycle late).
