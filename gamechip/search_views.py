@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 from gamechip.boards import BoardPicture, board_svg
-from gamechip.waves import (UNITS_PER_NS, Dump, Located, Trace, WaveError, gtkw_text, render_window,
+from gamechip.waves import (UNITS_PER_NS, Dump, Located, WaveError, design_trace, gtkw_text, render_window,
                             save_file_path)
 from golden.board import parse_board, parse_square
 
@@ -37,9 +37,9 @@ def search_traces():
     from rtl.designs import PORTS
 
     widths = {name: width for name, width, _ in PORTS["search"]}
-    traces = [Trace(name, "control", widths[name]) for name in CONTROL]
-    traces += [Trace(n, "inputs", w) for n, w, d in PORTS["search"] if d == "in" and n not in CONTROL]
-    traces += [Trace(name, "outputs", widths[name]) for name in OUTPUTS]
+    traces = [design_trace(TOP, name, "control", widths[name]) for name in CONTROL]
+    traces += [design_trace(TOP, n, "inputs", w) for n, w, d in PORTS["search"] if d == "in" and n not in CONTROL]
+    traces += [design_trace(TOP, name, "outputs", widths[name]) for name in OUTPUTS]
     return traces
 
 

@@ -37,6 +37,22 @@ class Trace:
     group: str  # control, inputs, outputs
     width: int
     changes: list = None  # [(time in dump units, value)] once read from the dump
+    radix: str = "hex"  # how a bus reads: hex, dec or signed (see port_radix)
+
+
+def port_radix(design, name, width):
+    """How a port's value reads best: a board-sized vector is a set of squares (hex, a bit per
+    square); every other bus is a number (a count, a term, a square index, a value): decimal,
+    signed where the port is two's complement."""
+    from rtl.designs import SIGNED, SIZE
+
+    if width == SIZE[design] ** 2:
+        return "hex"
+    return "signed" if name in SIGNED.get(design, ()) else "dec"
+
+
+def design_trace(design, name, group, width):
+    return Trace(name, group, width, radix=port_radix(design, name, width))
 
 
 def harness_traces(design):
@@ -46,8 +62,8 @@ def harness_traces(design):
     ports = PORTS[design]
     present = {name for name, _, _ in ports} | {"go", "ready"}
     traces = [Trace(name, "control", 1) for name in CONTROL if name in present]
-    traces += [Trace(n, "inputs", w) for n, w, d in ports if d == "in" and n not in CONTROL]
-    traces += [Trace(n, "outputs", w) for n, w, d in ports if d == "out" and n not in CONTROL]
+    traces += [design_trace(design, n, "inputs", w) for n, w, d in ports if d == "in" and n not in CONTROL]
+    traces += [design_trace(design, n, "outputs", w) for n, w, d in ports if d == "out" and n not in CONTROL]
     return traces
 
 
@@ -184,6 +200,9 @@ GTKWAVE_SIZE = (1280, 700)
 GTKWAVE_SST_WIDTH, GTKWAVE_SIGNALS_WIDTH = 220, 240
 GTKWAVE_WAVE_PX = 740
 GTKWAVE_FIT = 0.75  # the located window fills this part of the wave area, centred
+# A trace's display flags (GTKWave's TR_* bits: 0x20 right-justified, 0x2 hex, 0x4 decimal,
+# 0x8 binary, 0x400 signed)
+GTKWAVE_FLAGS = {"bit": "@28", "hex": "@22", "dec": "@24", "signed": "@424"}
 
 
 def gtkwave_view(located, units_per_ns):
@@ -205,7 +224,7 @@ def gtkwave_view(located, units_per_ns):
 
 
 def gtkw_text(dump_path, save_path, dump_format, top, traces, located, units_per_ns, title):
-    """A GTKWave save file: the traces in groups (hex for buses), the window around the marker.
+    """A GTKWave save file: the traces in groups (buses in their radix), the window around the marker.
     ``units_per_ns``: GTKWave's time units (the dump's timescale unit) per ns."""
     start, zoom = gtkwave_view(located, units_per_ns)
     marker = round(located.sample.shown_ns * units_per_ns)
@@ -222,7 +241,7 @@ def gtkw_text(dump_path, save_path, dump_format, top, traces, located, units_per
             continue
         lines += ["@800200", f"-{group}"]
         for trace in members:
-            lines += ["@22" if trace.width > 1 else "@28", gtkwave_name(dump_format, top, trace)]
+            lines += [GTKWAVE_FLAGS["bit" if trace.width == 1 else trace.radix], gtkwave_name(dump_format, top, trace)]
         lines += ["@1000200", f"-{group}"]
     lines += ["[pattern_trace] 1", "[pattern_trace] 0"]
     return "\n".join(lines) + "\n"
@@ -237,16 +256,23 @@ HIGH, LOW = 5, ROW - 7  # y of a 1 and a 0 within a row
 BUS_FILL, UNKNOWN_FILL, MARKER = "#e3f2fd", "#ffcdd2", "#d32f2f"
 
 
-def value_text(value, width):
-    """A dumped value as hex (buses) or 0/1; X/Z/U bits make their hex digit X (or Z/U when
-    the whole digit is Z/U)."""
+def value_text(value, width, radix="hex"):
+    """A dumped value as it reads: 0/1 for a bit; a bus in its radix, hex marked ``0x``. X/Z/U
+    bits make their hex digit X (or Z/U when the whole digit is Z/U), in every radix: such a
+    value has no decimal."""
     if value is None:  # no change dumped yet
         return "?"
-    if isinstance(value, int):
-        return format(value, f"0{(width + 3) // 4}x") if width > 1 else str(value)
-    bits = str(value).lower()
     if width == 1:
-        return bits[-1:]
+        return str(value)[-1:].lower()
+    if not isinstance(value, int) and set(str(value)) <= {"0", "1"}:
+        value = int(str(value), 2)
+    if isinstance(value, int):
+        if radix == "hex":
+            return "0x" + format(value, f"0{(width + 3) // 4}x")
+        if radix == "signed" and value >= 1 << (width - 1):
+            return str(value - (1 << width))
+        return str(value)
+    bits = str(value).lower()
     bits = bits.rjust((len(bits) + 3) // 4 * 4, "0")
     digits = []
     for first in range(0, len(bits), 4):
@@ -255,7 +281,7 @@ def value_text(value, width):
             digits.append(format(int(nibble, 2), "x"))
         else:
             digits.append(nibble[0].upper() if len(set(nibble)) == 1 else "X")
-    return "".join(digits)
+    return "0x" + "".join(digits)
 
 
 def _known(value):
@@ -287,11 +313,11 @@ def value_at(changes, time):
 
 
 def _pixels_per_ns(traces, start, end, units_per_ns):
-    """Wide enough that the narrowest bus segment shows its hex value, within 600..1800 px."""
+    """Wide enough that the narrowest bus segment shows its value, within 600..1800 px."""
     span_ns = (end - start) / units_per_ns
-    narrowest = min((b - a for t in traces if t.width > 1 for a, b, _ in segments(t.changes, start, end)),
-                    default=end - start) / units_per_ns
-    longest = max((t.width + 3) // 4 for t in traces) + 2
+    buses = [(t, segments(t.changes, start, end)) for t in traces if t.width > 1]
+    narrowest = min((b - a for _, parts in buses for a, b, _ in parts), default=end - start) / units_per_ns
+    longest = max((len(value_text(v, t.width, t.radix)) for t, parts in buses for _, _, v in parts), default=1) + 2
     wanted = max(600 / span_ns, longest * FONT_SIZE * MONO_CHAR_WIDTH / max(narrowest, 1e-9))
     return min(wanted, 1800 / span_ns)
 
@@ -348,15 +374,16 @@ def _draw_axis(canvas, located, x_of, units_per_ns, height):
 def _draw_trace(canvas, trace, y, start, end, x_of, marker_units):
     shown = value_at(trace.changes, marker_units)
     canvas.text(8, y + 17, trace.name, size=12, attrs={"class": "signal", "data-signal": trace.name})
-    canvas.text(NAME_WIDTH, y + 17, value_text(shown, trace.width), size=FONT_SIZE,
-                mono=True, fill="#000" if _known(shown) else MARKER)
+    canvas.text(NAME_WIDTH, y + 17, value_text(shown, trace.width, trace.radix), size=FONT_SIZE,
+                mono=True, fill="#000" if _known(shown) else MARKER,
+                attrs={"class": "value-at-marker", "data-signal": trace.name})
     canvas.line(NAME_WIDTH - 4, y + ROW, x_of(end), y + ROW, stroke="#f0f0f0")
     for number, (first, last, value) in enumerate(segments(trace.changes, start, end)):
         x0, x1 = x_of(first), x_of(last)
         if trace.width == 1:
             _draw_bit(canvas, x0, x1, y, value, edge=number > 0)
         else:
-            _draw_bus(canvas, x0, x1, y, value, trace.width)
+            _draw_bus(canvas, x0, x1, y, value, trace)
 
 
 def _draw_bit(canvas, x0, x1, y, value, edge):
@@ -371,10 +398,10 @@ def _draw_bit(canvas, x0, x1, y, value, edge):
                     mono=True, anchor="middle", fill=MARKER)
 
 
-def _draw_bus(canvas, x0, x1, y, value, width):
+def _draw_bus(canvas, x0, x1, y, value, trace):
     slope = min(4, (x1 - x0) / 2)
     mid = y + (HIGH + LOW) / 2
-    text = value_text(value, width)
+    text = value_text(value, trace.width, trace.radix)
     canvas.polygon([(x0, mid), (x0 + slope, y + HIGH), (x1 - slope, y + HIGH), (x1, mid), (x1 - slope, y + LOW),
                     (x0 + slope, y + LOW)], fill=BUS_FILL if _known(value) else UNKNOWN_FILL, stroke="#1565c0",
                    title=text)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from gamechip.cli import main
-from gamechip.waves import Dump, Trace
+from gamechip.waves import Dump, Located, Trace, harness_traces, render_window, value_at
 from golden.board import parse_board, square_name, squares_of
 from tb import runner, timeline
 from tb.batch import Case
@@ -227,7 +227,32 @@ def test_save_file_opens_in_gtkwave_on_the_failing_cycle(dump, tmp_path):
     cycles = timeline.vector_cycles((waveform.parent / OUT_FILE).read_text().splitlines(), sequential)
     sample = timeline.samples(dump_file.rising_edges_ns(go)[-1], cycles, sequential)[0]
     step = timeline.CYCLE_NS if sequential else timeline.SETTLE_NS
-    check_gtkwave_opens_on_the_marker(save_file, tmp_path, sample.shown_ns, step, signals)
+    shown = check_gtkwave_opens_on_the_marker(save_file, tmp_path, sample.shown_ns, step, signals)
+
+    # GTKWave reads each bus at the marker as the dump holds it: counts in decimal, sets of squares in hex
+    buses = dump_file.read(harness_name(design), [t for t in harness_traces(design) if t.width > 1])
+    for bus in buses:
+        value = int(str(value_at(bus.changes, sample.shown_ns * dump_file.units_per_ns)), 0)
+        want = format(value, f"0{(bus.width + 3) // 4}X") if bus.radix == "hex" else str(value)
+        assert shown.rows[f"{bus.name}[{bus.width - 1}:0]"] == want, (bus, shown.rows)
+    assert {bus.radix for bus in buses} == ({"hex", "dec"} if sequential else {"hex"})
+
+
+
+def test_signal_window_shows_counts_in_decimal_and_sets_of_squares_in_hex():
+    """The evaluator's terms are numbers (mobility_own 0x34 is 52 moves), its values signed, its
+    boards sets of squares: each bus reads in its own radix, hex marked 0x."""
+    values = {"black": 0x8100000000000081, "mobility_own": 52, "stage": 2, "fixed_value": 512 - 3,
+              "adaptive_value": 200, "done": 1}
+    traces = harness_traces("evaluator")
+    for trace in traces:
+        trace.changes = [(0, values.get(trace.name, 0))]
+    located = Located(timeline.Sample(0, 3, 5.0, 6.0), 0.0, 10.0, "dump")
+    svg = render_window(traces, located, 1000, "radix").svg()
+    shown = dict(re.findall(r'class="value-at-marker" data-signal="(\w+)">([^<]*)<', svg))
+    assert {name: shown[name] for name in values} == {
+        "black": "0x8100000000000081", "mobility_own": "52", "stage": "2", "fixed_value": "-3",
+        "adaptive_value": "200", "done": "1"}
 
 
 @pytest.mark.parametrize("journal, message", [
