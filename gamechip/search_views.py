@@ -43,12 +43,34 @@ def search_traces():
     return traces
 
 
+def legal_bits(node):
+    legal = node.get("legal", 0)
+    if isinstance(legal, str):  # square names, as the scoreboard records them
+        legal = sum(1 << parse_square(name) for name in legal.split() if name != "none")
+    return legal
+
+
+def expected_outputs(node):
+    """The engine's event outputs for the node the scoreboard expected ({port: value}); nothing
+    when it expected none."""
+    from tb.test_search import KINDS
+
+    if not isinstance(node, dict) or "board" not in node:
+        return {}
+    pos = parse_board(node["board"])
+    kinds = {kind: code for code, kind in KINDS.items()}
+    outputs = {"event_kind": kinds.get(node.get("kind")), "event_ply": node.get("ply"), "event_black": pos.black,
+               "event_white": pos.white, "event_white_to_move": int(pos.white_to_move), "event_legal": legal_bits(node)}
+    if node.get("value") is not None:
+        outputs.update(event_value=node["value"], event_stable_own=node["stable"][0],
+                       event_stable_opp=node["stable"][1])
+    return outputs
+
+
 def node_picture(title, node, other):
     """A picture of one reported node; squares whose disc differs from ``other`` framed."""
     pos = parse_board(node["board"])
-    legal = node.get("legal", 0)
-    if isinstance(legal, str):    # square names, as the scoreboard records them
-        legal = sum(1 << parse_square(name) for name in legal.split() if name != "none")
+    legal = legal_bits(node)
     differs = 0
     if other and other.get("board") and "overlap" not in other["board"]:
         theirs = parse_board(other["board"])
@@ -107,7 +129,7 @@ def write_search_views(record, waveform):
     save.write_text(gtkw_text(waveform, save, dump_format, TOP, traces, located, viewer_units, title))
     written.append((f"GTKWave save file (marker at cycle {cycle}, {shown:g} ns)", save))
     if dump:
-        picture = render_window(traces, located, units, title)
+        picture = render_window(traces, located, units, title, expected_outputs(expected))
         (folder / "waves-window.svg").write_text(picture.svg(title=title))
         written.append(("signal window (SVG)", folder / "waves-window.svg"))
         try:

@@ -3,7 +3,8 @@ waveform viewer or without a display:
 
 * ``<harness>.gtkw``: a GTKWave save file that opens the dump with the harness signals grouped
   (control, inputs, outputs; buses in hex) and the marker on the failing vector/cycle;
-* ``waves-window.svg`` (and ``.png``): the same signals around the failing cycle, drawn;
+* ``waves-window.svg`` (and ``.png``): the same signals around the failing cycle, drawn, with the
+  values at the marker and the golden model's expected outputs beside them;
 * ``board-expected.svg`` and ``board-actual.svg``: the case's position with the expected and
   the actual answer, the squares where they differ framed in red.
 
@@ -55,10 +56,10 @@ def write_replay_views(record, waveform, sim_dir):
     written, notes = [], []
     title = (f"{record.get('block')} ({record.get('design')}) on {record.get('sim')}, seed {record.get('seed')}: "
              f"{record.get('case', {}).get('label', '')}")
-    vector = cycle = None  # where the answers first differ, when the case's values tell
+    vector = cycle = expected = None  # where the answers first differ and what was expected there, when known
     try:
         view, pictures = board_pictures(record)
-        vector, cycle = view.vector, view.cycle
+        vector, cycle, expected = view.vector, view.cycle, view.expected_outputs
         for name, svg in pictures.items():
             (folder / name).write_text(svg)
             written.append((f"board picture ({name.removesuffix('.svg').removeprefix('board-')})", folder / name))
@@ -69,7 +70,7 @@ def write_replay_views(record, waveform, sim_dir):
         return written, notes
     try:
         save, gtkw, picture, located, wave_notes = waveform_views(record["design"], waveform, sim_dir, vector, cycle,
-                                                                  title)
+                                                                  title, expected)
     except Exception as error:  # WaveError, or anything unexpected in someone else's dump
         notes.append(f"GTKWave save file and signal window not written: {_one_line(error)}")
         return written, notes

@@ -249,7 +249,7 @@ def gtkw_text(dump_path, save_path, dump_format, top, traces, located, units_per
 
 # --- the signal window picture -----------------------------------------------------------------
 
-NAME_WIDTH, VALUE_WIDTH = 130, 150
+NAME_WIDTH, VALUE_WIDTH = 130, 150  # the expected column, when there is one, is VALUE_WIDTH wide too
 ROW, HEADER_ROW, AXIS = 26, 20, 62
 FONT_SIZE = 11
 HIGH, LOW = 5, ROW - 7  # y of a 1 and a 0 within a row
@@ -329,11 +329,14 @@ def _tick_step(span_ns):
     return 10 ** math.ceil(math.log10(span_ns / 10))
 
 
-def render_window(traces, located, units_per_ns, title):
-    """A Canvas with the traces between located.start_ns and end_ns and the marker."""
+def render_window(traces, located, units_per_ns, title, expected=None):
+    """A Canvas with the traces between located.start_ns and end_ns and the marker; the values
+    at the marker in a column, and beside them ``expected`` ({port: value}, the golden model's
+    outputs at the marker), those that differ from the dump in red."""
     start, end = located.start_ns * units_per_ns, located.end_ns * units_per_ns
     px_per_ns = _pixels_per_ns(traces, start, end, units_per_ns)
-    left = NAME_WIDTH + VALUE_WIDTH
+    expected = {name: value for name, value in (expected or {}).items() if isinstance(value, int)}
+    left = NAME_WIDTH + VALUE_WIDTH * (2 if expected else 1)
 
     def x_of(time):
         return left + (time - start) / units_per_ns * px_per_ns
@@ -345,12 +348,14 @@ def render_window(traces, located, units_per_ns, title):
     canvas.text(8, 16, title, size=13, bold=True)
     marker_units = located.sample.shown_ns * units_per_ns
     _draw_axis(canvas, located, x_of, units_per_ns, height)
+    if expected:
+        canvas.text(NAME_WIDTH + VALUE_WIDTH, AXIS - 4, "expected", size=10, fill="#777")
     y = AXIS
     for group in groups:
         canvas.text(8, y + 14, group, size=12, bold=True, fill="#555")
         y += HEADER_ROW
         for trace in (t for t in traces if t.group == group):
-            _draw_trace(canvas, trace, y, start, end, x_of, marker_units)
+            _draw_trace(canvas, trace, y, start, end, x_of, marker_units, expected.get(trace.name))
             y += ROW
     x = x_of(marker_units)
     canvas.line(x, AXIS - 32, x, height - 6, stroke=MARKER, width=2, dash="5,3")
@@ -371,12 +376,19 @@ def _draw_axis(canvas, located, x_of, units_per_ns, height):
         tick += step
 
 
-def _draw_trace(canvas, trace, y, start, end, x_of, marker_units):
+def _draw_trace(canvas, trace, y, start, end, x_of, marker_units, expected=None):
     shown = value_at(trace.changes, marker_units)
+    want = None if expected is None else expected & ((1 << trace.width) - 1)  # signed: as the port's bits
+    differs = want is not None and shown != want
     canvas.text(8, y + 17, trace.name, size=12, attrs={"class": "signal", "data-signal": trace.name})
     canvas.text(NAME_WIDTH, y + 17, value_text(shown, trace.width, trace.radix), size=FONT_SIZE,
-                mono=True, fill="#000" if _known(shown) else MARKER,
+                mono=True, fill="#000" if _known(shown) and not differs else MARKER,
                 attrs={"class": "value-at-marker", "data-signal": trace.name})
+    if want is not None:
+        canvas.text(NAME_WIDTH + VALUE_WIDTH, y + 17, value_text(want, trace.width, trace.radix), size=FONT_SIZE,
+                    mono=True, fill=MARKER if differs else "#2e7d32", bold=differs,
+                    attrs={"class": "expected", "data-signal": trace.name, "data-differs": int(differs)},
+                    title=f"expected {trace.name}" + (" (the dump differs)" if differs else ""))
     canvas.line(NAME_WIDTH - 4, y + ROW, x_of(end), y + ROW, stroke="#f0f0f0")
     for number, (first, last, value) in enumerate(segments(trace.changes, start, end)):
         x0, x1 = x_of(first), x_of(last)
@@ -411,7 +423,7 @@ def _draw_bus(canvas, x0, x1, y, value, trace):
 
 # --- everything for one replay ---------------------------------------------------------------------
 
-def waveform_views(design, waveform, sim_dir, vector, cycle, title):
+def waveform_views(design, waveform, sim_dir, vector, cycle, title, expected=None):
     """Read ``waveform``; return (save file path, its text, Canvas of the window or None, Located,
     notes). The save file is made even when the dump cannot be read (names and times then come
     from the ports and the timing model); the picture needs the dump. Raises WaveError when
@@ -445,5 +457,5 @@ def waveform_views(design, waveform, sim_dir, vector, cycle, title):
         notes.append("marker on the case's first vector: where its answers differ is not known")
     save = save_file_path(waveform, top)
     gtkw = gtkw_text(waveform, save, dump_format, top, traces, located, viewer_units, title)
-    picture = render_window(traces, located, units, title) if dump else None
+    picture = render_window(traces, located, units, title, expected) if dump else None
     return save, gtkw, picture, located, notes

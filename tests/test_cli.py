@@ -162,7 +162,7 @@ def test_search_table_and_bad_limits():
 
 def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(tmp_path):
     from gamechip.search_views import CLOCK_NS
-    from tests.test_failure_views import check_gtkwave_opens_on_the_marker
+    from tests.test_failure_views import check_gtkwave_opens_on_the_marker, window_expected
     from tests.test_search_mutants import MUTANTS as SEARCH_MUTANTS
 
     root = mutant_root(tmp_path, *SEARCH_MUTANTS["cut-off test off by one (> instead of >=)"])
@@ -183,3 +183,6 @@ def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(
     save_file = waveform.parent / "search.gtkw"  # named after the top level, as the README says
     check_gtkwave_opens_on_the_marker(save_file, tmp_path, mismatch["time_ns"], CLOCK_NS,
                                       ["clk", "start", "done", "node_event", "event_kind", "best_move"])
+    # the signal window shows the expected node's outputs beside the engine's
+    column = window_expected((waveform.parent / "waves-window.svg").read_text())
+    assert column["event_ply"] == (str(mismatch["expected"]["ply"]), True), column

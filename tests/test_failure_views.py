@@ -111,6 +111,13 @@ def check_gtkwave_opens_on_the_marker(save_file, tmp_path, marker_ns, step_ns, s
     return shown
 
 
+def window_expected(svg):
+    """The signal window's expected column: {signal: (text, differs from the dump)}."""
+    return {name: (text, differs == "1") for name, differs, text in
+            re.findall(r'class="expected" data-signal="(\w+)" data-differs="(\d)">(?:<title>[^<]*</title>)?([^<]*)<',
+                       svg)}
+
+
 @pytest.fixture
 def failed_campaign(tmp_path):
     """A real campaign: move_checker over the planted bug (fails at once) and openings (passes)."""
@@ -156,6 +163,7 @@ def check_replay_views(case_file, env):
     window = paths["signal window (SVG)"].read_text()
     assert all(f'data-signal="{name}"' in window for name in ("go", "ready", "own", "opp", "legal"))
     assert "failing vector 0" in window and format(actual, "016x") in window
+    assert window_expected(window) == {"legal": ("0x" + format(expected, "016x"), True)}
     assert paths["signal window (PNG)"].read_bytes()[:4] == b"\x89PNG"
 
     differing = {square_name(s) for s in squares_of(expected ^ actual)}
@@ -195,17 +203,19 @@ def test_campaign_failure_replayed_with_pictures_and_reported(failed_campaign):
 
 # Planted bugs with their shrunk cases (as in tb/cases/), replayed on the two other simulators:
 # Verilator's FST and GHDL's GHW, a start/done block and a combinational one.
+# The signal window shows each output's expected value beside it, the differing ones marked.
 REPLAYED_ELSEWHERE = {
     "FST, a clock cycle": ("verilator", "stable_discs inner square ignores one diagonal",
-                           "-" * 54 + "XX------XX X", "X", ["clk", "start", "done", "count", "stable"]),
+                           "-" * 54 + "XX------XX X", "X", ["clk", "start", "done", "count", "stable"],
+                           {"done": ("1", True), "count": ("3", False), "stable": ("0xc080000000000000", False)}),
     "GHW, a vector": ("ghdl", "move_checker drops one direction", "----XO" + "-" * 58 + " X", None,
-                      ["go", "ready", "own", "opp", "legal"]),
+                      ["go", "ready", "own", "opp", "legal"], {"legal": ("0x0000000000000040", True)}),
 }
 
 
 @pytest.mark.parametrize("dump", REPLAYED_ELSEWHERE)
 def test_save_file_opens_in_gtkwave_on_the_failing_cycle(dump, tmp_path):
-    sim, mutant, board, colour, signals = REPLAYED_ELSEWHERE[dump]
+    sim, mutant, board, colour, signals, expected_column = REPLAYED_ELSEWHERE[dump]
     design, file, *edits = MUTANTS[mutant]
     case = Case(parse_board(board), f"planted bug: {mutant}", color=colour)
     (tmp_path / "case.json").write_text(json.dumps({"block": design, "design": design, "sim": sim, "seed": 1,
@@ -236,6 +246,7 @@ def test_save_file_opens_in_gtkwave_on_the_failing_cycle(dump, tmp_path):
         want = format(value, f"0{(bus.width + 3) // 4}X") if bus.radix == "hex" else str(value)
         assert shown.rows[f"{bus.name}[{bus.width - 1}:0]"] == want, (bus, shown.rows)
     assert {bus.radix for bus in buses} == ({"hex", "dec"} if sequential else {"hex"})
+    assert window_expected(paths["signal window (SVG)"].read_text()) == expected_column
 
 
 
@@ -253,6 +264,39 @@ def test_signal_window_shows_counts_in_decimal_and_sets_of_squares_in_hex():
     assert {name: shown[name] for name in values} == {
         "black": "0x8100000000000081", "mobility_own": "52", "stage": "2", "fixed_value": "-3",
         "adaptive_value": "200", "done": "1"}
+
+
+
+def test_expected_outputs_of_an_evaluator_failure_are_its_ports_in_the_done_cycle():
+    from gamechip.failure import Failure, failure_view
+    from golden.evaluator import evaluate
+    from rtl.designs import PORTS
+    from tb.test_evaluator import CHECK
+
+    position = parse_board("XXXXXXXX" + "O" * 8 + "-" * 47 + "X O")
+    want = CHECK.expected(Case(position, "x"))
+    got = list(want)
+    got[7] += 1  # mobility_own
+    view = failure_view(Failure({"block": "evaluator", "design": "evaluator", "sim": "icarus",
+                                 "case": Case(position, "x").to_dict(), "expected": repr(want),
+                                 "actual": repr(tuple(got))}))
+    e = evaluate(position)
+    assert view.cycle == e.done_cycle and view.expected_outputs == {
+        "done": 1, "terminal": int(e.terminal), "stage": e.stage, "corners_own": e.corners[0],
+        "corners_opp": e.corners[1], "xsq_own": e.xsquares[0], "xsq_opp": e.xsquares[1],
+        "mobility_own": e.mobility[0], "mobility_opp": e.mobility[1], "stable_own": e.stable[0],
+        "stable_opp": e.stable[1], "discs_own": e.discs[0], "discs_opp": e.discs[1], "fixed_value": e.fixed,
+        "adaptive_value": e.adaptive}
+    assert e.fixed < 0  # shown signed beside the port's bits
+    traces = harness_traces("evaluator")
+    for trace in traces:
+        value = view.expected_outputs.get(trace.name, 0) + (trace.name == "mobility_own")
+        trace.changes = [(0, value & ((1 << trace.width) - 1))]
+    svg = render_window(traces, Located(timeline.Sample(0, e.done_cycle, 5.0, 6.0), 0.0, 10.0, "dump"), 1000, "x",
+                        view.expected_outputs).svg()
+    column = window_expected(svg)
+    assert {name for name, (_, differs) in column.items() if differs} == {"mobility_own"}
+    assert column["fixed_value"] == (str(e.fixed), False) and len(column) == len(view.expected_outputs)
 
 
 @pytest.mark.parametrize("journal, message", [
