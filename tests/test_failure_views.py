@@ -299,6 +299,39 @@ def test_expected_outputs_of_an_evaluator_failure_are_its_ports_in_the_done_cycl
     assert column["fixed_value"] == (str(e.fixed), False) and len(column) == len(view.expected_outputs)
 
 
+
+def test_a_move_that_differs_shows_both_its_frames(tmp_path):
+    """The flipper bug of the corpus leaves the placed square empty: that square is the move
+    (blue frame) and differs (red frame); both rings show, in the SVG and in the PNG."""
+    from gamechip.boards import DIFF_FRAME, MARGIN, MOVE_FRAME, SQUARE, TITLE_HEIGHT, board_canvas
+    from gamechip.views import board_pictures
+
+    record = json.loads(next((ROOT / "tb" / "cases").glob("disc_flipper-*placed-square-empty*.json")).read_text())
+    view, pictures = board_pictures(record)
+    move = square_name(record["case"]["move"])
+    column, row = ord(move[0].lower()) - ord("a"), int(move[1])
+    left, top = MARGIN + column * SQUARE, TITLE_HEIGHT + (8 - row) * SQUARE
+    rings = {}  # colour -> (from, to): its stroke's band, in pixels from the square's edge
+    for x, y, size, colour, width in re.findall(
+            r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="[\d.]+" fill="none" '
+            r'stroke="(#\w+)" stroke-width="([\d.]+)"', pictures["board-actual.svg"]):
+        inset = float(x) - left
+        if colour in (MOVE_FRAME, DIFF_FRAME) and 0 <= inset < SQUARE / 2 and float(y) - top == inset:
+            rings[colour] = (inset - float(width) / 2, inset + float(width) / 2)
+    assert set(rings) == {MOVE_FRAME, DIFF_FRAME}, rings
+    outer, inner = sorted(rings.values())
+    assert 0 <= outer[0] and outer[1] <= inner[0] and inner[1] < SQUARE / 2, f"the frames overlap: {rings}"
+
+    from PIL import Image
+
+    board_canvas(view.actual).png(tmp_path / "actual.png")
+    image = Image.open(tmp_path / "actual.png").convert("RGB")
+    seen = [image.getpixel((left + dx, top + SQUARE // 2)) for dx in range(SQUARE // 2)]
+    for colour in (MOVE_FRAME, DIFF_FRAME):
+        rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        assert seen.count(rgb) >= 2, f"{colour} is {seen.count(rgb)} pixels wide across {move}"
+
+
 @pytest.mark.parametrize("journal, message", [
     (None, "no journal.jsonl in"),
     ("not json\n", "line 1 is not JSON"),
