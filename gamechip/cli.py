@@ -396,12 +396,23 @@ def cmd_search(args):
               f"{r.get('nodes', 0):>10,} {r.get('cycles', 0):>12,} {r.get('cycles_per_node', 0):>12}")
     if args.sim:
         if match:
-            print(f"traces match: every one of the {outcome.actual['nodes_checked']:,} nodes agreed, "
-                  f"in the same cycle")
+            print(_agreement(golden, outcome.actual["nodes_checked"]))
         else:
             print(report["sim"]["failure"], file=sys.stderr)
             print("traces differ", file=sys.stderr)
     return 0 if match is not False else 1
+
+
+def _agreement(golden, reports):
+    """The line for a search whose ``reports`` node reports all matched: the engine reports the
+    root of every iteration as well as the nodes it generates (the 'nodes' column), so the two
+    counts differ; say how."""
+    roots = sum(1 for node in golden.trace if node.ply == 0)
+    generated = reports - roots
+    nodes = (f"the {golden.nodes:,} generated nodes" if generated == golden.nodes else
+             f"{generated:,} of the {golden.nodes:,} generated nodes (the budget ended before the rest reported)")
+    return (f"traces match: all {reports:,} node reports agreed, in the same cycle: "
+            f"the root of each of the {roots} iteration{'s' if roots != 1 else ''} and {nodes}")
 
 
 def _replay_search(args, record):

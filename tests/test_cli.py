@@ -3,6 +3,7 @@ fuzz run that finds a (deliberately planted) bug and hands back seed, board, val
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -148,6 +149,23 @@ def test_search_json_golden_and_engine_with_every_node_checked():
     assert sim["trace_match"] is True
     assert {k: sim[k] for k in ("best", "value", "depth", "nodes", "cycles")} == {
         k: report[k] for k in ("best", "value", "depth", "nodes", "cycles")}
+
+
+def test_search_on_a_simulator_counts_nodes_one_way(tmp_path):
+    """The table's nodes are the nodes the engine generated; the scoreboard also checks the root of
+    every iteration, and a budget can end a search between generating a node and reporting it.
+    The line after the table says so, with numbers that add up (depth 4 and 100 cycles: both)."""
+    run = gamechip("search", "--depth", "4", "--budget", "100", "--sim", "ghdl",
+                   env={"GAMECHIP_BUILD": str(tmp_path / "build")})
+    assert run.returncode == 0, run.stderr[-3000:]
+    nodes = int(next(line for line in run.stdout.splitlines() if line.startswith("ghdl ")).split()[4].replace(",", ""))
+    line = next(line for line in run.stdout.splitlines() if line.startswith("traces match"))
+    found = re.search(r"all (\d+) node reports agreed.* each of the (\d+) iterations? and (?:the )?(\d+)"
+                      r"(?: of the (\d+))? generated nodes", line)
+    assert found, line
+    reports, roots, generated, of = (int(n) if n else None for n in found.groups())
+    assert reports == roots + generated and (of or generated) == nodes and roots == 4, line
+    assert generated < nodes  # this budget cuts the last node off
 
 
 def test_search_table_and_bad_limits():
