@@ -257,8 +257,8 @@ def cmd_fuzz(args):
 
     _check_sim(args.sim)
     blocks = _blocks(args.block)
-    print(f"fuzz: {', '.join(b.name for b in blocks)} on {args.sim}, {args.count:,} positions each, seed {args.seed}",
-          file=sys.stderr)
+    print(f"fuzz: {', '.join(b.name for b in blocks)} on {args.sim}, {args.count:,} random positions per block "
+          f"(a block may check more than one case per position), seed {args.seed}", file=sys.stderr)
     summary = []
     for block in blocks:
         design = block.designs[0]
@@ -274,9 +274,9 @@ def cmd_fuzz(args):
             return 1
         rate = fuzz["checked"] / fuzz["wall_seconds"] if fuzz.get("wall_seconds") else 0.0
         summary.append((block.name, fuzz.get("checked", 0), rate, time.perf_counter() - started))
-    print(f"\n{'block':<14} {'sim':<10} {'checked':>10} {'checked/s':>11} {'run time':>9}  seed")
+    print(f"\n{'block':<14} {'sim':<10} {'positions':>10} {'cases':>10} {'cases/s':>11} {'run time':>9}  seed")
     for name, checked, rate, seconds in summary:
-        print(f"{name:<14} {args.sim:<10} {checked:>10,} {rate:>11,.0f} {seconds:>8.1f}s  {args.seed}")
+        print(f"{name:<14} {args.sim:<10} {args.count:>10,} {checked:>10,} {rate:>11,.0f} {seconds:>8.1f}s  {args.seed}")
     print(f"PASS: {sum(s[1] for s in summary):,} cases checked against the golden model, no mismatch (seed {args.seed})")
     return 0
 

@@ -87,6 +87,16 @@ def test_fuzz_passes_and_summarises():
     assert "PASS: 300 cases checked" in run.stdout and "seed 5" in run.stdout
 
 
+def test_fuzz_says_positions_and_cases_apart():
+    """The stable-disc bench checks both colours of every position: 40 positions, 80 cases."""
+    run = gamechip("fuzz", "--block", "stable_discs", "--count", "40", "--seed", "5")
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "40 random positions per block" in run.stderr and "80/80 cases checked" in run.stderr
+    header, row = [line.split() for line in run.stdout.splitlines() if line.startswith(("block ", "stable_discs "))]
+    assert dict(zip(header, row))["positions"] == "40" and dict(zip(header, row))["cases"] == "80"
+    assert "PASS: 80 cases checked" in run.stdout
+
+
 def test_fuzz_reports_a_planted_bug_with_seed_board_values_and_waveform(tmp_path):
     design, file, *edits = MUTANTS["move_checker drops one direction"]
     run = gamechip("fuzz", "--block", "move_checker", "--count", "200", "--seed", "3",
