@@ -2,11 +2,12 @@
 waveform viewer or without a display:
 
 * ``<harness>.gtkw``: a GTKWave save file that opens the dump with the harness signals grouped
-  (control, inputs, outputs; buses in hex) and the marker on the failing vector/cycle;
+  (control, inputs, outputs; sets of squares in hex, numbers in decimal), zoomed on the failing
+  vector/cycle with the marker on it;
 * ``waves-window.svg`` (and ``.png``): the same signals around the failing cycle, drawn, with the
   values at the marker and the golden model's expected outputs beside them;
 * ``board-expected.svg`` and ``board-actual.svg``: the case's position with the expected and
-  the actual answer, the squares where they differ framed in red.
+  the actual answer, the squares where they differ framed in red (inside the move's blue frame).
 
 Each piece is made on its own; one that cannot be made (no dump reader, an unreadable dump, a
 crashed replay) leaves a one-line note instead, never a traceback.
