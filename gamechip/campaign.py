@@ -9,8 +9,9 @@ timeout is killed with its simulator, and a worker that dies takes its simulator
 Where the shards run: threads of this process each launching one shard subprocess at a time
 (local, default one per core), or the tasks of a Dask distributed cluster (``--cluster``), which
 call the same ``run_shard`` on the workers' machines. Concurrent shards never share a build
-directory: each takes a free *slot* (an exclusive lock file under the build folder) and builds
-in ``<design>-<sim>-...-campaign-s<slot>``, so a slot reuses its build for the next shard.
+directory: each takes a free build *slot* (tb/slots.py: an exclusive lock file under the build
+folder) and builds in ``<design>-<sim>-...-campaign-s<slot>``, so a slot reuses its build for the
+next shard.
 
 Nothing is lost: only the main process writes ``OUT/journal.jsonl``, one JSON line per finished
 shard (appended with one write, then fsync); a failing case is copied to ``OUT/cases/`` before
@@ -26,7 +27,6 @@ it starts shrinking and stops shrinking well before its timeout, so shrinking ne
 failure: when it fails or is cut off, the original case is kept and the journal says why.
 """
 
-import fcntl
 import json
 import logging
 import os
@@ -50,6 +50,8 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
+from tb.slots import slot_tag, take_slot
+
 ROOT = Path(__file__).resolve().parent.parent
 JOURNAL = "journal.jsonl"
 PARAMETERS = "campaign.json"
@@ -57,7 +59,6 @@ STATUSES = ("pass", "fail", "error", "timeout")
 RETRIED = ("error", "timeout")  # statuses --resume runs again: the shard said nothing about the RTL
 SHRINK_SHARE = 0.8  # of a shard's timeout, the point after which it starts no shrink round
 LOG_TAIL = 20000  # characters of a failed shard's logs kept in OUT/logs/
-MAX_SLOTS = 1024
 
 
 class CampaignInputError(Exception):
@@ -129,30 +130,6 @@ def tool_versions():
 
 # --- one shard: launched by run_shard (main process or Dask worker), run by _worker -------------
 
-def _build_root():
-    """tb.runner's build folder for the same environment (without importing tb.runner)."""
-    return Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
-
-
-def _take_slot(build, design, sim):
-    """A free slot on this machine: (number, open lock file), preferring one that has built
-    ``design`` for ``sim`` already (a Verilator build takes a minute), else the lowest. The lock
-    is held by the launcher and by the shard subprocess: taken while either is alive."""
-    folder = build / "campaign-slots"
-    folder.mkdir(parents=True, exist_ok=True)
-    built = sorted({int(m.group(1)) for d in (build / "sim").glob(f"{design}-{sim}-cocotb*-campaign-s*")
-                    if (m := re.search(r"-campaign-s(\d+)-", d.name))})
-    while True:
-        for slot in built + [s for s in range(MAX_SLOTS) if s not in built]:
-            lock = open(folder / f"slot-{slot}.lock", "w")
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return slot, lock
-            except BlockingIOError:
-                lock.close()
-        time.sleep(1)
-
-
 _LIVE = {}  # shard subprocess -> its task token, for the shards running in this process
 _LIVE_LOCK = threading.Lock()
 _STOPPING = threading.Event()  # a local campaign is stopping: kill every shard
@@ -212,9 +189,9 @@ def run_shard(shard, timeout, scratch=None, token=None, shrink=True):
              "tools": tool_versions(), "rtl_root": os.environ.get("GAMECHIP_RTL_ROOT")}
     workdir = None
     try:
-        slot, lock = _take_slot(_build_root(), shard["design"], shard["sim"])
+        slot, lock = take_slot(shard["design"], shard["sim"])
         try:
-            tag = f"campaign-s{slot}"
+            tag = slot_tag(slot)
             entry["tag"] = tag
             if scratch:
                 Path(scratch).mkdir(parents=True, exist_ok=True)
