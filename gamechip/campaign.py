@@ -17,8 +17,9 @@ Nothing is lost: only the main process writes ``OUT/journal.jsonl``, one JSON li
 shard (appended with one write, then fsync); a failing case is copied to ``OUT/cases/`` before
 its line is written, and the logs of failed, crashed and timed-out shards to ``OUT/logs/``.
 ``--resume`` skips every shard the journal holds as pass or fail, runs again those whose last
-line is an error or a timeout (``retry=False``: skips them too), and tolerates a half-written
-last line. The journal is only ever appended to: a shard's last line is its status.
+line is an error or a timeout (``retry=False``: skips them too), and skips a half-written last
+line and unreadable lines with a warning (gamechip/journal.py, the reader ``gamechip report``
+shares). The journal is only ever appended to: a shard's last line is its status.
 
 A failing case is shrunk inside its shard (tb/shrink.py), on the machine and in the build slot
 that found it, before the shard reports: ``OUT/cases/<name>.json`` is the shrunk case and
@@ -50,12 +51,11 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
+from gamechip.journal import JOURNAL, STATUSES, Journal
 from tb.slots import slot_tag, take_slot
 
 ROOT = Path(__file__).resolve().parent.parent
-JOURNAL = "journal.jsonl"
 PARAMETERS = "campaign.json"
-STATUSES = ("pass", "fail", "error", "timeout")
 RETRIED = ("error", "timeout")  # statuses --resume runs again: the shard said nothing about the RTL
 SHRINK_SHARE = 0.8  # of a shard's timeout, the point after which it starts no shrink round
 LOG_TAIL = 20000  # characters of a failed shard's logs kept in OUT/logs/
@@ -335,52 +335,6 @@ def _worker(shard_json, tag, result_path, shrink_until="0"):
     if float(shrink_until) and record.get("case"):
         _write_result(result_path, _shrink_failure(record, tag, float(shrink_until)))
     return 0
-
-
-# --- the journal ---------------------------------------------------------------------------
-
-class Journal:
-    """``OUT/journal.jsonl``: one JSON object per finished shard, never rewritten."""
-
-    def __init__(self, path):
-        self.path = Path(path)
-        self.warnings = []
-
-    def load(self):
-        """The journaled entries by key. A half-written last line (the campaign was killed while
-        writing it) is cut off, so the shard runs again and the next line starts clean."""
-        if not self.path.exists():
-            return {}
-        data = self.path.read_bytes()
-        complete = data[:data.rfind(b"\n") + 1]
-        if len(complete) < len(data):
-            self.warnings.append(f"dropped a half-written last line of {self.path} ({len(data) - len(complete)} bytes); "
-                                 "its shard runs again")
-            with open(self.path, "r+b") as journal:
-                journal.truncate(len(complete))
-                journal.flush()
-                os.fsync(journal.fileno())
-        entries = {}
-        for number, line in enumerate(complete.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                entry = json.loads(line)
-                entries[entry["key"]] = entry
-            except (ValueError, KeyError, TypeError):
-                self.warnings.append(f"skipped unreadable line {number} of {self.path}")
-        return entries
-
-    def append(self, entry):
-        data = (json.dumps(entry, sort_keys=True) + "\n").encode()
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            written = 0
-            while written < len(data):
-                written += os.write(fd, data[written:])
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def _write_atomic(path, text):

@@ -507,9 +507,11 @@ def cmd_report(args):
     from gamechip.report import ReportError, write_report
 
     try:
-        path = write_report(args.dir)
+        path, campaign = write_report(args.dir)
     except ReportError as error:
         raise UsageError(str(error))
+    for warning in campaign.warnings:
+        print(f"gamechip report: warning: {warning}", file=sys.stderr)
     print(f"report: {path}")
     return 0
 

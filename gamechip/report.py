@@ -9,11 +9,14 @@ nothing fetched), so it can be mailed or archived with the campaign.
 """
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from html import escape
 from pathlib import Path
 
-from gamechip.campaign import JOURNAL, PARAMETERS, STATUSES, _replay_command
+from gamechip import journal
+from gamechip.campaign import PARAMETERS, _replay_command
+from gamechip.journal import JOURNAL, STATUSES
 
 REPORT = "report.html"
 
@@ -26,36 +29,24 @@ class ReportError(Exception):
 
 def read_journal(folder):
     """(entries by shard key, the last line of each shard winning, [warnings]). The journal is
-    only ever appended to, so a shard run again after an error has its newest line last."""
+    only ever appended to, so a shard run again after an error has its newest line last; lines
+    that are not entries are skipped with a warning, as ``campaign --resume`` skips them."""
     path = Path(folder) / JOURNAL
     if not Path(folder).is_dir():
         raise ReportError(f"{folder} is not a folder: give the --out folder of a gamechip campaign")
     if not path.is_file():
         raise ReportError(f"no {JOURNAL} in {folder}: not a campaign folder (gamechip campaign --out writes it)")
-    data = path.read_bytes()
-    complete = data[:data.rfind(b"\n") + 1]
-    warnings = []
-    if len(complete) < len(data):  # the campaign was stopped while writing its last line
-        warnings.append(f"ignored a half-written last line of {path} ({len(data) - len(complete)} bytes)")
-    entries = {}
-    for number, line in enumerate(complete.decode("utf-8", errors="replace").splitlines(), 1):
-        if line.strip():
-            entry = _journal_entry(line, path, number)
-            entries[entry.get("key") or f"line {number}"] = entry
-    return entries, warnings
-
-
-def _journal_entry(line, path, number):
     try:
-        entry = json.loads(line)
-    except ValueError as error:
-        raise ReportError(f"{path} line {number} is not JSON ({error}): not a campaign journal")
-    if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("block", "sim", "status")):
-        raise ReportError(f"{path} line {number} is not a journal entry (no block, sim and status)")
-    if entry["status"] not in STATUSES:
-        raise ReportError(f"{path} line {number} has an unknown status '{entry['status']}' "
-                          f"(expected one of {', '.join(STATUSES)})")
-    return entry
+        contents = journal.read(path)
+    except OSError as error:
+        raise ReportError(f"cannot read {path}: {error.strerror or error}")
+    warnings = []
+    if contents.torn:  # the campaign was stopped while writing its last line
+        warnings.append(f"ignored a half-written last line of {path} ({contents.torn} bytes)")
+    if contents.skipped:
+        warnings.append(f"skipped {len(contents.skipped)} unreadable line{'s' if len(contents.skipped) > 1 else ''} "
+                        f"of {path}: {contents.skipped_text()}; a shard recorded only there is missing here")
+    return contents.latest, warnings
 
 
 def read_parameters(folder):
@@ -280,11 +271,28 @@ def _problem_html(entry, folder):
     return "\n".join(parts) + "</section>"
 
 
-def render(folder):
-    """The HTML page for campaign ``folder``; raises ReportError."""
+@dataclass
+class Campaign:
+    """What a campaign folder holds, as read for its report."""
+
+    folder: Path
+    entries: dict  # shard key -> its last journal line
+    warnings: list
+    parameters: dict  # campaign.json, or None
+    planned: dict  # (block, sim) -> shards planned; {} when unknown
+
+
+def load(folder):
+    """Read campaign ``folder``; raises ReportError."""
     entries, warnings = read_journal(folder)
     parameters = read_parameters(folder)
-    planned = planned_shards(parameters) if parameters else {}
+    return Campaign(Path(folder), entries, warnings, parameters, planned_shards(parameters) if parameters else {})
+
+
+def render(campaign):
+    """The HTML page for a loaded campaign."""
+    folder, entries, warnings = campaign.folder, campaign.entries, campaign.warnings
+    parameters, planned = campaign.parameters, campaign.planned
     ordered = sorted(entries.values(), key=lambda e: (e["block"], e["sim"], e.get("seed") or 0))
     failures = [e for e in ordered if e["status"] == "fail"]
     problems = [e for e in ordered if e["status"] in ("error", "timeout")]
@@ -302,10 +310,11 @@ def render(folder):
 
 
 def write_report(folder):
-    """Write ``folder/report.html``; return its path. Raises ReportError."""
-    html = render(folder)
+    """Write ``folder/report.html``; return (its path, the Campaign). Raises ReportError."""
+    campaign = load(folder)
+    html = render(campaign)
     path = Path(folder) / REPORT
     tmp = path.with_name(REPORT + ".tmp")
     tmp.write_text(html)
     tmp.replace(path)
-    return path
+    return path, campaign

@@ -182,6 +182,39 @@ def test_half_written_last_line_is_tolerated(build, tmp_path):
     assert entries[3]["key"] == torn and len(entries) == 4
 
 
+def test_damaged_lines_are_skipped_alike_by_resume_and_report(build, tmp_path):
+    out = tmp_path / "damaged"
+    args = ["--blocks", "stable_discs", "--count", "400", "--shard-size", "200", "--seed", "63", "--out", str(out)]
+    assert campaign(build, *args).returncode == 0
+    path = out / "journal.jsonl"
+    first, second = path.read_text().splitlines(keepends=True)
+    no_status = {k: v for k, v in json.loads(second).items() if k != "status"}
+    path.write_text(first + "garbage from a disk error\n" + json.dumps(no_status) + "\n")
+    run = campaign(build, *args, "--resume")
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stdout + run.stderr
+    assert "skipped 2 unreadable lines" in run.stderr and "line 2 (not JSON" in run.stderr, run.stderr
+    assert "line 3 (no status)" in run.stderr and "1 already journaled" in run.stderr, run.stderr
+    entries = journal_entries_readable(out)
+    assert len(entries) == 2 and entries[-1]["key"] == json.loads(second)["key"]  # the second shard ran again
+    report = subprocess.run([sys.executable, "-m", "gamechip", "report", str(out)], cwd=ROOT, capture_output=True,
+                            text=True, env=_env(build), timeout=60)
+    assert report.returncode == 0 and "line 2 (not JSON" in report.stderr and "line 3 (no status)" in report.stderr
+    assert ">PASS<" in (out / "report.html").read_text()
+
+
+def journal_entries_readable(out):
+    """The journal's lines that are JSON objects with a status (a damaged journal keeps the rest)."""
+    entries = []
+    for text in (Path(out) / "journal.jsonl").read_text().splitlines():
+        try:
+            entry = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and "status" in entry:
+            entries.append(entry)
+    return entries
+
+
 def test_shard_past_its_timeout_is_killed_and_reported(build, tmp_path):
     out = tmp_path / "slow"
     started = time.monotonic()

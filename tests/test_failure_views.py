@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from gamechip.cli import main
 from gamechip.waves import Dump, Trace
 from golden.board import parse_board, square_name, squares_of
 from tb import runner, timeline
@@ -127,21 +126,6 @@ def test_campaign_failure_replayed_with_pictures_and_reported(failed_campaign):
                  if json.loads(line)["status"] == "fail")
     check_replay_views(entry["case"], env)
     check_report(out)
-
-
-@pytest.mark.parametrize("journal, message", [
-    (None, "no journal.jsonl in"),
-    ("not json\n", "line 1 is not JSON"),
-    ('{"block": "move_checker"}\n', "line 1 is not a journal entry"),
-    ('{"block": "x", "sim": "icarus", "status": "lost"}\n', "unknown status 'lost'"),
-])
-def test_report_without_a_journal_is_one_clear_line(tmp_path, capsys, journal, message):
-    if journal is not None:
-        (tmp_path / "journal.jsonl").write_text(journal)
-    assert main(["report", str(tmp_path)]) == 2  # in-process: no simulator involved
-    error = capsys.readouterr().err
-    assert message in error and len(error.strip().splitlines()) == 1, error
-    assert not (tmp_path / "report.html").exists()
 
 
 def test_timing_model_matches_the_dump_of_a_start_done_block(tmp_path, monkeypatch):

@@ -1,0 +1,61 @@
+"""``gamechip report DIR`` on campaign folders written here, in-process (no simulator): damaged
+and empty journals, what counts as a pass, retried shards. A real failing campaign is reported in
+tests/test_failure_views.py, a damaged real journal resumed and reported in tests/test_campaign.py.
+"""
+
+import json
+import re
+
+import pytest
+
+from gamechip.campaign import PARAMETERS, plan
+from gamechip.cli import main
+from gamechip.journal import JOURNAL
+from tb.blocks import BLOCKS
+
+PARAMETERS_OF = {"blocks": ["stable_discs"], "sims": ["icarus"], "count": 400, "seed": 5, "shard_size": 200}
+
+
+def shards():
+    p = PARAMETERS_OF
+    return plan([BLOCKS[b] for b in p["blocks"]], p["sims"], p["count"], p["seed"], p["shard_size"])
+
+
+def line(shard, status, checked=0, **more):
+    """A journal line shaped as gamechip.campaign writes it."""
+    return json.dumps({"key": shard.key, **shard.to_dict(), "status": status, "checked": checked, "seconds": 1.5,
+                       "started": "2024-05-01T10:00:00.000+00:00", "ended": "2024-05-01T10:00:01.500+00:00",
+                       **more}) + "\n"
+
+
+def folder(tmp_path, *lines, parameters=PARAMETERS_OF):
+    (tmp_path / JOURNAL).write_text("".join(lines))
+    if parameters is not None:
+        (tmp_path / PARAMETERS).write_text(json.dumps(parameters))
+    return tmp_path
+
+
+def report(path, capsys):
+    status = main(["report", str(path)])
+    out = capsys.readouterr()
+    html = (path / "report.html").read_text() if (path / "report.html").exists() else None
+    return status, out.out, out.err, html
+
+
+def test_a_garbage_line_in_the_middle_is_skipped_with_a_warning(tmp_path, capsys):
+    first, second = shards()
+    path = folder(tmp_path, line(first, "pass", 412), "}{ not json\n", line(second, "pass", 398))
+    status, out, err, html = report(path, capsys)
+    assert status == 0 and "report:" in out, err
+    assert "warning: skipped 1 unreadable line" in err and "line 2 (not JSON" in err
+    assert "line 2 (not JSON" in html and ">PASS<" in html and "810 cases checked" in html
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda path: path / "nowhere", "is not a folder"),
+    (lambda path: path, "no journal.jsonl in"),
+])
+def test_no_campaign_folder_is_one_clear_line(tmp_path, capsys, make, message):
+    status, out, err, html = report(make(tmp_path), capsys)
+    assert status == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert html is None
