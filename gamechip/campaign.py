@@ -102,6 +102,41 @@ def plan(blocks, sims, count, seed, shard_size):
     return ordered
 
 
+MAX_SHARDS = 100_000  # more is a slip of --count or --shard-size, and a plan that would fill memory
+PARAMETER_NAMES = ("blocks", "sims", "count", "seed", "shard_size")
+
+
+def plan_size_problem(blocks, sims, count, shard_size):
+    """Why a plan of this size is refused, or None."""
+    shards = blocks * sims * -(-count // shard_size)
+    if shards > MAX_SHARDS:
+        return (f"{count:,} positions in shards of {shard_size:,} on {blocks * sims} block x simulator pairs make "
+                f"{shards:,} shards, more than {MAX_SHARDS:,}: raise --shard-size")
+    return None
+
+
+def parameters_problem(parameters):
+    """Why ``parameters`` (what campaign.json holds) are not a campaign's, or None."""
+    from tb.blocks import BLOCKS
+    from tb.runner import SIMULATORS
+
+    if not isinstance(parameters, dict):
+        return f"a JSON {type(parameters).__name__}, not an object"
+    missing = [name for name in PARAMETER_NAMES if name not in parameters]
+    if missing:
+        return f"no {', '.join(missing)}"
+    for name, known in (("blocks", BLOCKS), ("sims", SIMULATORS)):
+        names = parameters[name]
+        if not (isinstance(names, list) and names and all(isinstance(n, str) and n in known for n in names)):
+            return f"{name} {names!r} is not a list of {', '.join(known)}"
+    for name, least in (("count", 1), ("seed", 0), ("shard_size", 1)):
+        value = parameters[name]
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            return f"{name} {value!r} is not a whole number of at least {least}"
+    return plan_size_problem(len(parameters["blocks"]), len(parameters["sims"]), parameters["count"],
+                             parameters["shard_size"])
+
+
 def _now():
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -556,8 +591,7 @@ def summary(shards, entries, out=sys.stdout):
 # --- the campaign --------------------------------------------------------------------------
 
 def _parameters(blocks, sims, count, seed, shard_size):
-    return {"blocks": [b.name for b in blocks], "sims": list(sims), "count": count, "seed": seed,
-            "shard_size": shard_size}
+    return dict(zip(PARAMETER_NAMES, ([b.name for b in blocks], list(sims), count, seed, shard_size)))
 
 
 def _resume_command(argv):

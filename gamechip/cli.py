@@ -512,7 +512,8 @@ def cmd_report(args):
         raise UsageError(str(error))
     for warning in campaign.warnings:
         print(f"gamechip report: warning: {warning}", file=sys.stderr)
-    print(f"report: {path}")
+    word, line = campaign.verdict()
+    print(f"{word}: {line}\nreport: {path}")
     return 0
 
 

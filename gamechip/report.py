@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 
 from gamechip import journal
-from gamechip.campaign import PARAMETERS, _replay_command
+from gamechip.campaign import PARAMETERS, _replay_command, parameters_problem, plan
 from gamechip.journal import JOURNAL, STATUSES
 
 REPORT = "report.html"
@@ -50,26 +50,27 @@ def read_journal(folder):
 
 
 def read_parameters(folder):
+    """(campaign.json's parameters or None, [warnings]): without them the planned shards, and so
+    whether the campaign is complete, are unknown."""
+    path = Path(folder) / PARAMETERS
+    if not path.exists():
+        return None, [f"no {PARAMETERS} in {folder}: the planned shards are unknown"]
     try:
-        return json.loads((Path(folder) / PARAMETERS).read_text())
-    except (OSError, ValueError):
-        return None
+        parameters = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        return None, [f"{path} is unreadable ({error}): the planned shards are unknown"]
+    problem = parameters_problem(parameters)
+    if problem:
+        return None, [f"{path} is not a campaign's parameters ({problem}): the planned shards are unknown"]
+    return parameters, []
 
 
 def planned_shards(parameters):
-    """Shards per (block, sim) the campaign planned, or {} when its parameters are unknown."""
-    from gamechip.campaign import plan
+    """The shards the campaign planned (parameters as parameters_problem accepts them)."""
     from tb.blocks import BLOCKS
 
-    try:
-        blocks = [BLOCKS[name] for name in parameters["blocks"]]
-        shards = plan(blocks, parameters["sims"], parameters["count"], parameters["seed"], parameters["shard_size"])
-    except (TypeError, KeyError):
-        return {}
-    counts = {}
-    for shard in shards:
-        counts[(shard.block, shard.sim)] = counts.get((shard.block, shard.sim), 0) + 1
-    return counts
+    return plan([BLOCKS[name] for name in parameters["blocks"]], parameters["sims"], parameters["count"],
+                parameters["seed"], parameters["shard_size"])
 
 
 # --- numbers ---------------------------------------------------------------------------------------
@@ -159,28 +160,21 @@ def _find_case(entry, folder):
     return None
 
 
-def _summary_html(folder, entries, warnings, parameters, planned):
-    total_planned = sum(planned.values())
-    checked = sum(e.get("checked") or 0 for e in entries.values())
-    counts = {status: sum(e["status"] == status for e in entries.values()) for status in STATUSES}
-    clean = not (counts["fail"] or counts["error"] or counts["timeout"]) and len(entries) >= total_planned
+def _summary_html(campaign):
+    folder, entries, parameters = campaign.folder, campaign.entries, campaign.parameters
     parts = [f"<h1>gamechip campaign <code>{escape(str(Path(folder).resolve()))}</code></h1>"]
     if parameters:
         shown = {k: " ".join(map(str, v)) if isinstance(v, list) else v for k, v in parameters.items()}
         parts.append("<p>" + ", ".join(f"{escape(k)} <b>{escape(str(v))}</b>" for k, v in shown.items()) + "</p>")
-    troubled = counts["fail"] or counts["error"] or counts["timeout"]
-    verdict = ('<span class="ok">PASS</span>' if clean
-               else f'<span class="bad">{"FAIL" if troubled else "INCOMPLETE"}</span>')
-    shards = f"{len(entries)}" + (f" of {total_planned}" if total_planned else "")
-    parts.append(f"<p>{verdict}: {shards} shards journaled; {checked:,} cases checked against the golden model; "
-                 + ", ".join(f"{counts[s]} {s}" for s in STATUSES) + "</p>")
+    word, line = campaign.verdict()
+    parts.append(f'<p><span class="{"ok" if word == "PASS" else "bad"}">{word}</span>: {escape(line)}</p>')
     span = time_span(entries)
     shard_seconds = sum(e.get("seconds") or 0 for e in entries.values())
     if span:
         parts.append(f"<p>first shard started {escape(span[0].isoformat(timespec='seconds'))}, last ended "
                      f"{escape(span[1].isoformat(timespec='seconds'))}: {_duration((span[1] - span[0]).total_seconds())} "
                      f"from first start to last end (across resumes), {_duration(shard_seconds)} of shard time</p>")
-    parts += [f'<p class="note">warning: {escape(w)}</p>' for w in warnings]
+    parts += [f'<p class="note">warning: {escape(w)}</p>' for w in campaign.warnings]
     return "\n".join(parts)
 
 
@@ -279,27 +273,57 @@ class Campaign:
     entries: dict  # shard key -> its last journal line
     warnings: list
     parameters: dict  # campaign.json, or None
-    planned: dict  # (block, sim) -> shards planned; {} when unknown
+    shards: list  # the planned shards (gamechip.campaign.Shard), or None when unknown
+
+    @property
+    def planned(self):
+        """(block, sim) -> shards planned; {} when unknown."""
+        counts = {}
+        for shard in self.shards or ():
+            counts[(shard.block, shard.sim)] = counts.get((shard.block, shard.sim), 0) + 1
+        return counts
+
+    def verdict(self):
+        """(PASS, FAIL, INCOMPLETE or UNKNOWN, one line saying why)."""
+        counts = {status: sum(e["status"] == status for e in self.entries.values()) for status in STATUSES}
+        checked = sum(e.get("checked") or 0 for e in self.entries.values())
+        if self.shards is None:
+            journaled = f"{len(self.entries)} shards journaled"
+        else:
+            journaled = f"{sum(s.key in self.entries for s in self.shards)} of {len(self.shards)} shards journaled"
+        line = (f"{journaled}; {checked:,} cases checked against the golden model; "
+                + ", ".join(f"{counts[s]} {s}" for s in STATUSES))
+        if counts["fail"] or counts["error"] or counts["timeout"]:
+            return "FAIL", line
+        if self.shards is None:
+            return "UNKNOWN", line + f"; without {PARAMETERS} whether every planned shard ran is unknown"
+        if any(s.key not in self.entries for s in self.shards):
+            return "INCOMPLETE", line
+        return "PASS", line
 
 
 def load(folder):
-    """Read campaign ``folder``; raises ReportError."""
+    """Read campaign ``folder``; raises ReportError, also when no shard has finished and nothing
+    says a campaign was ever planned there."""
     entries, warnings = read_journal(folder)
-    parameters = read_parameters(folder)
-    return Campaign(Path(folder), entries, warnings, parameters, planned_shards(parameters) if parameters else {})
+    parameters, more = read_parameters(folder)
+    if not entries and parameters is None:
+        raise ReportError(f"no shard has finished in {folder} and it has no readable {PARAMETERS}: not a campaign "
+                          "(or one stopped before its first shard)")
+    return Campaign(Path(folder), entries, warnings + more, parameters,
+                    planned_shards(parameters) if parameters else None)
 
 
 def render(campaign):
     """The HTML page for a loaded campaign."""
-    folder, entries, warnings = campaign.folder, campaign.entries, campaign.warnings
-    parameters, planned = campaign.parameters, campaign.planned
+    folder, entries = campaign.folder, campaign.entries
     ordered = sorted(entries.values(), key=lambda e: (e["block"], e["sim"], e.get("seed") or 0))
     failures = [e for e in ordered if e["status"] == "fail"]
     problems = [e for e in ordered if e["status"] in ("error", "timeout")]
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>gamechip campaign {escape(Path(folder).resolve().name)}</title><style>{STYLE}</style></head><body>",
-             _summary_html(folder, entries, warnings, parameters, planned),
-             _table_html(table_rows(entries, planned)), _tools_html(entries),
+             _summary_html(campaign),
+             _table_html(table_rows(entries, campaign.planned)), _tools_html(entries),
              f"<h2>Failures ({len(failures)})</h2>"]
     parts += [_failure_html(e, folder) for e in failures] or ["<p>none</p>"]
     parts.append(f"<h2>Errors and timeouts ({len(problems)})</h2>")

@@ -5,6 +5,7 @@ tests/test_failure_views.py, a damaged real journal resumed and reported in test
 
 import json
 import re
+from html import unescape
 
 import pytest
 
@@ -59,3 +60,41 @@ def test_no_campaign_folder_is_one_clear_line(tmp_path, capsys, make, message):
     status, out, err, html = report(make(tmp_path), capsys)
     assert status == 2 and message in err and len(err.strip().splitlines()) == 1, err
     assert html is None
+
+
+@pytest.mark.parametrize("journal", ["", "\n", "}{\n", '{"block": "x", "sim": "icarus", "status": "lost"}\n'])
+def test_no_finished_shard_and_no_parameters_is_not_a_pass(tmp_path, capsys, journal):
+    status, out, err, html = report(folder(tmp_path, journal, parameters=None), capsys)
+    assert status == 2 and "no shard has finished" in err and "not a campaign" in err, err
+    assert len(err.strip().splitlines()) == 1 and "PASS" not in out + err and html is None
+
+
+def test_no_finished_shard_of_a_planned_campaign_is_incomplete(tmp_path, capsys):
+    status, out, err, html = report(folder(tmp_path, ""), capsys)
+    assert status == 0 and out.startswith("INCOMPLETE: 0 of 2 shards journaled; 0 cases checked"), out
+    assert '<span class="bad">INCOMPLETE</span>: 0 of 2 shards journaled' in html
+
+
+def test_every_planned_shard_passed_is_a_pass(tmp_path, capsys):
+    first, second = shards()
+    status, out, err, html = report(folder(tmp_path, line(first, "pass", 412), line(second, "pass", 398)), capsys)
+    assert status == 0 and out.startswith("PASS: 2 of 2 shards journaled; 810 cases checked") and not err, out + err
+    assert '<span class="ok">PASS</span>' in html
+
+
+@pytest.mark.parametrize("parameters, warning", [
+    (None, "no campaign.json in"),
+    ("{not json", "is unreadable"),
+    ({**PARAMETERS_OF, "shard_size": 0}, "shard_size 0 is not a whole number of at least 1"),
+    ({**PARAMETERS_OF, "blocks": ["alu"]}, "blocks ['alu'] is not a list of"),
+    ({**PARAMETERS_OF, "count": 10 ** 12}, "shards, more than 100,000"),
+])
+def test_without_usable_parameters_passing_shards_are_not_a_pass(tmp_path, capsys, parameters, warning):
+    first, second = shards()
+    path = folder(tmp_path, line(first, "pass", 412), line(second, "pass", 398), parameters=None)
+    if parameters is not None:
+        (path / PARAMETERS).write_text(parameters if isinstance(parameters, str) else json.dumps(parameters))
+    status, out, err, html = report(path, capsys)
+    assert status == 0 and out.startswith("UNKNOWN: 2 shards journaled; 810 cases checked"), out + err
+    assert "whether every planned shard ran is unknown" in out and warning in err, err
+    assert ">PASS<" not in html and warning in unescape(html)
