@@ -310,6 +310,18 @@ def test_broken_rtl_fails_with_a_saved_case(build, tmp_path):
     assert replay.returncode == 1 and "still fails" in replay.stderr
 
 
+def test_a_failing_shard_counts_the_cases_it_checked(build, tmp_path):
+    design, file, *edits = MUTANTS["move_checker drops one direction"]  # wrong from the first case
+    out = tmp_path / "first-case"
+    run = campaign(build, "--blocks", "move_checker", "--count", "20", "--seed", "7", "--out", str(out), "--no-shrink",
+                   env={"GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, *edits))})
+    assert run.returncode == 1, run.stdout + run.stderr
+    (entry,) = journal(out)
+    assert entry["status"] == "fail" and "case:     fuzz #0 " in entry["message"]
+    assert entry["checked"] == 1  # the one case compared, the mismatch
+    assert "; 1 cases checked" in run.stdout.splitlines()[-1], run.stdout
+
+
 @pytest.mark.parametrize("args, expected", [
     (["--blocks", "alu"], "unknown block 'alu'"),
     (["--sims", "modelsim"], "unknown simulator 'modelsim'"),
