@@ -229,6 +229,8 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
         chunk = cases[first:first + CHUNK]
         t0 = time.perf_counter()
         actuals = check.parse(await tb.run([check.stimulus(case) for case in chunk]), chunk)
+        if len(actuals) != len(chunk):  # zip would check the cases answered and drop the rest unseen
+            raise AssertionError(f"the harness answered {len(actuals)} of {len(chunk)} cases")
         t1 = time.perf_counter()
         expecteds = [check.expected(case) for case in chunk]
         t2 = time.perf_counter()

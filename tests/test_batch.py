@@ -62,3 +62,7 @@ def test_the_mismatching_case_is_counted_as_checked():
         run(lambda line: "wrong" if line == "case 3" else line)
     assert result()["tests"]["fuzz"]["checked"] == 4
 
+
+def test_a_short_answer_is_a_failure_not_fewer_cases():
+    with pytest.raises(AssertionError, match="the harness answered 4 of 5 cases"):
+        run(lambda line: None if line == "case 4" else line)  # the others still pair up with their cases
