@@ -51,7 +51,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
-from gamechip.journal import JOURNAL, STATUSES, Journal
+from gamechip.journal import JOURNAL, STATUSES, Journal, history_text
 from tb.slots import slot_tag, take_slot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -392,11 +392,22 @@ def _keep(entry, out):
     if record:
         entry["case"] = str(_keep_case(out, f"{name}.json", record, entry))
     if log_text and entry["status"] != "pass":
-        log = out / "logs" / f"{entry['block']}-{entry['sim']}-seed{entry['seed']}.log"
+        log = _unused(out / "logs" / f"{entry['block']}-{entry['sim']}-seed{entry['seed']}.log")
         log.parent.mkdir(exist_ok=True)
         _write_atomic(log, log_text)
         entry["log"] = str(log)
     return entry
+
+
+def _unused(path):
+    """``path``, or ``<stem>.2<suffix>``, ``.3``, ... when taken: a shard retried after an error
+    keeps the log of every attempt, each named by its own journal line."""
+    number = 1
+    candidate = path
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.stem}.{number}{path.suffix}")
+    return candidate
 
 
 def _keep_case(out, name, record, entry):
@@ -540,8 +551,9 @@ def _replay_command(entry):
     return f"{prefix}gamechip replay {shlex.quote(entry['case'])} --waves"
 
 
-def summary(shards, entries, out=sys.stdout):
-    """The table per block x simulator and every failure, error and timeout; True when clean."""
+def summary(shards, entries, history=None, out=sys.stdout):
+    """The table per block x simulator, every failure, error and timeout, and every shard run
+    more than once with each attempt (``history``: key -> journal lines); True when clean."""
     rows = {}
     for shard in shards:
         rows.setdefault((shard.block, shard.sim), [])
@@ -577,6 +589,10 @@ def summary(shards, entries, out=sys.stdout):
                   file=out)
         if entry.get("log"):
             print(f"  log:       {entry['log']}", file=out)
+    for shard in shards:
+        if len((history or {}).get(shard.key, ())) > 1:
+            print(f"\nRETRIED {shard.block} on {shard.sim}, seed {shard.seed}: {history_text(history[shard.key])}",
+                  file=out)
     missing = sum(s.key not in entries for s in shards)
     total = sum(e.get("checked", 0) for e in entries.values())
     if bad or missing:
@@ -719,7 +735,7 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     progress.close()
     print(f"campaign: done in {_duration(time.monotonic() - progress.started)}"
           + (f"; {len(retried)} shard{'s' if len(retried) != 1 else ''} retried" if retried else "") + f"; journal {journal.path}", file=sys.stderr)
-    return 0 if summary(shards, entries) else 1
+    return 0 if summary(shards, entries, journal.history) else 1
 
 
 def _raise_interrupt(signum, frame):

@@ -76,12 +76,27 @@ def read(path):
     return contents
 
 
+def attempt_text(entry):
+    """One journal line in a shard's history: 'timeout at 2024-05-01 10:00:01 (no result after
+    900 s: killed with its simulator)'."""
+    when = (entry.get("ended") or entry.get("started") or "")[:19].replace("T", " ") or "an unknown time"
+    message = (entry.get("message") or "").strip()
+    why = f" ({message.splitlines()[-1]})" if message and entry["status"] in ("error", "timeout") else ""
+    return f"{entry['status']} at {when}{why}"
+
+
+def history_text(lines):
+    """A shard's lines, oldest first: 'error at ... (...), then pass at ...'."""
+    return ", then ".join(attempt_text(entry) for entry in lines)
+
+
 class Journal:
     """The journal a campaign appends to."""
 
     def __init__(self, path):
         self.path = Path(path)
         self.warnings = []
+        self.history = {}  # shard key -> its lines, oldest first (what load read, then what was appended)
 
     def load(self):
         """The journaled entries by key, each shard's last line. A half-written last line is cut
@@ -98,6 +113,7 @@ class Journal:
         if contents.skipped:
             self.warnings.append(f"skipped {len(contents.skipped)} unreadable line{'s' if len(contents.skipped) > 1 else ''}"
                                  f" of {self.path}: {contents.skipped_text()}; a shard with no other line runs again")
+        self.history = contents.history
         return contents.latest
 
     def append(self, entry):
@@ -110,3 +126,4 @@ class Journal:
             os.fsync(fd)
         finally:
             os.close(fd)
+        self.history.setdefault(entry["key"], []).append(entry)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from gamechip import journal
 from gamechip.campaign import PARAMETERS, _replay_command, parameters_problem, plan
-from gamechip.journal import JOURNAL, STATUSES
+from gamechip.journal import JOURNAL, STATUSES, history_text
 
 REPORT = "report.html"
 
@@ -28,9 +28,10 @@ class ReportError(Exception):
 # --- reading the campaign folder -----------------------------------------------------------------
 
 def read_journal(folder):
-    """(entries by shard key, the last line of each shard winning, [warnings]). The journal is
-    only ever appended to, so a shard run again after an error has its newest line last; lines
-    that are not entries are skipped with a warning, as ``campaign --resume`` skips them."""
+    """(gamechip.journal.Contents, [warnings]): each shard's last line (its status) and all its
+    lines. The journal is only ever appended to, so a shard run again after an error has its
+    newest line last; lines that are not entries are skipped with a warning, as
+    ``campaign --resume`` skips them."""
     path = Path(folder) / JOURNAL
     if not Path(folder).is_dir():
         raise ReportError(f"{folder} is not a folder: give the --out folder of a gamechip campaign")
@@ -46,7 +47,7 @@ def read_journal(folder):
     if contents.skipped:
         warnings.append(f"skipped {len(contents.skipped)} unreadable line{'s' if len(contents.skipped) > 1 else ''} "
                         f"of {path}: {contents.skipped_text()}; a shard recorded only there is missing here")
-    return contents.latest, warnings
+    return contents, warnings
 
 
 def read_parameters(folder):
@@ -88,8 +89,9 @@ def _duration(seconds):
     return f"{hours}h{rest // 60:02d}m{rest % 60:02d}s" if hours else f"{rest // 60}m{rest % 60:02d}s"
 
 
-def table_rows(entries, planned):
-    """One row per block x simulator: counts by status, cases checked, rate, shard time."""
+def table_rows(entries, planned, history):
+    """One row per block x simulator: counts by status (each shard's last line), shards run more
+    than once, cases checked, rate, shard time (every attempt's)."""
     rows = {key: [] for key in planned}
     for entry in entries.values():
         rows.setdefault((entry["block"], entry["sim"]), []).append(entry)
@@ -97,25 +99,31 @@ def table_rows(entries, planned):
     for (block, sim), done in rows.items():
         checked = sum(e.get("checked") or 0 for e in done)
         simulating = sum((e.get("timings") or {}).get("wall_seconds") or 0 for e in done)
+        attempts = [line for e in done for line in history[e["key"]]]
         out.append({"block": block, "sim": sim, "shards": len(done), "planned": planned.get((block, sim)),
                     **{status: sum(e["status"] == status for e in done) for status in STATUSES},
+                    "retried": sum(len(history[e["key"]]) > 1 for e in done),
                     "checked": checked, "rate": checked / simulating if simulating else 0.0,
-                    "seconds": sum(e.get("seconds") or 0 for e in done)})
+                    "seconds": sum(line.get("seconds") or 0 for line in attempts)})
     return out
 
 
-def time_span(entries):
-    starts = [t for t in (_time(e.get("started")) for e in entries.values()) if t]
-    ends = [t for t in (_time(e.get("ended")) for e in entries.values()) if t]
+def all_lines(history):
+    return [line for lines in history.values() for line in lines]
+
+
+def time_span(lines):
+    starts = [t for t in (_time(e.get("started")) for e in lines) if t]
+    ends = [t for t in (_time(e.get("ended")) for e in lines) if t]
     if not starts or not ends:
         return None
     return min(starts), max(ends)
 
 
-def tool_sets(entries):
+def tool_sets(lines):
     """Distinct (host, tools) pairs: shards on a cluster may have run on different tool versions."""
     seen = {}
-    for entry in entries.values():
+    for entry in lines:
         tools = entry.get("tools") or {}
         seen.setdefault((entry.get("host") or "?", json.dumps(tools, sort_keys=True)), tools)
     return [(host, tools) for (host, _), tools in sorted(seen.items())]
@@ -168,8 +176,9 @@ def _summary_html(campaign):
         parts.append("<p>" + ", ".join(f"{escape(k)} <b>{escape(str(v))}</b>" for k, v in shown.items()) + "</p>")
     word, line = campaign.verdict()
     parts.append(f'<p><span class="{"ok" if word == "PASS" else "bad"}">{word}</span>: {escape(line)}</p>')
-    span = time_span(entries)
-    shard_seconds = sum(e.get("seconds") or 0 for e in entries.values())
+    lines = all_lines(campaign.history)
+    span = time_span(lines)
+    shard_seconds = sum(e.get("seconds") or 0 for e in lines)
     if span:
         parts.append(f"<p>first shard started {escape(span[0].isoformat(timespec='seconds'))}, last ended "
                      f"{escape(span[1].isoformat(timespec='seconds'))}: {_duration((span[1] - span[0]).total_seconds())} "
@@ -180,22 +189,23 @@ def _summary_html(campaign):
 
 def _table_html(rows):
     head = ("<tr><th>block</th><th>simulator</th><th>shards</th>" + "".join(f"<th>{s}</th>" for s in STATUSES)
-            + "<th>cases checked</th><th>cases/s</th><th>shard time</th></tr>")
+            + "<th>retried</th><th>cases checked</th><th>cases/s</th><th>shard time</th></tr>")
     body = []
     for row in rows:
         shards = f"{row['shards']}" + (f"/{row['planned']}" if row["planned"] else "")
         cells = "".join(f'<td class="{s if row[s] and s != "pass" else ""}">{row[s]}</td>' for s in STATUSES)
         body.append(f'<tr class="row" data-block="{escape(row["block"])}" data-sim="{escape(row["sim"])}">'
                     f'<td class="name">{escape(row["block"])}</td><td class="name">{escape(row["sim"])}</td>'
-                    f"<td>{shards}</td>{cells}<td>{row['checked']:,}</td><td>{row['rate']:,.0f}</td>"
+                    f"<td>{shards}</td>{cells}<td>{row['retried']}</td><td>{row['checked']:,}</td><td>{row['rate']:,.0f}</td>"
                     f"<td>{_duration(row['seconds'])}</td></tr>")
     return ("<h2>Blocks &times; simulators</h2>\n<table>" + head + "".join(body) + "</table>\n"
-            "<p>cases/s: one worker's rate while simulating, builds excluded; shard time: the shards' run times "
-            "added up, builds included.</p>")
+            "<p>Each shard counts under the status of its last journal line; retried: shards run more than once "
+            "(see <i>Retried shards</i>). cases/s: one worker's rate while simulating, builds excluded; shard time: "
+            "the run times of every attempt added up, builds included.</p>")
 
 
-def _tools_html(entries):
-    sets = tool_sets(entries)
+def _tools_html(lines):
+    sets = tool_sets(lines)
     if not sets:
         return ""
     names = sorted({name for _, tools in sets for name in tools})
@@ -271,6 +281,7 @@ class Campaign:
 
     folder: Path
     entries: dict  # shard key -> its last journal line
+    history: dict  # shard key -> all its journal lines, oldest first
     warnings: list
     parameters: dict  # campaign.json, or None
     shards: list  # the planned shards (gamechip.campaign.Shard), or None when unknown
@@ -291,8 +302,9 @@ class Campaign:
             journaled = f"{len(self.entries)} shards journaled"
         else:
             journaled = f"{sum(s.key in self.entries for s in self.shards)} of {len(self.shards)} shards journaled"
+        retried = sum(len(lines) > 1 for lines in self.history.values())
         line = (f"{journaled}; {checked:,} cases checked against the golden model; "
-                + ", ".join(f"{counts[s]} {s}" for s in STATUSES))
+                + ", ".join(f"{counts[s]} {s}" for s in STATUSES) + (f"; {retried} retried" if retried else ""))
         if counts["fail"] or counts["error"] or counts["timeout"]:
             return "FAIL", line
         if self.shards is None:
@@ -305,13 +317,25 @@ class Campaign:
 def load(folder):
     """Read campaign ``folder``; raises ReportError, also when no shard has finished and nothing
     says a campaign was ever planned there."""
-    entries, warnings = read_journal(folder)
+    contents, warnings = read_journal(folder)
+    entries = contents.latest
     parameters, more = read_parameters(folder)
     if not entries and parameters is None:
         raise ReportError(f"no shard has finished in {folder} and it has no readable {PARAMETERS}: not a campaign "
                           "(or one stopped before its first shard)")
-    return Campaign(Path(folder), entries, warnings + more, parameters,
+    return Campaign(Path(folder), entries, contents.history, warnings + more, parameters,
                     planned_shards(parameters) if parameters else None)
+
+
+def _retried_html(lines, folder):
+    """A shard run more than once (``campaign --resume`` retries errors and timeouts): every
+    attempt, oldest first, with the logs the earlier ones left."""
+    last = lines[-1]
+    head = f"{last['block']} on {last['sim']}, seed {last.get('seed')}: now {last['status']}"
+    parts = [f'<section class="retried"><h3>{escape(head)}</h3>', f"<p>retried: {escape(history_text(lines))}</p>"]
+    logs = [line["log"] for line in lines[:-1] if line.get("log")]
+    parts += [f"<p>log of an earlier attempt: {_link(log, folder)}</p>" for log in logs]
+    return "\n".join(parts) + "</section>"
 
 
 def render(campaign):
@@ -323,11 +347,15 @@ def render(campaign):
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>gamechip campaign {escape(Path(folder).resolve().name)}</title><style>{STYLE}</style></head><body>",
              _summary_html(campaign),
-             _table_html(table_rows(entries, campaign.planned)), _tools_html(entries),
+             _table_html(table_rows(entries, campaign.planned, campaign.history)),
+             _tools_html(all_lines(campaign.history)),
              f"<h2>Failures ({len(failures)})</h2>"]
     parts += [_failure_html(e, folder) for e in failures] or ["<p>none</p>"]
     parts.append(f"<h2>Errors and timeouts ({len(problems)})</h2>")
     parts += [_problem_html(e, folder) for e in problems] or ["<p>none</p>"]
+    retried = [e for e in ordered if len(campaign.history[e["key"]]) > 1]
+    parts.append(f"<h2>Retried shards ({len(retried)})</h2>")
+    parts += [_retried_html(campaign.history[e["key"]], folder) for e in retried] or ["<p>none</p>"]
     parts.append(f"<p>written by <code>gamechip report</code> at {datetime.now().isoformat(timespec='seconds')}</p>"
                  "</body></html>")
     return "\n".join(parts) + "\n"

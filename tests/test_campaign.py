@@ -9,12 +9,14 @@ Icarus keep each shard a second or two.
 
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
 import time
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -267,11 +269,11 @@ def test_simulator_crash_is_an_error_with_its_log(build, tmp_path):
 
 
 def test_errored_shard_is_retried_on_resume(build, tmp_path):
-    marker = tmp_path / "crashed-once"
+    crashes = tmp_path / "crashes"
     fake = tmp_path / "bin"
     fake.mkdir()
-    (fake / "vvp").write_text(  # Icarus's runtime dies the first time only, like a flaky machine
-        f"#!/bin/sh\nif [ ! -e {shlex.quote(str(marker))} ]; then touch {shlex.quote(str(marker))}; kill -SEGV $$; fi\n"
+    (fake / "vvp").write_text(  # Icarus's runtime dies the first two times only, like a flaky machine
+        f"#!/bin/sh\nif [ $(cat {crashes} 2>/dev/null | wc -l) -lt 2 ]; then echo x >> {crashes}; kill -SEGV $$; fi\n"
         f"exec {shlex.quote(shutil.which('vvp'))} \"$@\"\n")
     (fake / "vvp").chmod(0o755)
     env = {"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"}
@@ -279,14 +281,30 @@ def test_errored_shard_is_retried_on_resume(build, tmp_path):
     args = ["--blocks", "stable_discs", "--count", "200", "--seed", "91", "--out", str(out)]
     first = campaign(build, *args, env=env)
     assert first.returncode == 1 and [e["status"] for e in journal(out)] == ["error"], first.stdout + first.stderr
+    first_log = Path(journal(out)[0]["log"])
+    first_text = first_log.read_text()
     kept = campaign(build, *args, "--resume", "--no-retry", env=env)  # the old behaviour: nothing runs again
     assert kept.returncode == 1 and "retry" not in kept.stderr and len(journal(out)) == 1, kept.stderr
+    second = campaign(build, *args, "--resume", env=env)
+    assert second.returncode == 1 and [e["status"] for e in journal(out)] == ["error", "error"], second.stderr
+    second_log = Path(journal(out)[1]["log"])
+    assert second_log != first_log and second_log.is_file() and first_log.read_text() == first_text  # both kept
     again = campaign(build, *args, "--resume", env=env)
     assert again.returncode == 0, again.stdout + again.stderr
     assert "1 to retry (error or timeout last time)" in again.stderr and "1 shard retried" in again.stderr
     entries = journal(out)  # appended, never rewritten: the shard's last line is its status
-    assert [e["status"] for e in entries] == ["error", "pass"] and entries[0]["key"] == entries[1]["key"]
+    assert [e["status"] for e in entries] == ["error", "error", "pass"] and len({e["key"] for e in entries}) == 1
     assert "PASS:" in again.stdout
+    history = re.search(r"RETRIED stable_discs on icarus, seed 91: (.*)", again.stdout)
+    assert history and re.fullmatch(r"error at \S+ \S+ \(.*failed before comparing.*\), then error at .*, then "
+                                    r"pass at \S+ \S+", history.group(1)), again.stdout
+    report = subprocess.run([sys.executable, "-m", "gamechip", "report", str(out)], cwd=ROOT, capture_output=True,
+                            text=True, env=_env(build), timeout=60)
+    assert report.returncode == 0 and report.stdout.startswith("PASS: 1 of 1 shards journaled"), report.stdout
+    assert "; 1 retried" in report.stdout
+    html = unescape((out / "report.html").read_text())
+    assert "Retried shards (1)" in html and f"retried: {history.group(1)}" in html
+    assert f'href="logs/{first_log.name}"' in html and f'href="logs/{second_log.name}"' in html
 
 
 def test_broken_rtl_fails_with_a_saved_case(build, tmp_path):

@@ -98,3 +98,22 @@ def test_without_usable_parameters_passing_shards_are_not_a_pass(tmp_path, capsy
     assert status == 0 and out.startswith("UNKNOWN: 2 shards journaled; 810 cases checked"), out + err
     assert "whether every planned shard ran is unknown" in out and warning in err, err
     assert ">PASS<" not in html and warning in unescape(html)
+
+
+def test_a_retried_shard_shows_its_history_and_counts_under_its_last_line(tmp_path, capsys):
+    first, second = shards()
+    timeout = line(first, "timeout", message="no result after 900 s: killed with its simulator",
+                   started="2024-05-01T09:00:00.000+00:00", ended="2024-05-01T09:15:00.000+00:00", seconds=900.0)
+    error = line(first, "error", message="Traceback ...\nthe shard could not be run: OSError", seconds=2.0,
+                 log=str(tmp_path / "logs" / "stable_discs-icarus-seed5.log"),
+                 started="2024-05-01T09:20:00.000+00:00", ended="2024-05-01T09:20:02.000+00:00")
+    path = folder(tmp_path, timeout, line(second, "pass", 398), error, line(first, "pass", 412))
+    status, out, err, html = report(path, capsys)
+    assert status == 0 and out.startswith("PASS: 2 of 2 shards journaled; 810 cases checked"), out
+    assert "0 error, 0 timeout; 1 retried" in out
+    assert re.search(r"<td>2/2</td><td[^>]*>2</td>(<td[^>]*>0</td>){3}<td>1</td><td>810</td>", html), html
+    assert "Errors and timeouts (0)" in html and "Retried shards (1)" in html
+    assert ("retried: timeout at 2024-05-01 09:15:00 (no result after 900 s: killed with its simulator), then error "
+            "at 2024-05-01 09:20:02 (the shard could not be run: OSError), then pass at 2024-05-01 10:00:01") in html
+    assert 'log of an earlier attempt: <a href="logs/stable_discs-icarus-seed5.log">' in html
+    assert "15m05s of shard time" in html and "first shard started 2024-05-01T09:00:00" in html
