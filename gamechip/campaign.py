@@ -52,7 +52,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from gamechip.journal import JOURNAL, STATUSES, Journal, history_text
-from tb.slots import slot_tag, take_slot
+from tb.slots import MAX_SLOTS, slot_tag, take_slot
 
 ROOT = Path(__file__).resolve().parent.parent
 PARAMETERS = "campaign.json"
@@ -618,22 +618,67 @@ def _resume_command(argv):
 
 
 def _open_out(out, parameters, resume):
-    """Check and prepare the output folder; return the journal and what it already holds."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Check and prepare the output folder before any shard runs (every problem one
+    CampaignInputError); return the journal and what it already holds."""
+    if out.exists() and not out.is_dir():
+        raise CampaignInputError(f"--out {out} is a file, not a folder: choose a folder for the campaign")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CampaignInputError(f"cannot create the campaign folder {out}: {error.strerror or error}")
     journal = Journal(out / JOURNAL)
     stored = out / PARAMETERS
+    if journal.path.exists() and not journal.path.is_file():
+        raise CampaignInputError(f"{journal.path} is not a file: not a campaign folder, choose another --out")
     if not resume:
         if journal.path.exists() and journal.path.stat().st_size > 0:
             raise CampaignInputError(f"{journal.path} already holds a campaign: add --resume to finish it, "
                                      "or choose another --out")
     elif stored.exists():
-        previous = json.loads(stored.read_text())
+        try:
+            previous = json.loads(stored.read_text())
+            problem = parameters_problem(previous)
+        except (OSError, ValueError) as error:
+            problem = str(error)
+        if problem:
+            raise CampaignInputError(f"{stored} is damaged ({problem}): restore it, or delete it to resume with "
+                                     "the parameters given here")
         if previous != parameters:
             differs = ", ".join(f"{k} {previous.get(k)!r} (now {v!r})" for k, v in parameters.items()
                                 if previous.get(k) != v)
             raise CampaignInputError(f"{out} holds another campaign ({differs}): resume it with its own "
                                      "parameters, or choose another --out")
-    return journal, journal.load() if resume else {}
+    try:
+        done = journal.load() if resume else {}
+        _write_atomic(stored, json.dumps(parameters, indent=2) + "\n")
+        os.close(os.open(journal.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644))  # writable before any work
+    except OSError as error:
+        raise CampaignInputError(f"cannot use the campaign folder {out}: {error.filename or out}: "
+                                 f"{error.strerror or error}")
+    return journal, done
+
+
+def _check_values(blocks, sims, count, seed, shard_size, workers, timeout, resume, retry, cluster):
+    """Values a command line cannot have checked alone; CampaignInputError for the first wrong one."""
+    if not retry and not resume:
+        raise CampaignInputError("--no-retry applies only with --resume (it keeps the shards journaled as error or "
+                                 "timeout instead of running them again)")
+    if cluster and workers:
+        raise CampaignInputError("--workers sets the local shards at once; with --cluster the cluster's workers run "
+                                 "them: give one of the two")
+    for name, value, least in (("--count", count, 1), ("--shard-size", shard_size, 1), ("--seed", seed, 0),
+                               ("--workers", workers if workers is not None else 1, 1)):
+        if not isinstance(value, int) or value < least:
+            raise CampaignInputError(f"{name} must be a whole number of at least {least}, got {value!r}")
+    if workers is not None and workers > MAX_SLOTS:
+        raise CampaignInputError(f"--workers {workers} is more than the {MAX_SLOTS} build slots a machine has")
+    if not timeout > 0:  # also NaN
+        raise CampaignInputError(f"--timeout must be more than 0 seconds, got {timeout}")
+    if len({b.name for b in blocks}) != len(blocks) or len(set(sims)) != len(sims) or not blocks or not sims:
+        raise CampaignInputError("give each block and each simulator once")
+    problem = plan_size_problem(len(blocks), len(sims), count, shard_size)
+    if problem:
+        raise CampaignInputError(problem)
 
 
 def _retry(done, retry):
@@ -648,7 +693,10 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     """Run (or finish) a campaign; return the exit status: 0 clean, 1 any failure, error or
     timeout, 130 interrupted. ``retry``: on resume, run shards journaled as error or timeout
     again; ``shrink``: shrink failing cases. Raises CampaignInputError on bad input."""
+    if not str(out).strip():
+        raise CampaignInputError("--out is empty: name the campaign folder")
     out = Path(out).resolve()
+    _check_values(blocks, sims, count, seed, shard_size, workers, timeout, resume, retry, cluster)
     if cluster:
         check_cluster_address(cluster)
     shards = plan(blocks, sims, count, seed, shard_size)
@@ -660,7 +708,6 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     todo = [s for s in shards if s.key not in done]
     pool = DaskPool(cluster, timeout, shrink) if cluster else LocalPool(workers or os.cpu_count() or 1, timeout,
                                                                         out / ".running", shrink)
-    _write_atomic(out / PARAMETERS, json.dumps(_parameters(blocks, sims, count, seed, shard_size), indent=2) + "\n")
     print(f"campaign: {', '.join(b.name for b in blocks)} on {', '.join(sims)}: {count:,} positions each from seed "
           f"{seed}, {len(shards)} shards of up to {shard_size:,}" + (f", {len(done)} already journaled" if done else "")
           + (f", {len(retried)} to retry (error or timeout last time)" if retried else "")

@@ -285,8 +285,8 @@ def cmd_campaign(args):
     from gamechip.campaign import CampaignInputError, check_cluster_address, run
     from tb.runner import SIMULATORS
 
-    blocks = _blocks(args.blocks)
-    sims = list(SIMULATORS) if args.sims == ["all"] else list(dict.fromkeys(args.sims))
+    blocks = list({block.name: block for block in _blocks(args.blocks)}.values())  # each once
+    sims = list(SIMULATORS) if "all" in args.sims else list(dict.fromkeys(args.sims))
     for sim in sims:
         if args.cluster and sim not in SIMULATORS:  # the simulators must be on the workers, not here
             raise UsageError(f"unknown simulator '{sim}': choose one of {', '.join(SIMULATORS)}")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from gamechip.cli import main
 from tests.test_mutants import MUTANTS, mutant_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,8 +106,8 @@ BLOCKS = ["stable_discs", "openings"]
 
 def test_two_workers_two_blocks(build, tmp_path):
     out = tmp_path / "run"
-    run = campaign(build, "--blocks", *BLOCKS, "--sims", "icarus", "--count", "500", "--shard-size", "200",
-                   "--seed", "31", "--workers", "2", "--out", str(out))
+    run = campaign(build, "--blocks", *BLOCKS, BLOCKS[0], "--sims", "icarus", "--count", "500", "--shard-size", "200",
+                   "--seed", "31", "--workers", "2", "--out", str(out))  # a block named twice runs once
     assert run.returncode == 0, run.stdout + run.stderr
     entries = journal(out)
     assert [e["key"] for e in entries] and {e["key"] for e in entries} == planned_keys(BLOCKS, ["icarus"], 500, 31, 200)
@@ -353,6 +354,63 @@ def test_bad_input_is_one_clear_line(build, tmp_path, args, expected):
     run = campaign(build, "--out", str(tmp_path / "bad"), *args)
     assert run.returncode == 2 and expected in run.stderr, run.stderr
     assert not (tmp_path / "bad" / "journal.jsonl").exists()
+
+
+BAD_VALUES = [
+    (["--workers", "0"], "--workers: must be at least 1"),
+    (["--workers", "5000"], "--workers 5000 is more than the 1024 build slots"),
+    (["--timeout", "-1"], "--timeout: must be more than 0"),
+    (["--timeout", "nan"], "--timeout: must be more than 0"),
+    (["--count", "10000000000"], "make 5,000,000 shards, more than 100,000: raise --shard-size"),
+    (["--no-retry"], "--no-retry applies only with --resume"),
+    (["--cluster", "tcp://127.0.0.1:1", "--workers", "2"], "with --cluster the cluster's workers run them"),
+]
+
+
+def exit_status(argv):
+    """``gamechip ARGV`` in this process (only for input refused before any shard runs)."""
+    try:
+        return main(argv)
+    except SystemExit as stop:  # argparse's own refusals
+        return stop.code
+
+
+@pytest.mark.parametrize("args, expected", BAD_VALUES)
+def test_bad_values_stop_before_any_work(tmp_path, capsys, args, expected):
+    out = tmp_path / "bad"
+    assert exit_status(["campaign", "--blocks", "stable_discs", "--out", str(out), *args]) == 2
+    error = capsys.readouterr().err
+    assert expected in error and "Traceback" not in error, error
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("out, expected", [
+    ("/proc/gamechip-campaign", "cannot create the campaign folder /proc/gamechip-campaign"),
+    ("FILE", "is a file, not a folder"),
+    ("", "--out is empty"),
+    ("JOURNAL-FOLDER", "journal.jsonl is not a file"),
+])
+def test_an_unusable_out_folder_is_one_line(tmp_path, capsys, out, expected):
+    (tmp_path / "file").write_text("not a folder\n")
+    (tmp_path / "journal-folder" / "journal.jsonl").mkdir(parents=True)
+    out = {"FILE": str(tmp_path / "file"), "JOURNAL-FOLDER": str(tmp_path / "journal-folder")}.get(out, out)
+    for resume in ([], ["--resume"]):
+        assert exit_status(["campaign", "--blocks", "stable_discs", "--count", "50", "--out", out, *resume]) == 2
+        error = capsys.readouterr().err
+        assert expected in error and len(error.strip().splitlines()) == 1, error
+    assert (tmp_path / "file").read_text() == "not a folder\n"
+
+
+@pytest.mark.parametrize("stored", ["{broken", "[1]", '{"blocks": ["stable_discs"], "sims": ["icarus"]}',
+                                    '{"blocks": ["stable_discs"], "sims": ["icarus"], "count": 50, "seed": 1, '
+                                    '"shard_size": 0}'])
+def test_a_damaged_campaign_json_stops_a_resume_in_one_line(tmp_path, capsys, stored):
+    (tmp_path / "campaign.json").write_text(stored)
+    assert exit_status(["campaign", "--blocks", "stable_discs", "--count", "50", "--out", str(tmp_path),
+                        "--resume"]) == 2
+    error = capsys.readouterr().err
+    assert "campaign.json is damaged (" in error and "delete it to resume" in error, error
+    assert len(error.strip().splitlines()) == 1 and not (tmp_path / "journal.jsonl").exists()
 
 
 def test_same_shards_on_a_dask_local_cluster(build, tmp_path, monkeypatch):
