@@ -115,6 +115,8 @@ def test_two_workers_two_blocks(build, tmp_path):
     assert all(e["tools"]["iverilog"].startswith("Icarus Verilog") and e["tools"]["cocotb"] for e in entries)
     assert all(e["timings"]["wall_seconds"] > 0 and e["started"] < e["ended"] for e in entries)
     assert {e["tag"] for e in entries} <= {"campaign-s0", "campaign-s1"}
+    slots = list((build / "sim").glob("*-campaign-s*"))  # 3 shards per block in 2 slots: one slot ran twice
+    assert slots and all(len(list(slot.glob("*_results.xml"))) <= 1 for slot in slots)  # no pile of stale ones
     for block in BLOCKS:
         assert any(line.split()[:3] == [block, "icarus", "3/3"] for line in run.stdout.splitlines()), run.stdout
     assert "PASS:" in run.stdout and "[6/6]" in run.stderr
