@@ -25,7 +25,8 @@ A failing case is shrunk inside its shard (tb/shrink.py), on the machine and in 
 that found it, before the shard reports: ``OUT/cases/<name>.json`` is the shrunk case and
 ``<name>.orig.json`` the case as found. The shard saves its result with the original case before
 it starts shrinking and stops shrinking well before its timeout, so shrinking never loses a
-failure: when it fails or is cut off, the original case is kept and the journal says why.
+failure: when it fails or is cut off (by the timeout or by Ctrl-C), the original case is kept and
+the journal says why.
 """
 
 import json
@@ -255,10 +256,8 @@ def run_shard(shard, timeout, scratch=None, token=None, shrink=True):
                     _LIVE.pop(proc, None)
         finally:
             lock.close()
-        if _stopped(token) and not timed_out and proc.returncode == -signal.SIGKILL:
-            entry.update(status="interrupted", checked=0)  # killed by Ctrl-C: not journaled, runs again on resume
-        else:
-            entry.update(_classify(shard, timeout, timed_out, proc.returncode, result_path, log_path))
+        interrupted = _stopped(token) and not timed_out and proc.returncode == -signal.SIGKILL
+        entry.update(_classify(shard, timeout, timed_out, interrupted, proc.returncode, result_path, log_path))
     except Exception:
         entry.update(status="error", message=f"the shard could not be run:\n{traceback.format_exc()}", checked=0)
     finally:
@@ -269,17 +268,22 @@ def run_shard(shard, timeout, scratch=None, token=None, shrink=True):
     return entry
 
 
-def _classify(shard, timeout, timed_out, returncode, result_path, log_path):
+def _classify(shard, timeout, timed_out, interrupted, returncode, result_path, log_path):
+    """The journal entry's outcome fields. ``interrupted``: killed because the campaign stopped
+    (Ctrl-C): status 'interrupted', not journaled, so it runs again on resume, unless it had
+    found a failure already."""
     worker_log = _tail(log_path)
     record = json.loads(result_path.read_text()) if result_path.exists() else None
-    cut_off = timed_out and record is not None and bool((record.get("result") or {}).get("failure"))
+    killer = f"the {timeout:g} s timeout" if timed_out else "the interrupt" if interrupted else None
+    cut_off = killer and record is not None and bool((record.get("result") or {}).get("failure"))
     if cut_off:  # the failure was saved before shrinking began: report it, shrunk or not
         if not (record.get("shrink") or record.get("shrink_error")):
-            record = {**record, "shrink_error": f"shrinking was cut off by the {timeout:g} s timeout; the case is "
-                                                "kept as found"}
+            record = {**record, "shrink_error": f"shrinking was cut off by {killer}; the case is kept as found"}
     elif timed_out:
         return {"status": "timeout", "checked": 0, "message": f"no result after {timeout:g} s: killed with its simulator",
                 "log_text": worker_log}
+    elif interrupted:
+        return {"status": "interrupted", "checked": 0}
     if record is None or "exception" in record:
         why = record["exception"] if record else f"the shard process exited with status {returncode} and no result"
         return {"status": "error", "checked": 0, "message": why, "log_text": worker_log}

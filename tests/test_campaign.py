@@ -170,6 +170,25 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(build, tmp_path):
     assert len(keys) == len(set(keys)) == 8
 
 
+def test_ctrl_c_while_shrinking_keeps_the_failure_found(build, tmp_path):
+    design, file, *edits = MUTANTS["stable_discs inner square ignores one diagonal"]
+    rtl = mutant_root(tmp_path, file, *edits)
+    out = tmp_path / "stopped-shrinking"
+    proc = start(build, "--blocks", "stable_discs", "--count", "200", "--seed", "7", "--out", str(out),
+                 env={"GAMECHIP_RTL_ROOT": str(rtl)})
+    deadline = time.monotonic() + 120
+    while not list(out.glob(".running/*/result.json")):  # the failure is saved, shrinking begins
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.poll() else "no result"
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    (entry,) = journal(out)
+    assert entry["status"] == "fail" and "MISMATCH" in entry["message"], entry
+    assert entry["shrink_error"] == "shrinking was cut off by the interrupt; the case is kept as found", entry
+    assert Path(entry["case"]).is_file() and "1 of 1 shards are journaled" in stderr
+
+
 def test_half_written_last_line_is_tolerated(build, tmp_path):
     out = tmp_path / "torn"
     args = ["--blocks", "stable_discs", "--count", "800", "--shard-size", "200", "--seed", "61", "--workers", "2",
