@@ -695,7 +695,7 @@ def _retry(done, retry):
 def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=False, timeout=900.0,
         cluster=None, argv=(), retry=True, shrink=True):
     """Run (or finish) a campaign; return the exit status: 0 clean, 1 any failure, error or
-    timeout, 130 interrupted. ``retry``: on resume, run shards journaled as error or timeout
+    timeout (or the folder refused a write: the campaign stops), 130 interrupted. ``retry``: on resume, run shards journaled as error or timeout
     again; ``shrink``: shrink failing cases. Raises CampaignInputError on bad input."""
     if not str(out).strip():
         raise CampaignInputError("--out is empty: name the campaign folder")
@@ -735,18 +735,26 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
                      "message": f"the worker running this shard was lost: {error!r}", "ended": _now()}
         if entry["status"] == "interrupted":
             return
-        entry = _keep(entry, out)
-        journal.append(entry)
+        try:
+            entry = _keep(entry, out)
+            journal.append(entry)
+        except OSError as error:
+            raise _CannotWrite(f"{error.filename or journal.path}: {error.strerror or error}") from error
         entries[shard.key] = entry
         progress.shard_done(entry)
 
     def drain(stopping=False):
+        """Journal the shards that have finished; False when the folder refuses the writes."""
         while True:
             try:
                 shard, future = finished.get_nowait()
             except queue.Empty:
-                return
-            journal_entry(shard, future, stopping)
+                return True
+            try:
+                journal_entry(shard, future, stopping)
+            except _CannotWrite as error:
+                print(f"campaign: cannot write {error}", file=sys.stderr)
+                return False
 
     running = {}
     previous_sigint = signal.getsignal(signal.SIGINT)
@@ -765,17 +773,21 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
                     continue
                 running.pop(id(future), None)
                 journal_entry(shard, future)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, _CannotWrite) as stop:
             progress.close()
-            print(f"campaign: stopping: {pool.stopping} ...", file=sys.stderr)
+            writable = not isinstance(stop, _CannotWrite)
+            print(("" if writable else f"campaign: cannot write {stop}\n") + f"campaign: stopping: {pool.stopping} ...",
+                  file=sys.stderr)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
-            drain()  # shards that finished before the stop are journaled, not lost
+            writable = writable and drain()  # shards that finished before the stop are journaled, not lost
             pool.stop()
-            drain(stopping=True)  # and those that finished while it stopped the rest
+            writable = writable and drain(stopping=True)  # and those that finished while it stopped the rest
             pool.close()
-            print(f"campaign: interrupted: {len(entries)} of {len(shards)} shards are journaled in {journal.path}; "
-                  f"finish the campaign with:\n  {_resume_command(argv)}", file=sys.stderr)
-            return 130
+            print(f"campaign: {'interrupted' if isinstance(stop, KeyboardInterrupt) else 'stopped'}: {len(entries)} of "
+                  f"{len(shards)} shards are journaled in {journal.path}; "
+                  + ("" if writable else "once its folder can be written again, ")
+                  + f"finish the campaign with:\n  {_resume_command(argv)}", file=sys.stderr)
+            return 130 if isinstance(stop, KeyboardInterrupt) else 1
         finally:
             signal.signal(signal.SIGTERM, previous_sigterm)
             signal.signal(signal.SIGINT, previous_sigint)
@@ -787,6 +799,10 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     print(f"campaign: done in {_duration(time.monotonic() - progress.started)}"
           + (f"; {len(retried)} shard{'s' if len(retried) != 1 else ''} retried" if retried else "") + f"; journal {journal.path}", file=sys.stderr)
     return 0 if summary(shards, entries, journal.history) else 1
+
+
+class _CannotWrite(Exception):
+    """The campaign folder refused a journal line, case or log: stop, keep what is journaled."""
 
 
 def _raise_interrupt(signum, frame):

@@ -189,6 +189,23 @@ def test_ctrl_c_while_shrinking_keeps_the_failure_found(build, tmp_path):
     assert Path(entry["case"]).is_file() and "1 of 1 shards are journaled" in stderr
 
 
+def test_a_journal_that_cannot_be_written_stops_the_campaign_in_one_message(build, tmp_path):
+    out = tmp_path / "unwritable"
+    args = ["--blocks", "stable_discs", "--count", "1600", "--shard-size", "200", "--seed", "53", "--workers", "2",
+            "--out", str(out)]
+    proc = start(build, *args)
+    wait_for_lines(out, 1, proc)
+    (out / "journal.jsonl").rename(out / "journal.saved")
+    (out / "journal.jsonl").mkdir()  # every further append fails, as on a full or read-only disk
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in stderr, stderr
+    assert "campaign: cannot write " in stderr and "Is a directory" in stderr, stderr
+    assert "once its folder can be written again, finish the campaign with:" in stderr
+    assert shlex.split(stderr.splitlines()[-1])[-1] == "--resume"
+    assert_no_shard_left(out)
+    assert 1 <= len((out / "journal.saved").read_text().splitlines()) < 8
+
+
 def test_half_written_last_line_is_tolerated(build, tmp_path):
     out = tmp_path / "torn"
     args = ["--blocks", "stable_discs", "--count", "800", "--shard-size", "200", "--seed", "61", "--workers", "2",
