@@ -367,6 +367,9 @@ def write_report(folder):
     html = render(campaign)
     path = Path(folder) / REPORT
     tmp = path.with_name(REPORT + ".tmp")
-    tmp.write_text(html)
-    tmp.replace(path)
+    try:
+        tmp.write_text(html)
+        tmp.replace(path)
+    except OSError as error:
+        raise ReportError(f"cannot write {path}: {error.strerror or error}")
     return path, campaign

@@ -39,7 +39,7 @@ def folder(tmp_path, *lines, parameters=PARAMETERS_OF):
 def report(path, capsys):
     status = main(["report", str(path)])
     out = capsys.readouterr()
-    html = (path / "report.html").read_text() if (path / "report.html").exists() else None
+    html = (path / "report.html").read_text() if (path / "report.html").is_file() else None
     return status, out.out, out.err, html
 
 
@@ -117,3 +117,12 @@ def test_a_retried_shard_shows_its_history_and_counts_under_its_last_line(tmp_pa
             "at 2024-05-01 09:20:02 (the shard could not be run: OSError), then pass at 2024-05-01 10:00:01") in html
     assert 'log of an earlier attempt: <a href="logs/stable_discs-icarus-seed5.log">' in html
     assert "15m05s of shard time" in html and "first shard started 2024-05-01T09:00:00" in html
+
+
+@pytest.mark.parametrize("blocked", ["report.html", "report.html.tmp"])
+def test_a_report_that_cannot_be_written_is_one_line(tmp_path, capsys, blocked):
+    first, second = shards()
+    path = folder(tmp_path, line(first, "pass", 412), line(second, "pass", 398))
+    (path / blocked).mkdir()  # as a read-only or full disk would refuse it
+    status, out, err, html = report(path, capsys)
+    assert status == 2 and "cannot write" in err and "report.html" in err and len(err.strip().splitlines()) == 1, err
