@@ -670,8 +670,8 @@ def _check_values(blocks, sims, count, seed, shard_size, workers, timeout, resum
     if cluster and workers:
         raise CampaignInputError("--workers sets the local shards at once; with --cluster the cluster's workers run "
                                  "them: give one of the two")
-    for name, value, least in (("--count", count, 1), ("--shard-size", shard_size, 1), ("--seed", seed, 0),
-                               ("--workers", workers if workers is not None else 1, 1)):
+    numbers = (("--count", count, 1), ("--shard-size", shard_size, 1), ("--seed", seed, 0))
+    for name, value, least in numbers + ((("--workers", workers, 1),) if workers is not None else ()):
         if not isinstance(value, int) or value < least:
             raise CampaignInputError(f"{name} must be a whole number of at least {least}, got {value!r}")
     if workers is not None and workers > MAX_SLOTS:
@@ -695,8 +695,9 @@ def _retry(done, retry):
 def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=False, timeout=900.0,
         cluster=None, argv=(), retry=True, shrink=True):
     """Run (or finish) a campaign; return the exit status: 0 clean, 1 any failure, error or
-    timeout (or the folder refused a write: the campaign stops), 130 interrupted. ``retry``: on resume, run shards journaled as error or timeout
-    again; ``shrink``: shrink failing cases. Raises CampaignInputError on bad input."""
+    timeout (or the folder refused a write, which stops the campaign), 130 interrupted.
+    ``retry``: on resume, run shards journaled as error or timeout again; ``shrink``: shrink
+    failing cases. Raises CampaignInputError on bad input, before any shard runs."""
     if not str(out).strip():
         raise CampaignInputError("--out is empty: name the campaign folder")
     out = Path(out).resolve()
