@@ -290,11 +290,12 @@ def _classify(shard, timeout, timed_out, interrupted, returncode, result_path, l
     result = record.get("result") or {}
     out = {"checked": result.get("checked", 0), "timings": result.get("tests", {}).get("fuzz"),
            "sim_log": record.get("log"), "sim_dir": record.get("sim_dir")}
-    if record["passed"] and out["checked"] > 0:
+    if record["passed"] and out["checked"] >= shard["count"]:  # every position makes one case or more
         return {**out, "status": "pass"}
     if record["passed"]:
-        return {**out, "status": "error", "message": "the run passed without checking any case",
-                "log_text": record.get("log_text", "")}
+        return {**out, "status": "error", "message": f"the run passed after checking {out['checked']:,} cases for "
+                                                      f"{shard['count']:,} positions: some were never compared",
+                "log_text": record.get("log_text") or worker_log}
     if result.get("failure"):
         return {**out, "status": "fail", "message": result["failure"], "case_record": record.get("case"),
                 "original_case_record": record.get("original_case"), "case_source": record.get("case_path"),

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from gamechip.campaign import _classify
 from gamechip.cli import main
 from tests.test_mutants import MUTANTS, mutant_root
 
@@ -482,3 +483,18 @@ def test_same_shards_on_a_dask_local_cluster(build, tmp_path, monkeypatch):
         assert resumed.returncode == 0, resumed.stdout + resumed.stderr
         keys = [e["key"] for e in journal(out)]
         assert len(keys) == len(set(keys)) == 10
+
+
+@pytest.mark.parametrize("checked, status", [(0, "error"), (199, "error"), (200, "pass"), (400, "pass")])
+def test_a_pass_that_checked_fewer_cases_than_positions_is_an_error(tmp_path, checked, status):
+    """Every block makes one case or more per fuzzed position: a passing run that compared
+    fewer has skipped some (a bench or harness bug), which must not count as a pass."""
+    shard = {"block": "stable_discs", "design": "stable_discs", "module": "tb.test_stable_discs", "sim": "icarus",
+             "seed": 1, "count": 200, "index": 0}
+    result = tmp_path / "result.json"
+    result.write_text(json.dumps({"passed": True, "result": {"checked": checked, "tests": {"fuzz": {}}},
+                                  "log": "gamechip.log", "sim_dir": str(tmp_path), "log_text": ""}))
+    outcome = _classify(shard, 60.0, False, False, 0, result, tmp_path / "worker.log")
+    assert outcome["status"] == status and outcome["checked"] == checked
+    if status == "error":
+        assert f"checking {checked:,} cases for 200 positions" in outcome["message"]
