@@ -709,7 +709,12 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     journal, done = _open_out(out, _parameters(blocks, sims, count, seed, shard_size), resume)
     for warning in journal.warnings:
         print(f"campaign: warning: {warning}", file=sys.stderr)
-    done = {key: entry for key, entry in done.items() if key in {s.key for s in shards}}
+    planned = {s.key for s in shards}
+    outside = sorted(key for key in done if key not in planned)
+    if outside:
+        print(f"campaign: warning: {len(outside)} journaled shard{'s are' if len(outside) > 1 else ' is'} not in this "
+              f"plan and left out (first: {outside[0]}): were the parameters changed?", file=sys.stderr)
+    done = {key: entry for key, entry in done.items() if key in planned}
     done, retried = _retry(done, retry)
     todo = [s for s in shards if s.key not in done]
     pool = DaskPool(cluster, timeout, shrink) if cluster else LocalPool(workers or os.cpu_count() or 1, timeout,

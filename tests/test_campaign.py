@@ -498,3 +498,17 @@ def test_a_pass_that_checked_fewer_cases_than_positions_is_an_error(tmp_path, ch
     assert outcome["status"] == status and outcome["checked"] == checked
     if status == "error":
         assert f"checking {checked:,} cases for 200 positions" in outcome["message"]
+
+
+def test_journaled_shards_outside_the_plan_are_named_when_resuming(build, tmp_path):
+    """campaign.json deleted (as a damaged one may be) and the campaign resumed with other
+    parameters: the journaled shards of the old plan are left out, and the warning says so."""
+    out = tmp_path / "replanned"
+    out.mkdir()
+    shard = {"block": "stable_discs", "design": "stable_discs", "module": "tb.test_stable_discs", "sim": "icarus",
+             "seed": 1, "count": 50, "index": 0}
+    (out / "journal.jsonl").write_text(json.dumps({"key": "stable_discs/icarus/seed1/n50", **shard, "status": "pass",
+                                                   "checked": 100}) + "\n")
+    run = campaign(build, "--blocks", "stable_discs", "--count", "60", "--seed", "1", "--out", str(out), "--resume")
+    assert run.returncode == 0, run.stderr
+    assert "1 journaled shard is not in this plan and left out (first: stable_discs/icarus/seed1/n50)" in run.stderr
