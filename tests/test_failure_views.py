@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from gamechip.cli import main
 from gamechip.waves import Dump, Trace
 from golden.board import parse_board, square_name, squares_of
 from tb import runner, timeline
@@ -126,6 +127,21 @@ def test_campaign_failure_replayed_with_pictures_and_reported(failed_campaign):
                  if json.loads(line)["status"] == "fail")
     check_replay_views(entry["case"], env)
     check_report(out)
+
+
+@pytest.mark.parametrize("journal, message", [
+    (None, "no journal.jsonl in"),
+    ("", "no shard has finished"),  # and no campaign.json: not a PASS of 0 shards
+    ("not json\n", "no shard has finished"),  # a damaged line alone is skipped, leaving no shard
+    ('{"block": "x", "sim": "icarus", "status": "lost"}\n', "no shard has finished"),
+])
+def test_report_without_a_journal_is_one_clear_line(tmp_path, capsys, journal, message):
+    if journal is not None:
+        (tmp_path / "journal.jsonl").write_text(journal)
+    assert main(["report", str(tmp_path)]) == 2  # in-process: no simulator involved
+    error = capsys.readouterr().err
+    assert message in error and len(error.strip().splitlines()) == 1, error
+    assert not (tmp_path / "report.html").exists()
 
 
 def test_timing_model_matches_the_dump_of_a_start_done_block(tmp_path, monkeypatch):
