@@ -321,8 +321,9 @@ def load(folder):
     entries = contents.latest
     parameters, more = read_parameters(folder)
     if not entries and parameters is None:
+        skipped = f" ({'; '.join(warnings)})" if warnings else ""
         raise ReportError(f"no shard has finished in {folder} and it has no readable {PARAMETERS}: not a campaign "
-                          "(or one stopped before its first shard)")
+                          f"(or one stopped before its first shard){skipped}")
     return Campaign(Path(folder), entries, contents.history, warnings + more, parameters,
                     planned_shards(parameters) if parameters else None)
 

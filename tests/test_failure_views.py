@@ -132,7 +132,7 @@ def test_campaign_failure_replayed_with_pictures_and_reported(failed_campaign):
 @pytest.mark.parametrize("journal, message", [
     (None, "no journal.jsonl in"),
     ("", "no shard has finished"),  # and no campaign.json: not a PASS of 0 shards
-    ("not json\n", "no shard has finished"),  # a damaged line alone is skipped, leaving no shard
+    ("not json\n", "skipped 1 unreadable line"),  # a damaged line alone is skipped, leaving no shard
     ('{"block": "x", "sim": "icarus", "status": "lost"}\n', "no shard has finished"),
 ])
 def test_report_without_a_journal_is_one_clear_line(tmp_path, capsys, journal, message):
