@@ -313,8 +313,8 @@ def cmd_campaign(args):
     from gamechip.campaign import CampaignInputError, check_cluster_address, run
     from tb.runner import SIMULATORS, resolve_rtl_root
 
-    blocks = _blocks(args.blocks)
-    sims = list(SIMULATORS) if args.sims == ["all"] else list(dict.fromkeys(args.sims))
+    blocks = list({block.name: block for block in _blocks(args.blocks)}.values())  # each once
+    sims = list(SIMULATORS) if "all" in args.sims else list(dict.fromkeys(args.sims))
     for sim in sims:
         if args.cluster and sim not in SIMULATORS:  # the simulators must be on the workers, not here
             raise UsageError(f"unknown simulator '{sim}': choose one of {', '.join(SIMULATORS)}")
@@ -614,10 +614,13 @@ def cmd_report(args):
     from gamechip.report import ReportError, write_report
 
     try:
-        path = write_report(args.dir)
+        path, campaign = write_report(args.dir)
     except ReportError as error:
         raise UsageError(str(error))
-    print(f"report: {path}")
+    for warning in campaign.warnings:
+        print(f"gamechip report: warning: {warning}", file=sys.stderr)
+    word, line = campaign.verdict()
+    print(f"{word}: {line}\nreport: {path}")
     return 0
 
 
