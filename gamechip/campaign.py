@@ -719,8 +719,8 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     todo = [s for s in shards if s.key not in done]
     pool = DaskPool(cluster, timeout, shrink) if cluster else LocalPool(workers or os.cpu_count() or 1, timeout,
                                                                         out / ".running", shrink)
-    print(f"campaign: {', '.join(b.name for b in blocks)} on {', '.join(sims)}: {count:,} positions each from seed "
-          f"{seed}, {len(shards)} shards of up to {shard_size:,}" + (f", {len(done)} already journaled" if done else "")
+    print(f"campaign: {', '.join(b.name for b in blocks)} on {', '.join(sims)}: {count:,} random positions per block "
+          f"and simulator (a block may check more than one case per position) from seed {seed}, {len(shards)} shards of up to {shard_size:,}" + (f", {len(done)} already journaled" if done else "")
           + (f", {len(retried)} to retry (error or timeout last time)" if retried else "")
           + f"; {pool.where}; journal {journal.path}", file=sys.stderr)
     if not cluster:  # on a cluster, each worker tests its own GAMECHIP_RTL_ROOT
