@@ -2,9 +2,10 @@
 
 A picture is a ``BoardPicture``: the discs, plus the squares a block's answer names (dots for
 moves, shading for sets such as stable discs, small labels such as the order of a walk), the
-squares where expected and actual differ (a red frame with ``class="differs"`` and
-``data-square``), and optional caption lines and a table of values beside the board. Square
-names come from golden.board; nothing here knows the board text format.
+square played or asked about (a blue frame, ``class="move"``), the squares where expected and
+actual differ (a red frame inside it, ``class="differs"``; both carry ``data-square``), and
+optional caption lines and a table of values beside the board. Square names come from
+golden.board; nothing here knows the board text format.
 """
 
 from dataclasses import dataclass, field
@@ -21,6 +22,9 @@ TABLE_ROW = 18
 
 BOARD_GREEN, GRID, SHADE = "#2e7d32", "#1b5e20", "#8bc34a"
 DOT, MOVE_FRAME, DIFF_FRAME = "#ffca28", "#1e88e5", "#e53935"
+# The two frames of a square are nested rings, so a move that also differs shows both: the blue
+# one along the square's edge, the red one inside it. (inset of the stroke's centre, stroke width)
+MOVE_RING, DIFF_RING = (1.5, 3), (6.5, 3)
 
 
 @dataclass
@@ -82,10 +86,17 @@ def _draw_squares(canvas, p):
     for square in range(p.size * p.size):
         _draw_square_content(canvas, p, square)
     for square in squares_of(p.differs):  # frames last, so nothing covers them
-        x, y = _square_xy(square, p.size)
-        name = square_name(square, p.size)
-        canvas.rect(x + 2, y + 2, SQUARE - 4, SQUARE - 4, stroke=DIFF_FRAME, width=4,
-                    attrs={"class": "differs", "data-square": name}, title=f"{name} differs from the expected answer")
+        _ring(canvas, square, p.size, DIFF_RING, DIFF_FRAME, "differs", "differs from the expected answer")
+    if p.move is not None and 0 <= p.move < p.size * p.size:
+        _ring(canvas, p.move, p.size, MOVE_RING, MOVE_FRAME, "move", "the move")
+
+
+def _ring(canvas, square, size, ring, colour, kind, what):
+    x, y = _square_xy(square, size)
+    inset, width = ring
+    name = square_name(square, size)
+    canvas.rect(x + inset, y + inset, SQUARE - 2 * inset, SQUARE - 2 * inset, stroke=colour, width=width,
+                attrs={"class": kind, "data-square": name}, title=f"{name}: {what}")
 
 
 def _draw_square_content(canvas, p, square):
@@ -102,8 +113,6 @@ def _draw_square_content(canvas, p, square):
     elif p.white & bit:
         canvas.circle(cx, cy, SQUARE * 0.38, fill="#f5f5f5", stroke="#333")
         disc = "white"
-    if p.move == square:
-        canvas.rect(x + 1, y + 1, SQUARE - 2, SQUARE - 2, stroke=MOVE_FRAME, width=3)
     if square in p.labels:  # a label says more than a dot: it replaces it
         colour = "#fff" if disc == "black" else "#000"
         if not disc:

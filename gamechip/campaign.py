@@ -9,24 +9,26 @@ timeout is killed with its simulator, and a worker that dies takes its simulator
 Where the shards run: threads of this process each launching one shard subprocess at a time
 (local, default one per core), or the tasks of a Dask distributed cluster (``--cluster``), which
 call the same ``run_shard`` on the workers' machines. Concurrent shards never share a build
-directory: each takes a free *slot* (an exclusive lock file under the build folder) and builds
-in ``<design>-<sim>-...-campaign-s<slot>``, so a slot reuses its build for the next shard.
+directory: each takes a free build *slot* (tb/slots.py: an exclusive lock file under the build
+folder) and builds in ``<design>-<sim>-...-campaign-s<slot>``, so a slot reuses its build for the
+next shard.
 
 Nothing is lost: only the main process writes ``OUT/journal.jsonl``, one JSON line per finished
 shard (appended with one write, then fsync); a failing case is copied to ``OUT/cases/`` before
 its line is written, and the logs of failed, crashed and timed-out shards to ``OUT/logs/``.
 ``--resume`` skips every shard the journal holds as pass or fail, runs again those whose last
-line is an error or a timeout (``retry=False``: skips them too), and tolerates a half-written
-last line. The journal is only ever appended to: a shard's last line is its status.
+line is an error or a timeout (``retry=False``: skips them too), and skips a half-written last
+line and unreadable lines with a warning (gamechip/journal.py, the reader ``gamechip report``
+shares). The journal is only ever appended to: a shard's last line is its status.
 
 A failing case is shrunk inside its shard (tb/shrink.py), on the machine and in the build slot
 that found it, before the shard reports: ``OUT/cases/<name>.json`` is the shrunk case and
 ``<name>.orig.json`` the case as found. The shard saves its result with the original case before
 it starts shrinking and stops shrinking well before its timeout, so shrinking never loses a
-failure: when it fails or is cut off, the original case is kept and the journal says why.
+failure: when it fails or is cut off (by the timeout or by Ctrl-C), the original case is kept and
+the journal says why.
 """
 
-import fcntl
 import json
 import logging
 import os
@@ -50,14 +52,14 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
+from gamechip.journal import JOURNAL, STATUSES, Journal, history_text
+from tb.slots import MAX_SLOTS, slot_tag, take_slot
+
 ROOT = Path(__file__).resolve().parent.parent
-JOURNAL = "journal.jsonl"
 PARAMETERS = "campaign.json"
-STATUSES = ("pass", "fail", "error", "timeout")
 RETRIED = ("error", "timeout")  # statuses --resume runs again: the shard said nothing about the RTL
 SHRINK_SHARE = 0.8  # of a shard's timeout, the point after which it starts no shrink round
 LOG_TAIL = 20000  # characters of a failed shard's logs kept in OUT/logs/
-MAX_SLOTS = 1024
 
 
 class CampaignInputError(Exception):
@@ -101,6 +103,41 @@ def plan(blocks, sims, count, seed, shard_size):
     return ordered
 
 
+MAX_SHARDS = 100_000  # more is a slip of --count or --shard-size, and a plan that would fill memory
+PARAMETER_NAMES = ("blocks", "sims", "count", "seed", "shard_size")
+
+
+def plan_size_problem(blocks, sims, count, shard_size):
+    """Why a plan of this size is refused, or None."""
+    shards = blocks * sims * -(-count // shard_size)
+    if shards > MAX_SHARDS:
+        return (f"{count:,} positions in shards of {shard_size:,} on {blocks * sims} block x simulator pairs make "
+                f"{shards:,} shards, more than {MAX_SHARDS:,}: raise --shard-size")
+    return None
+
+
+def parameters_problem(parameters):
+    """Why ``parameters`` (what campaign.json holds) are not a campaign's, or None."""
+    from tb.blocks import BLOCKS
+    from tb.runner import SIMULATORS
+
+    if not isinstance(parameters, dict):
+        return f"a JSON {type(parameters).__name__}, not an object"
+    missing = [name for name in PARAMETER_NAMES if name not in parameters]
+    if missing:
+        return f"no {', '.join(missing)}"
+    for name, known in (("blocks", BLOCKS), ("sims", SIMULATORS)):
+        names = parameters[name]
+        if not (isinstance(names, list) and names and all(isinstance(n, str) and n in known for n in names)):
+            return f"{name} {names!r} is not a list of {', '.join(known)}"
+    for name, least in (("count", 1), ("seed", 0), ("shard_size", 1)):
+        value = parameters[name]
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            return f"{name} {value!r} is not a whole number of at least {least}"
+    return plan_size_problem(len(parameters["blocks"]), len(parameters["sims"]), parameters["count"],
+                             parameters["shard_size"])
+
+
 def _now():
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -128,30 +165,6 @@ def tool_versions():
 
 
 # --- one shard: launched by run_shard (main process or Dask worker), run by _worker -------------
-
-def _build_root():
-    """tb.runner's build folder for the same environment (without importing tb.runner)."""
-    return Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
-
-
-def _take_slot(build, design, sim):
-    """A free slot on this machine: (number, open lock file), preferring one that has built
-    ``design`` for ``sim`` already (a Verilator build takes a minute), else the lowest. The lock
-    is held by the launcher and by the shard subprocess: taken while either is alive."""
-    folder = build / "campaign-slots"
-    folder.mkdir(parents=True, exist_ok=True)
-    built = sorted({int(m.group(1)) for d in (build / "sim").glob(f"{design}-{sim}-cocotb*-campaign-s*")
-                    if (m := re.search(r"-campaign-s(\d+)-", d.name))})
-    while True:
-        for slot in built + [s for s in range(MAX_SLOTS) if s not in built]:
-            lock = open(folder / f"slot-{slot}.lock", "w")
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return slot, lock
-            except BlockingIOError:
-                lock.close()
-        time.sleep(1)
-
 
 _LIVE = {}  # shard subprocess -> its task token, for the shards running in this process
 _LIVE_LOCK = threading.Lock()
@@ -212,9 +225,9 @@ def run_shard(shard, timeout, scratch=None, token=None, shrink=True):
              "tools": tool_versions(), "rtl_root": os.environ.get("GAMECHIP_RTL_ROOT")}
     workdir = None
     try:
-        slot, lock = _take_slot(_build_root(), shard["design"], shard["sim"])
+        slot, lock = take_slot(shard["design"], shard["sim"])
         try:
-            tag = f"campaign-s{slot}"
+            tag = slot_tag(slot)
             entry["tag"] = tag
             if scratch:
                 Path(scratch).mkdir(parents=True, exist_ok=True)
@@ -243,10 +256,8 @@ def run_shard(shard, timeout, scratch=None, token=None, shrink=True):
                     _LIVE.pop(proc, None)
         finally:
             lock.close()
-        if _stopped(token) and not timed_out and proc.returncode == -signal.SIGKILL:
-            entry.update(status="interrupted", checked=0)  # killed by Ctrl-C: not journaled, runs again on resume
-        else:
-            entry.update(_classify(shard, timeout, timed_out, proc.returncode, result_path, log_path))
+        interrupted = _stopped(token) and not timed_out and proc.returncode == -signal.SIGKILL
+        entry.update(_classify(shard, timeout, timed_out, interrupted, proc.returncode, result_path, log_path))
     except Exception:
         entry.update(status="error", message=f"the shard could not be run:\n{traceback.format_exc()}", checked=0)
     finally:
@@ -257,28 +268,34 @@ def run_shard(shard, timeout, scratch=None, token=None, shrink=True):
     return entry
 
 
-def _classify(shard, timeout, timed_out, returncode, result_path, log_path):
+def _classify(shard, timeout, timed_out, interrupted, returncode, result_path, log_path):
+    """The journal entry's outcome fields. ``interrupted``: killed because the campaign stopped
+    (Ctrl-C): status 'interrupted', not journaled, so it runs again on resume, unless it had
+    found a failure already."""
     worker_log = _tail(log_path)
     record = json.loads(result_path.read_text()) if result_path.exists() else None
-    cut_off = timed_out and record is not None and bool((record.get("result") or {}).get("failure"))
+    killer = f"the {timeout:g} s timeout" if timed_out else "the interrupt" if interrupted else None
+    cut_off = killer and record is not None and bool((record.get("result") or {}).get("failure"))
     if cut_off:  # the failure was saved before shrinking began: report it, shrunk or not
         if not (record.get("shrink") or record.get("shrink_error")):
-            record = {**record, "shrink_error": f"shrinking was cut off by the {timeout:g} s timeout; the case is "
-                                                "kept as found"}
+            record = {**record, "shrink_error": f"shrinking was cut off by {killer}; the case is kept as found"}
     elif timed_out:
         return {"status": "timeout", "checked": 0, "message": f"no result after {timeout:g} s: killed with its simulator",
                 "log_text": worker_log}
+    elif interrupted:
+        return {"status": "interrupted", "checked": 0}
     if record is None or "exception" in record:
         why = record["exception"] if record else f"the shard process exited with status {returncode} and no result"
         return {"status": "error", "checked": 0, "message": why, "log_text": worker_log}
     result = record.get("result") or {}
     out = {"checked": result.get("checked", 0), "timings": result.get("tests", {}).get("fuzz"),
            "sim_log": record.get("log"), "sim_dir": record.get("sim_dir")}
-    if record["passed"] and out["checked"] > 0:
+    if record["passed"] and out["checked"] >= shard["count"]:  # every position makes one case or more
         return {**out, "status": "pass"}
     if record["passed"]:
-        return {**out, "status": "error", "message": "the run passed without checking any case",
-                "log_text": record.get("log_text", "")}
+        return {**out, "status": "error", "message": f"the run passed after checking {out['checked']:,} cases for "
+                                                      f"{shard['count']:,} positions: some were never compared",
+                "log_text": record.get("log_text") or worker_log}
     if result.get("failure"):
         return {**out, "status": "fail", "message": result["failure"], "case_record": record.get("case"),
                 "original_case_record": record.get("original_case"), "case_source": record.get("case_path"),
@@ -360,52 +377,6 @@ def _worker(shard_json, tag, result_path, shrink_until="0"):
     return 0
 
 
-# --- the journal ---------------------------------------------------------------------------
-
-class Journal:
-    """``OUT/journal.jsonl``: one JSON object per finished shard, never rewritten."""
-
-    def __init__(self, path):
-        self.path = Path(path)
-        self.warnings = []
-
-    def load(self):
-        """The journaled entries by key. A half-written last line (the campaign was killed while
-        writing it) is cut off, so the shard runs again and the next line starts clean."""
-        if not self.path.exists():
-            return {}
-        data = self.path.read_bytes()
-        complete = data[:data.rfind(b"\n") + 1]
-        if len(complete) < len(data):
-            self.warnings.append(f"dropped a half-written last line of {self.path} ({len(data) - len(complete)} bytes); "
-                                 "its shard runs again")
-            with open(self.path, "r+b") as journal:
-                journal.truncate(len(complete))
-                journal.flush()
-                os.fsync(journal.fileno())
-        entries = {}
-        for number, line in enumerate(complete.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                entry = json.loads(line)
-                entries[entry["key"]] = entry
-            except (ValueError, KeyError, TypeError):
-                self.warnings.append(f"skipped unreadable line {number} of {self.path}")
-        return entries
-
-    def append(self, entry):
-        data = (json.dumps(entry, sort_keys=True) + "\n").encode()
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            written = 0
-            while written < len(data):
-                written += os.write(fd, data[written:])
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def _write_atomic(path, text):
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w") as out:
@@ -426,11 +397,22 @@ def _keep(entry, out):
     if record:
         entry["case"] = str(_keep_case(out, f"{name}.json", record, entry))
     if log_text and entry["status"] != "pass":
-        log = out / "logs" / f"{entry['block']}-{entry['sim']}-seed{entry['seed']}.log"
+        log = _unused(out / "logs" / f"{entry['block']}-{entry['sim']}-seed{entry['seed']}.log")
         log.parent.mkdir(exist_ok=True)
         _write_atomic(log, log_text)
         entry["log"] = str(log)
     return entry
+
+
+def _unused(path):
+    """``path``, or ``<stem>.2<suffix>``, ``.3``, ... when taken: a shard retried after an error
+    keeps the log of every attempt, each named by its own journal line."""
+    number = 1
+    candidate = path
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.stem}.{number}{path.suffix}")
+    return candidate
 
 
 def _keep_case(out, name, record, entry):
@@ -574,8 +556,9 @@ def _replay_command(entry):
     return f"{prefix}gamechip replay {shlex.quote(entry['case'])} --waves"
 
 
-def summary(shards, entries, out=sys.stdout):
-    """The table per block x simulator and every failure, error and timeout; True when clean."""
+def summary(shards, entries, history=None, out=sys.stdout):
+    """The table per block x simulator, every failure, error and timeout, and every shard run
+    more than once with each attempt (``history``: key -> journal lines); True when clean."""
     rows = {}
     for shard in shards:
         rows.setdefault((shard.block, shard.sim), [])
@@ -611,6 +594,10 @@ def summary(shards, entries, out=sys.stdout):
                   file=out)
         if entry.get("log"):
             print(f"  log:       {entry['log']}", file=out)
+    for shard in shards:
+        if len((history or {}).get(shard.key, ())) > 1:
+            print(f"\nRETRIED {shard.block} on {shard.sim}, seed {shard.seed}: {history_text(history[shard.key])}",
+                  file=out)
     missing = sum(s.key not in entries for s in shards)
     total = sum(e.get("checked", 0) for e in entries.values())
     if bad or missing:
@@ -625,8 +612,7 @@ def summary(shards, entries, out=sys.stdout):
 # --- the campaign --------------------------------------------------------------------------
 
 def _parameters(blocks, sims, count, seed, shard_size):
-    return {"blocks": [b.name for b in blocks], "sims": list(sims), "count": count, "seed": seed,
-            "shard_size": shard_size}
+    return dict(zip(PARAMETER_NAMES, ([b.name for b in blocks], list(sims), count, seed, shard_size)))
 
 
 def _resume_command(argv):
@@ -637,22 +623,67 @@ def _resume_command(argv):
 
 
 def _open_out(out, parameters, resume):
-    """Check and prepare the output folder; return the journal and what it already holds."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Check and prepare the output folder before any shard runs (every problem one
+    CampaignInputError); return the journal and what it already holds."""
+    if out.exists() and not out.is_dir():
+        raise CampaignInputError(f"--out {out} is a file, not a folder: choose a folder for the campaign")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CampaignInputError(f"cannot create the campaign folder {out}: {error.strerror or error}")
     journal = Journal(out / JOURNAL)
     stored = out / PARAMETERS
+    if journal.path.exists() and not journal.path.is_file():
+        raise CampaignInputError(f"{journal.path} is not a file: not a campaign folder, choose another --out")
     if not resume:
         if journal.path.exists() and journal.path.stat().st_size > 0:
             raise CampaignInputError(f"{journal.path} already holds a campaign: add --resume to finish it, "
                                      "or choose another --out")
     elif stored.exists():
-        previous = json.loads(stored.read_text())
+        try:
+            previous = json.loads(stored.read_text())
+            problem = parameters_problem(previous)
+        except (OSError, ValueError) as error:
+            problem = str(error)
+        if problem:
+            raise CampaignInputError(f"{stored} is damaged ({problem}): restore it, or delete it to resume with "
+                                     "the parameters given here")
         if previous != parameters:
             differs = ", ".join(f"{k} {previous.get(k)!r} (now {v!r})" for k, v in parameters.items()
                                 if previous.get(k) != v)
             raise CampaignInputError(f"{out} holds another campaign ({differs}): resume it with its own "
                                      "parameters, or choose another --out")
-    return journal, journal.load() if resume else {}
+    try:
+        done = journal.load() if resume else {}
+        _write_atomic(stored, json.dumps(parameters, indent=2) + "\n")
+        os.close(os.open(journal.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644))  # writable before any work
+    except OSError as error:
+        raise CampaignInputError(f"cannot use the campaign folder {out}: {error.filename or out}: "
+                                 f"{error.strerror or error}")
+    return journal, done
+
+
+def _check_values(blocks, sims, count, seed, shard_size, workers, timeout, resume, retry, cluster):
+    """Values a command line cannot have checked alone; CampaignInputError for the first wrong one."""
+    if not retry and not resume:
+        raise CampaignInputError("--no-retry applies only with --resume (it keeps the shards journaled as error or "
+                                 "timeout instead of running them again)")
+    if cluster and workers:
+        raise CampaignInputError("--workers sets the local shards at once; with --cluster the cluster's workers run "
+                                 "them: give one of the two")
+    numbers = (("--count", count, 1), ("--shard-size", shard_size, 1), ("--seed", seed, 0))
+    for name, value, least in numbers + ((("--workers", workers, 1),) if workers is not None else ()):
+        if not isinstance(value, int) or value < least:
+            raise CampaignInputError(f"{name} must be a whole number of at least {least}, got {value!r}")
+    if workers is not None and workers > MAX_SLOTS:
+        raise CampaignInputError(f"--workers {workers} is more than the {MAX_SLOTS} build slots a machine has")
+    if not timeout > 0:  # also NaN
+        raise CampaignInputError(f"--timeout must be more than 0 seconds, got {timeout}")
+    if len({b.name for b in blocks}) != len(blocks) or len(set(sims)) != len(sims) or not blocks or not sims:
+        raise CampaignInputError("give each block and each simulator once")
+    problem = plan_size_problem(len(blocks), len(sims), count, shard_size)
+    if problem:
+        raise CampaignInputError(problem)
 
 
 def _retry(done, retry):
@@ -665,23 +696,31 @@ def _retry(done, retry):
 def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=False, timeout=900.0,
         cluster=None, argv=(), retry=True, shrink=True):
     """Run (or finish) a campaign; return the exit status: 0 clean, 1 any failure, error or
-    timeout, 130 interrupted. ``retry``: on resume, run shards journaled as error or timeout
-    again; ``shrink``: shrink failing cases. Raises CampaignInputError on bad input."""
+    timeout (or the folder refused a write, which stops the campaign), 130 interrupted.
+    ``retry``: on resume, run shards journaled as error or timeout again; ``shrink``: shrink
+    failing cases. Raises CampaignInputError on bad input, before any shard runs."""
+    if not str(out).strip():
+        raise CampaignInputError("--out is empty: name the campaign folder")
     out = Path(out).resolve()
+    _check_values(blocks, sims, count, seed, shard_size, workers, timeout, resume, retry, cluster)
     if cluster:
         check_cluster_address(cluster)
     shards = plan(blocks, sims, count, seed, shard_size)
     journal, done = _open_out(out, _parameters(blocks, sims, count, seed, shard_size), resume)
     for warning in journal.warnings:
         print(f"campaign: warning: {warning}", file=sys.stderr)
-    done = {key: entry for key, entry in done.items() if key in {s.key for s in shards}}
+    planned = {s.key for s in shards}
+    outside = sorted(key for key in done if key not in planned)
+    if outside:
+        print(f"campaign: warning: {len(outside)} journaled shard{'s are' if len(outside) > 1 else ' is'} not in this "
+              f"plan and left out (first: {outside[0]}): were the parameters changed?", file=sys.stderr)
+    done = {key: entry for key, entry in done.items() if key in planned}
     done, retried = _retry(done, retry)
     todo = [s for s in shards if s.key not in done]
     pool = DaskPool(cluster, timeout, shrink) if cluster else LocalPool(workers or os.cpu_count() or 1, timeout,
                                                                         out / ".running", shrink)
-    _write_atomic(out / PARAMETERS, json.dumps(_parameters(blocks, sims, count, seed, shard_size), indent=2) + "\n")
-    print(f"campaign: {', '.join(b.name for b in blocks)} on {', '.join(sims)}: {count:,} positions each from seed "
-          f"{seed}, {len(shards)} shards of up to {shard_size:,}" + (f", {len(done)} already journaled" if done else "")
+    print(f"campaign: {', '.join(b.name for b in blocks)} on {', '.join(sims)}: {count:,} random positions per block "
+          f"and simulator (a block may check more than one case per position) from seed {seed}, {len(shards)} shards of up to {shard_size:,}" + (f", {len(done)} already journaled" if done else "")
           + (f", {len(retried)} to retry (error or timeout last time)" if retried else "")
           + f"; {pool.where}; journal {journal.path}", file=sys.stderr)
     if not cluster:  # on a cluster, each worker tests its own GAMECHIP_RTL_ROOT
@@ -706,18 +745,26 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
                      "message": f"the worker running this shard was lost: {error!r}", "ended": _now()}
         if entry["status"] == "interrupted":
             return
-        entry = _keep(entry, out)
-        journal.append(entry)
+        try:
+            entry = _keep(entry, out)
+            journal.append(entry)
+        except OSError as error:
+            raise _CannotWrite(f"{error.filename or journal.path}: {error.strerror or error}") from error
         entries[shard.key] = entry
         progress.shard_done(entry)
 
     def drain(stopping=False):
+        """Journal the shards that have finished; False when the folder refuses the writes."""
         while True:
             try:
                 shard, future = finished.get_nowait()
             except queue.Empty:
-                return
-            journal_entry(shard, future, stopping)
+                return True
+            try:
+                journal_entry(shard, future, stopping)
+            except _CannotWrite as error:
+                print(f"campaign: cannot write {error}", file=sys.stderr)
+                return False
 
     running = {}
     previous_sigint = signal.getsignal(signal.SIGINT)
@@ -736,17 +783,21 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
                     continue
                 running.pop(id(future), None)
                 journal_entry(shard, future)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, _CannotWrite) as stop:
             progress.close()
-            print(f"campaign: stopping: {pool.stopping} ...", file=sys.stderr)
+            writable = not isinstance(stop, _CannotWrite)
+            print(("" if writable else f"campaign: cannot write {stop}\n") + f"campaign: stopping: {pool.stopping} ...",
+                  file=sys.stderr)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
-            drain()  # shards that finished before the stop are journaled, not lost
+            writable = writable and drain()  # shards that finished before the stop are journaled, not lost
             pool.stop()
-            drain(stopping=True)  # and those that finished while it stopped the rest
+            writable = writable and drain(stopping=True)  # and those that finished while it stopped the rest
             pool.close()
-            print(f"campaign: interrupted: {len(entries)} of {len(shards)} shards are journaled in {journal.path}; "
-                  f"finish the campaign with:\n  {_resume_command(argv)}", file=sys.stderr)
-            return 130
+            print(f"campaign: {'interrupted' if isinstance(stop, KeyboardInterrupt) else 'stopped'}: {len(entries)} of "
+                  f"{len(shards)} shards are journaled in {journal.path}; "
+                  + ("" if writable else "once its folder can be written again, ")
+                  + f"finish the campaign with:\n  {_resume_command(argv)}", file=sys.stderr)
+            return 130 if isinstance(stop, KeyboardInterrupt) else 1
         finally:
             signal.signal(signal.SIGTERM, previous_sigterm)
             signal.signal(signal.SIGINT, previous_sigint)
@@ -757,7 +808,11 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     progress.close()
     print(f"campaign: done in {_duration(time.monotonic() - progress.started)}"
           + (f"; {len(retried)} shard{'s' if len(retried) != 1 else ''} retried" if retried else "") + f"; journal {journal.path}", file=sys.stderr)
-    return 0 if summary(shards, entries) else 1
+    return 0 if summary(shards, entries, journal.history) else 1
+
+
+class _CannotWrite(Exception):
+    """The campaign folder refused a journal line, case or log: stop, keep what is journaled."""
 
 
 def _raise_interrupt(signum, frame):

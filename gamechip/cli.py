@@ -280,8 +280,8 @@ def cmd_fuzz(args):
     _check_sim(args.sim)
     blocks = _blocks(args.block)
     _announce_rtl()
-    print(f"fuzz: {', '.join(b.name for b in blocks)} on {args.sim}, {args.count:,} positions each, seed {args.seed}",
-          file=sys.stderr)
+    print(f"fuzz: {', '.join(b.name for b in blocks)} on {args.sim}, {args.count:,} random positions per block "
+          f"(a block may check more than one case per position), seed {args.seed}", file=sys.stderr)
     if args.block == ["all"]:
         from tb.blocks import CHECKED_ELSEWHERE
 
@@ -302,9 +302,9 @@ def cmd_fuzz(args):
             return 1
         rate = fuzz["checked"] / fuzz["wall_seconds"] if fuzz.get("wall_seconds") else 0.0
         summary.append((block.name, fuzz.get("checked", 0), rate, time.perf_counter() - started))
-    print(f"\n{'block':<14} {'sim':<10} {'checked':>10} {'checked/s':>11} {'run time':>9}  seed")
+    print(f"\n{'block':<14} {'sim':<10} {'positions':>10} {'cases':>10} {'cases/s':>11} {'run time':>9}  seed")
     for name, checked, rate, seconds in summary:
-        print(f"{name:<14} {args.sim:<10} {checked:>10,} {rate:>11,.0f} {seconds:>8.1f}s  {args.seed}")
+        print(f"{name:<14} {args.sim:<10} {args.count:>10,} {checked:>10,} {rate:>11,.0f} {seconds:>8.1f}s  {args.seed}")
     print(f"PASS: {sum(s[1] for s in summary):,} cases checked against the golden model, no mismatch (seed {args.seed})")
     return 0
 
@@ -313,8 +313,8 @@ def cmd_campaign(args):
     from gamechip.campaign import CampaignInputError, check_cluster_address, run
     from tb.runner import SIMULATORS, resolve_rtl_root
 
-    blocks = _blocks(args.blocks)
-    sims = list(SIMULATORS) if args.sims == ["all"] else list(dict.fromkeys(args.sims))
+    blocks = list({block.name: block for block in _blocks(args.blocks)}.values())  # each once
+    sims = list(SIMULATORS) if "all" in args.sims else list(dict.fromkeys(args.sims))
     for sim in sims:
         if args.cluster and sim not in SIMULATORS:  # the simulators must be on the workers, not here
             raise UsageError(f"unknown simulator '{sim}': choose one of {', '.join(SIMULATORS)}")
@@ -435,12 +435,23 @@ def cmd_search(args):
               f"{r.get('nodes', 0):>10,} {r.get('cycles', 0):>12,} {r.get('cycles_per_node', 0):>12}")
     if args.sim:
         if match:
-            print(f"traces match: every one of the {outcome.actual['nodes_checked']:,} nodes agreed, "
-                  f"in the same cycle")
+            print(_agreement(golden, outcome.actual["nodes_checked"]))
         else:
             print(report["sim"]["failure"], file=sys.stderr)
             print("traces differ", file=sys.stderr)
     return 0 if match is not False else 1
+
+
+def _agreement(golden, reports):
+    """The line for a search whose ``reports`` node reports all matched: the engine reports the
+    root of every iteration as well as the nodes it generates (the 'nodes' column), so the two
+    counts differ; say how."""
+    roots = sum(1 for node in golden.trace if node.ply == 0)
+    generated = reports - roots
+    nodes = (f"the {golden.nodes:,} generated nodes" if generated == golden.nodes else
+             f"{generated:,} of the {golden.nodes:,} generated nodes (the budget ended before the rest reported)")
+    return (f"traces match: all {reports:,} node reports agreed, in the same cycle: "
+            f"the root of each of the {roots} iteration{'s' if roots != 1 else ''} and {nodes}")
 
 
 def _replay_search(args, record, root):
@@ -603,10 +614,13 @@ def cmd_report(args):
     from gamechip.report import ReportError, write_report
 
     try:
-        path = write_report(args.dir)
+        path, campaign = write_report(args.dir)
     except ReportError as error:
         raise UsageError(str(error))
-    print(f"report: {path}")
+    for warning in campaign.warnings:
+        print(f"gamechip report: warning: {warning}", file=sys.stderr)
+    word, line = campaign.verdict()
+    print(f"{word}: {line}\nreport: {path}")
     return 0
 
 

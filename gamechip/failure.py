@@ -10,7 +10,7 @@ one (or an answer of an unexpected shape) still gets the position and the values
 
 import ast
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
@@ -72,6 +72,9 @@ class FailureView:
     summary: str  # one line: what differs, where
     expected: BoardPicture
     actual: BoardPicture
+    # what the golden model says the block's outputs are at that vector and cycle, by port name
+    # (signed ports as signed numbers); the signal window shows them beside the dumped values
+    expected_outputs: dict = field(default_factory=dict)
 
 
 def _is_int(*values):
@@ -107,7 +110,8 @@ def _move_checker(f):
     actual = f.picture("actual legal moves", dots=_on_board(a, f.size), differs=differs,
                        caption=[f"legal moves for {side}: {_names(a, f.size)}"]
                        + ([f"missing: {_names(e & ~a, f.size)}", f"extra: {_names(a & ~e, f.size)}"] if differs else []))
-    return FailureView(0, None, f"legal-move vector differs at {_names(differs, f.size)}", expected, actual)
+    return FailureView(0, None, f"legal-move vector differs at {_names(differs, f.size)}", expected, actual,
+                       {"legal": e})
 
 
 def _disc_flipper(f):
@@ -125,7 +129,8 @@ def _disc_flipper(f):
     summary = f"new board differs at {_names(differs, f.size)}" if differs else (
         f"illegal flag differs (expected {e_illegal}, actual {a_illegal})")
     return FailureView(0, None, summary, side("expected board after the move", eb, ew, e_illegal),
-                       side("actual board after the move", ab, aw, a_illegal))
+                       side("actual board after the move", ab, aw, a_illegal),
+                       {"new_black": eb, "new_white": ew, "illegal": e_illegal})
 
 
 def _stable_discs(f):
@@ -141,8 +146,13 @@ def _stable_discs(f):
                                   f"done in cycle {length - 1}" if length else "no cycle",
                                   "light squares: the stable set; red: differs"])
 
+    outputs = dict(zip(("done", "count", "stable"), want[1:])) if cycle < len(e) else {}
     return FailureView(0, cycle, f"stable set differs in cycle {cycle} at {_names(differs, f.size)}",
-                       side("expected stable discs", want, len(e)), side("actual stable discs", got, len(a)))
+                       side("expected stable discs", want, len(e)), side("actual stable discs", got, len(a)), outputs)
+
+
+EVALUATOR_PORTS = {"xsquares_own": "xsq_own", "xsquares_opp": "xsq_opp", "fixed": "fixed_value",
+                   "adaptive": "adaptive_value"}  # the bench's field names that are not the port's
 
 
 def _evaluator(f):
@@ -161,8 +171,12 @@ def _evaluator(f):
         return f.picture(title, caption=caption,
                          table=[(name, value, name in differing) for name, value in zip(FIELDS, values)])
 
+    if cycle == expected_done:  # the terms are outputs in the done cycle; before it, done is 0
+        outputs = {"done": 1, **{EVALUATOR_PORTS.get(name, name): value for name, value in zip(FIELDS[1:], e[1:])}}
+    else:
+        outputs = {"done": 0}
     return FailureView(0, cycle, f"evaluation differs in {', '.join(differing) or 'length'} (cycle {cycle})",
-                       side("expected evaluation", e), side("actual evaluation", a))
+                       side("expected evaluation", e), side("actual evaluation", a), outputs)
 
 
 def _walk_labels(answers):
@@ -192,7 +206,8 @@ def _node_order(f):
         return f.picture(title, dots=_on_board(legal, f.size), labels=_walk_labels(answers),
                          move=pv if _is_int(pv) else None, differs=differs, caption=caption)
 
-    return FailureView(step, None, f"walk differs at step {step}", side("expected walk", e), side("actual walk", a))
+    return FailureView(step, None, f"walk differs at step {step}", side("expected walk", e), side("actual walk", a),
+                       dict(zip(("found", "next_move"), want)))
 
 
 def _openings(f):
@@ -216,7 +231,8 @@ def _openings(f):
                          move=moves[step - 1] if step else None, caption=caption)
 
     return FailureView(step, None, f"book answer differs after {step} plies",
-                       side("expected book move", dots_want), side("actual book move", dots_got))
+                       side("expected book move", dots_want), side("actual book move", dots_got),
+                       {"done": 1, "in_book": want[0], "book_move": want[1]})
 
 
 BLOCK_VIEWS = {"move_checker": _move_checker, "disc_flipper": _disc_flipper, "stable_discs": _stable_discs,

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Optional
 
 from gamechip.boards import BoardPicture, board_svg
-from gamechip.waves import Dump, Located, Trace, WaveError, gtkw_text, render_window
+from gamechip.waves import (UNITS_PER_NS, Dump, Located, WaveError, design_trace, gtkw_text, render_window,
+                            save_file_path)
 from golden.board import parse_board, parse_square
 
 WINDOW_CYCLES = 12       # cycles shown before and after the diverging node
@@ -36,18 +37,40 @@ def search_traces():
     from rtl.designs import PORTS
 
     widths = {name: width for name, width, _ in PORTS["search"]}
-    traces = [Trace(name, "control", widths[name]) for name in CONTROL]
-    traces += [Trace(n, "inputs", w) for n, w, d in PORTS["search"] if d == "in" and n not in CONTROL]
-    traces += [Trace(name, "outputs", widths[name]) for name in OUTPUTS]
+    traces = [design_trace(TOP, name, "control", widths[name]) for name in CONTROL]
+    traces += [design_trace(TOP, n, "inputs", w) for n, w, d in PORTS["search"] if d == "in" and n not in CONTROL]
+    traces += [design_trace(TOP, name, "outputs", widths[name]) for name in OUTPUTS]
     return traces
+
+
+def legal_bits(node):
+    legal = node.get("legal", 0)
+    if isinstance(legal, str):  # square names, as the scoreboard records them
+        legal = sum(1 << parse_square(name) for name in legal.split() if name != "none")
+    return legal
+
+
+def expected_outputs(node):
+    """The engine's event outputs for the node the scoreboard expected ({port: value}); nothing
+    when it expected none."""
+    from tb.test_search import KINDS
+
+    if not isinstance(node, dict) or "board" not in node:
+        return {}
+    pos = parse_board(node["board"])
+    kinds = {kind: code for code, kind in KINDS.items()}
+    outputs = {"event_kind": kinds.get(node.get("kind")), "event_ply": node.get("ply"), "event_black": pos.black,
+               "event_white": pos.white, "event_white_to_move": int(pos.white_to_move), "event_legal": legal_bits(node)}
+    if node.get("value") is not None:
+        outputs.update(event_value=node["value"], event_stable_own=node["stable"][0],
+                       event_stable_opp=node["stable"][1])
+    return outputs
 
 
 def node_picture(title, node, other):
     """A picture of one reported node; squares whose disc differs from ``other`` framed."""
     pos = parse_board(node["board"])
-    legal = node.get("legal", 0)
-    if isinstance(legal, str):    # square names, as the scoreboard records them
-        legal = sum(1 << parse_square(name) for name in legal.split() if name != "none")
+    legal = legal_bits(node)
     differs = 0
     if other and other.get("board") and "overlap" not in other["board"]:
         theirs = parse_board(other["board"])
@@ -96,15 +119,17 @@ def write_search_views(record, waveform):
         traces = dump.read(TOP, traces)
         if not traces:
             raise WaveError(f"no signal of {TOP} in {waveform}")
-        units, dump_format = dump.units_per_ns, dump.format
+        units, viewer_units, dump_format = dump.units_per_ns, dump.viewer_units_per_ns, dump.format
+        located.dump_end_ns = dump.last_change_ns(traces)
     except WaveError as error:
         notes.append(f"signal window not written: {error}")
-        dump, units, dump_format = None, 1000, Path(waveform).suffix.lstrip(".").upper()
-    save = Path(waveform).with_suffix(".gtkw")
-    save.write_text(gtkw_text(waveform, save, dump_format, TOP, traces, located, units, title))
+        dump, dump_format = None, Path(waveform).suffix.lstrip(".").upper()
+        units = viewer_units = UNITS_PER_NS.get(Path(waveform).suffix, 1000)
+    save = save_file_path(waveform, TOP)
+    save.write_text(gtkw_text(waveform, save, dump_format, TOP, traces, located, viewer_units, title))
     written.append((f"GTKWave save file (marker at cycle {cycle}, {shown:g} ns)", save))
     if dump:
-        picture = render_window(traces, located, units, title)
+        picture = render_window(traces, located, units, title, expected_outputs(expected))
         (folder / "waves-window.svg").write_text(picture.svg(title=title))
         written.append(("signal window (SVG)", folder / "waves-window.svg"))
         try:

@@ -2,10 +2,12 @@
 waveform viewer or without a display:
 
 * ``<harness>.gtkw``: a GTKWave save file that opens the dump with the harness signals grouped
-  (control, inputs, outputs; buses in hex) and the marker on the failing vector/cycle;
-* ``waves-window.svg`` (and ``.png``): the same signals around the failing cycle, drawn;
+  (control, inputs, outputs; sets of squares in hex, numbers in decimal), zoomed on the failing
+  vector/cycle with the marker on it;
+* ``waves-window.svg`` (and ``.png``): the same signals around the failing cycle, drawn, with the
+  values at the marker and the golden model's expected outputs beside them;
 * ``board-expected.svg`` and ``board-actual.svg``: the case's position with the expected and
-  the actual answer, the squares where they differ framed in red.
+  the actual answer, the squares where they differ framed in red (inside the move's blue frame).
 
 Each piece is made on its own; one that cannot be made (no dump reader, an unreadable dump, a
 crashed replay) leaves a one-line note instead, never a traceback.
@@ -20,13 +22,13 @@ WINDOW = "waves-window"
 BOARDS = ("board-expected.svg", "board-actual.svg")
 
 
-def _clear_previous(folder, waveform):
+def _clear_previous(folder):
     """A replay directory is reused by the next replay of the same design: never leave a
-    picture of another case behind."""
+    picture or save file of another case behind."""
     for name in (f"{WINDOW}.svg", f"{WINDOW}.png", *BOARDS):
         (folder / name).unlink(missing_ok=True)
-    if waveform:
-        Path(waveform).with_suffix(".gtkw").unlink(missing_ok=True)
+    for save_file in folder.glob("*.gtkw"):
+        save_file.unlink()
 
 
 def _one_line(error):
@@ -51,14 +53,14 @@ def write_replay_views(record, waveform, sim_dir):
 
     folder = Path(waveform).parent if waveform else Path(sim_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    _clear_previous(folder, waveform)
+    _clear_previous(folder)
     written, notes = [], []
     title = (f"{record.get('block')} ({record.get('design')}) on {record.get('sim')}, seed {record.get('seed')}: "
              f"{record.get('case', {}).get('label', '')}")
-    vector = cycle = None  # where the answers first differ, when the case's values tell
+    vector = cycle = expected = None  # where the answers first differ and what was expected there, when known
     try:
         view, pictures = board_pictures(record)
-        vector, cycle = view.vector, view.cycle
+        vector, cycle, expected = view.vector, view.cycle, view.expected_outputs
         for name, svg in pictures.items():
             (folder / name).write_text(svg)
             written.append((f"board picture ({name.removesuffix('.svg').removeprefix('board-')})", folder / name))
@@ -68,12 +70,12 @@ def write_replay_views(record, waveform, sim_dir):
         notes.append(f"GTKWave save file and signal window not written: no waveform {waveform or ''}".rstrip())
         return written, notes
     try:
-        gtkw, picture, located, wave_notes = waveform_views(record["design"], waveform, sim_dir, vector, cycle, title)
+        save, gtkw, picture, located, wave_notes = waveform_views(record["design"], waveform, sim_dir, vector, cycle,
+                                                                  title, expected)
     except Exception as error:  # WaveError, or anything unexpected in someone else's dump
         notes.append(f"GTKWave save file and signal window not written: {_one_line(error)}")
         return written, notes
     notes += wave_notes
-    save = Path(waveform).with_suffix(".gtkw")
     save.write_text(gtkw)
     written.append((f"GTKWave save file ({located.label})", save))
     if picture is not None:

@@ -14,24 +14,34 @@ want_cocotb2=0
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
-# --- simulators --------------------------------------------------------------------------
-declare -A package=([iverilog]=iverilog [vvp]=iverilog [verilator]=verilator [ghdl]=ghdl)
-missing=()
-for tool in iverilog vvp verilator ghdl; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("${package[$tool]}")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  packages=$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')
+# --- simulators, and GTKWave under Xvfb -------------------------------------------------
+# The regression opens failure save files in GTKWave on a virtual display (xvfb-run needs xauth);
+# without them only that test fails, so they are installed with the simulators but not required.
+declare -A package=([iverilog]=iverilog [vvp]=iverilog [verilator]=verilator [ghdl]=ghdl
+                    [gtkwave]=gtkwave [xvfb-run]=xvfb [xauth]=xauth)
+missing_packages() {  # missing_packages TOOL... -> the packages of those not on PATH, one line
+  for tool in "$@"; do command -v "$tool" >/dev/null 2>&1 || echo "${package[$tool]}"; done | sort -u | tr '\n' ' '
+}
+simulators_missing=$(missing_packages iverilog vvp verilator ghdl)
+viewer_missing=$(missing_packages gtkwave xvfb-run xauth)
+if [ -n "$simulators_missing$viewer_missing" ]; then
+  packages="$simulators_missing$viewer_missing"
   sudo=""
   [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && sudo="sudo -n"
   if [ -z "${GAMECHIP_NO_APT:-}" ] && command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; }; then
-    say "installing simulators with apt-get: $packages"
+    say "installing with apt-get: $packages"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages >/dev/null
   else
-    say "missing simulators: $packages"
-    say "install them with: sudo apt-get install $packages   (Debian 12: Icarus 11, Verilator 5.006, GHDL 2.0)"
-    exit 1
+    if [ -n "$viewer_missing" ]; then
+      say "missing: $viewer_missing(the regression's GTKWave check of failure save files will fail)"
+      say "install them with: sudo apt-get install $viewer_missing"
+    fi
+    if [ -n "$simulators_missing" ]; then
+      say "missing simulators: $simulators_missing"
+      say "install them with: sudo apt-get install $simulators_missing  (Debian 12: Icarus 11, Verilator 5.006, GHDL 2.0)"
+      exit 1
+    fi
   fi
 fi
 

@@ -238,19 +238,21 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
         chunk = cases[first:first + CHUNK]
         t0 = time.perf_counter()
         actuals = check.parse(await tb.run([check.stimulus(case) for case in chunk]), chunk)
+        if len(actuals) != len(chunk):  # zip would check the cases answered and drop the rest unseen
+            raise AssertionError(f"the harness answered {len(actuals)} of {len(chunk)} cases")
         t1 = time.perf_counter()
         expecteds = [check.expected(case) for case in chunk]
         t2 = time.perf_counter()
         tally.sim_seconds += t1 - t0
         tally.golden_seconds += t2 - t1
         for case, expected, actual in zip(chunk, expecteds, actuals):
+            tally.checked += 1  # the mismatching case too: it was compared
             if expected != actual:
                 tally.wall_seconds = time.perf_counter() - started
                 save_failure(check, case, expected, actual, env)
                 message = failure_message(check, case, expected, actual, env)
                 record_result(test, tally, failure=message)
                 raise AssertionError(message)
-            tally.checked += 1
         tally.wall_seconds = time.perf_counter() - started
         if total:
             rate = tally.checked / tally.wall_seconds if tally.wall_seconds else 0.0

@@ -343,6 +343,8 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     sim_dir.mkdir(parents=True, exist_ok=True)
     for stale in (RESULT_FILE, CASE_FILE, ACTUAL_FILE):
         (sim_dir / stale).unlink(missing_ok=True)
+    for stale in sim_dir.glob("*_results.xml"):  # cocotb-test writes one under a new name every run
+        stale.unlink(missing_ok=True)
     top = design if direct else harness.harness_name(design)
     kwargs = dict(
         toplevel=top, module=module, sim_build=str(sim_dir), waves=waves,

@@ -9,16 +9,20 @@ Icarus keep each shard a second or two.
 
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
 import time
+from html import unescape
 from pathlib import Path
 
 import pytest
 
+from gamechip.campaign import _classify
+from gamechip.cli import main
 from tests.test_mutants import MUTANTS, mutant_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,8 +107,8 @@ BLOCKS = ["stable_discs", "openings"]
 
 def test_two_workers_two_blocks(build, tmp_path):
     out = tmp_path / "run"
-    run = campaign(build, "--blocks", *BLOCKS, "--sims", "icarus", "--count", "500", "--shard-size", "200",
-                   "--seed", "31", "--workers", "2", "--out", str(out))
+    run = campaign(build, "--blocks", *BLOCKS, BLOCKS[0], "--sims", "icarus", "--count", "500", "--shard-size", "200",
+                   "--seed", "31", "--workers", "2", "--out", str(out))  # a block named twice runs once
     assert run.returncode == 0, run.stdout + run.stderr
     entries = journal(out)
     assert [e["key"] for e in entries] and {e["key"] for e in entries} == planned_keys(BLOCKS, ["icarus"], 500, 31, 200)
@@ -112,6 +116,8 @@ def test_two_workers_two_blocks(build, tmp_path):
     assert all(e["tools"]["iverilog"].startswith("Icarus Verilog") and e["tools"]["cocotb"] for e in entries)
     assert all(e["timings"]["wall_seconds"] > 0 and e["started"] < e["ended"] for e in entries)
     assert {e["tag"] for e in entries} <= {"campaign-s0", "campaign-s1"}
+    slots = list((build / "sim").glob("*-campaign-s*"))  # 3 shards per block in 2 slots: one slot ran twice
+    assert slots and all(len(list(slot.glob("*_results.xml"))) <= 1 for slot in slots)  # no pile of stale ones
     for block in BLOCKS:
         assert any(line.split()[:3] == [block, "icarus", "3/3"] for line in run.stdout.splitlines()), run.stdout
     assert "PASS:" in run.stdout and "[6/6]" in run.stderr
@@ -165,6 +171,42 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(build, tmp_path):
     assert len(keys) == len(set(keys)) == 8
 
 
+def test_ctrl_c_while_shrinking_keeps_the_failure_found(build, tmp_path):
+    design, file, *edits = MUTANTS["stable_discs inner square ignores one diagonal"]
+    rtl = mutant_root(tmp_path, file, *edits)
+    out = tmp_path / "stopped-shrinking"
+    proc = start(build, "--blocks", "stable_discs", "--count", "200", "--seed", "7", "--out", str(out),
+                 env={"GAMECHIP_RTL_ROOT": str(rtl)})
+    deadline = time.monotonic() + 120
+    while not list(out.glob(".running/*/result.json")):  # the failure is saved, shrinking begins
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.poll() else "no result"
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    (entry,) = journal(out)
+    assert entry["status"] == "fail" and "MISMATCH" in entry["message"], entry
+    assert entry["shrink_error"] == "shrinking was cut off by the interrupt; the case is kept as found", entry
+    assert Path(entry["case"]).is_file() and "1 of 1 shards are journaled" in stderr
+
+
+def test_a_journal_that_cannot_be_written_stops_the_campaign_in_one_message(build, tmp_path):
+    out = tmp_path / "unwritable"
+    args = ["--blocks", "stable_discs", "--count", "1600", "--shard-size", "200", "--seed", "53", "--workers", "2",
+            "--out", str(out)]
+    proc = start(build, *args)
+    wait_for_lines(out, 1, proc)
+    (out / "journal.jsonl").rename(out / "journal.saved")
+    (out / "journal.jsonl").mkdir()  # every further append fails, as on a full or read-only disk
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in stderr, stderr
+    assert "campaign: cannot write " in stderr and "Is a directory" in stderr, stderr
+    assert "once its folder can be written again, finish the campaign with:" in stderr
+    assert shlex.split(stderr.splitlines()[-1])[-1] == "--resume"
+    assert_no_shard_left(out)
+    assert 1 <= len((out / "journal.saved").read_text().splitlines()) < 8
+
+
 def test_half_written_last_line_is_tolerated(build, tmp_path):
     out = tmp_path / "torn"
     args = ["--blocks", "stable_discs", "--count", "800", "--shard-size", "200", "--seed", "61", "--workers", "2",
@@ -180,6 +222,39 @@ def test_half_written_last_line_is_tolerated(build, tmp_path):
     entries = journal(out)
     assert [e["key"] for e in entries[:3]] == [json.loads(line)["key"] for line in lines[:3]]
     assert entries[3]["key"] == torn and len(entries) == 4
+
+
+def test_damaged_lines_are_skipped_alike_by_resume_and_report(build, tmp_path):
+    out = tmp_path / "damaged"
+    args = ["--blocks", "stable_discs", "--count", "400", "--shard-size", "200", "--seed", "63", "--out", str(out)]
+    assert campaign(build, *args).returncode == 0
+    path = out / "journal.jsonl"
+    first, second = path.read_text().splitlines(keepends=True)
+    no_status = {k: v for k, v in json.loads(second).items() if k != "status"}
+    path.write_text(first + "garbage from a disk error\n" + json.dumps(no_status) + "\n")
+    run = campaign(build, *args, "--resume")
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stdout + run.stderr
+    assert "skipped 2 unreadable lines" in run.stderr and "line 2 (not JSON" in run.stderr, run.stderr
+    assert "line 3 (no status)" in run.stderr and "1 already journaled" in run.stderr, run.stderr
+    entries = journal_entries_readable(out)
+    assert len(entries) == 2 and entries[-1]["key"] == json.loads(second)["key"]  # the second shard ran again
+    report = subprocess.run([sys.executable, "-m", "gamechip", "report", str(out)], cwd=ROOT, capture_output=True,
+                            text=True, env=_env(build), timeout=60)
+    assert report.returncode == 0 and "line 2 (not JSON" in report.stderr and "line 3 (no status)" in report.stderr
+    assert ">PASS<" in (out / "report.html").read_text()
+
+
+def journal_entries_readable(out):
+    """The journal's lines that are JSON objects with a status (a damaged journal keeps the rest)."""
+    entries = []
+    for text in (Path(out) / "journal.jsonl").read_text().splitlines():
+        try:
+            entry = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and "status" in entry:
+            entries.append(entry)
+    return entries
 
 
 def test_shard_past_its_timeout_is_killed_and_reported(build, tmp_path):
@@ -234,11 +309,11 @@ def test_simulator_crash_is_an_error_with_its_log(build, tmp_path):
 
 
 def test_errored_shard_is_retried_on_resume(build, tmp_path):
-    marker = tmp_path / "crashed-once"
+    crashes = tmp_path / "crashes"
     fake = tmp_path / "bin"
     fake.mkdir()
-    (fake / "vvp").write_text(  # Icarus's runtime dies the first time only, like a flaky machine
-        f"#!/bin/sh\nif [ ! -e {shlex.quote(str(marker))} ]; then touch {shlex.quote(str(marker))}; kill -SEGV $$; fi\n"
+    (fake / "vvp").write_text(  # Icarus's runtime dies the first two times only, like a flaky machine
+        f"#!/bin/sh\nif [ $(cat {crashes} 2>/dev/null | wc -l) -lt 2 ]; then echo x >> {crashes}; kill -SEGV $$; fi\n"
         f"exec {shlex.quote(shutil.which('vvp'))} \"$@\"\n")
     (fake / "vvp").chmod(0o755)
     env = {"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"}
@@ -246,14 +321,30 @@ def test_errored_shard_is_retried_on_resume(build, tmp_path):
     args = ["--blocks", "stable_discs", "--count", "200", "--seed", "91", "--out", str(out)]
     first = campaign(build, *args, env=env)
     assert first.returncode == 1 and [e["status"] for e in journal(out)] == ["error"], first.stdout + first.stderr
+    first_log = Path(journal(out)[0]["log"])
+    first_text = first_log.read_text()
     kept = campaign(build, *args, "--resume", "--no-retry", env=env)  # the old behaviour: nothing runs again
     assert kept.returncode == 1 and "retry" not in kept.stderr and len(journal(out)) == 1, kept.stderr
+    second = campaign(build, *args, "--resume", env=env)
+    assert second.returncode == 1 and [e["status"] for e in journal(out)] == ["error", "error"], second.stderr
+    second_log = Path(journal(out)[1]["log"])
+    assert second_log != first_log and second_log.is_file() and first_log.read_text() == first_text  # both kept
     again = campaign(build, *args, "--resume", env=env)
     assert again.returncode == 0, again.stdout + again.stderr
     assert "1 to retry (error or timeout last time)" in again.stderr and "1 shard retried" in again.stderr
     entries = journal(out)  # appended, never rewritten: the shard's last line is its status
-    assert [e["status"] for e in entries] == ["error", "pass"] and entries[0]["key"] == entries[1]["key"]
+    assert [e["status"] for e in entries] == ["error", "error", "pass"] and len({e["key"] for e in entries}) == 1
     assert "PASS:" in again.stdout
+    history = re.search(r"RETRIED stable_discs on icarus, seed 91: (.*)", again.stdout)
+    assert history and re.fullmatch(r"error at \S+ \S+ \(.*failed before comparing.*\), then error at .*, then "
+                                    r"pass at \S+ \S+", history.group(1)), again.stdout
+    report = subprocess.run([sys.executable, "-m", "gamechip", "report", str(out)], cwd=ROOT, capture_output=True,
+                            text=True, env=_env(build), timeout=60)
+    assert report.returncode == 0 and report.stdout.startswith("PASS: 1 of 1 shards journaled"), report.stdout
+    assert "; 1 retried" in report.stdout
+    html = unescape((out / "report.html").read_text())
+    assert "Retried shards (1)" in html and f"retried: {history.group(1)}" in html
+    assert f'href="logs/{first_log.name}"' in html and f'href="logs/{second_log.name}"' in html
 
 
 def test_broken_rtl_fails_with_a_saved_case(build, tmp_path):
@@ -277,6 +368,18 @@ def test_broken_rtl_fails_with_a_saved_case(build, tmp_path):
     assert replay.returncode == 1 and "still fails" in replay.stderr
 
 
+def test_a_failing_shard_counts_the_cases_it_checked(build, tmp_path):
+    design, file, *edits = MUTANTS["move_checker drops one direction"]  # wrong from the first case
+    out = tmp_path / "first-case"
+    run = campaign(build, "--blocks", "move_checker", "--count", "20", "--seed", "7", "--out", str(out), "--no-shrink",
+                   env={"GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, *edits))})
+    assert run.returncode == 1, run.stdout + run.stderr
+    (entry,) = journal(out)
+    assert entry["status"] == "fail" and "case:     fuzz #0 " in entry["message"]
+    assert entry["checked"] == 1  # the one case compared, the mismatch
+    assert "; 1 cases checked" in run.stdout.splitlines()[-1], run.stdout
+
+
 @pytest.mark.parametrize("args, expected", [
     (["--blocks", "alu"], "unknown block 'alu'"),
     (["--sims", "modelsim"], "unknown simulator 'modelsim'"),
@@ -290,6 +393,63 @@ def test_bad_input_is_one_clear_line(build, tmp_path, args, expected):
     run = campaign(build, "--out", str(tmp_path / "bad"), *args)
     assert run.returncode == 2 and expected in run.stderr, run.stderr
     assert not (tmp_path / "bad" / "journal.jsonl").exists()
+
+
+BAD_VALUES = [
+    (["--workers", "0"], "--workers: must be at least 1"),
+    (["--workers", "5000"], "--workers 5000 is more than the 1024 build slots"),
+    (["--timeout", "-1"], "--timeout: must be more than 0"),
+    (["--timeout", "nan"], "--timeout: must be more than 0"),
+    (["--count", "10000000000"], "make 5,000,000 shards, more than 100,000: raise --shard-size"),
+    (["--no-retry"], "--no-retry applies only with --resume"),
+    (["--cluster", "tcp://127.0.0.1:1", "--workers", "2"], "with --cluster the cluster's workers run them"),
+]
+
+
+def exit_status(argv):
+    """``gamechip ARGV`` in this process (only for input refused before any shard runs)."""
+    try:
+        return main(argv)
+    except SystemExit as stop:  # argparse's own refusals
+        return stop.code
+
+
+@pytest.mark.parametrize("args, expected", BAD_VALUES)
+def test_bad_values_stop_before_any_work(tmp_path, capsys, args, expected):
+    out = tmp_path / "bad"
+    assert exit_status(["campaign", "--blocks", "stable_discs", "--out", str(out), *args]) == 2
+    error = capsys.readouterr().err
+    assert expected in error and "Traceback" not in error, error
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("out, expected", [
+    ("/proc/gamechip-campaign", "cannot create the campaign folder /proc/gamechip-campaign"),
+    ("FILE", "is a file, not a folder"),
+    ("", "--out is empty"),
+    ("JOURNAL-FOLDER", "journal.jsonl is not a file"),
+])
+def test_an_unusable_out_folder_is_one_line(tmp_path, capsys, out, expected):
+    (tmp_path / "file").write_text("not a folder\n")
+    (tmp_path / "journal-folder" / "journal.jsonl").mkdir(parents=True)
+    out = {"FILE": str(tmp_path / "file"), "JOURNAL-FOLDER": str(tmp_path / "journal-folder")}.get(out, out)
+    for resume in ([], ["--resume"]):
+        assert exit_status(["campaign", "--blocks", "stable_discs", "--count", "50", "--out", out, *resume]) == 2
+        error = capsys.readouterr().err
+        assert expected in error and len(error.strip().splitlines()) == 1, error
+    assert (tmp_path / "file").read_text() == "not a folder\n"
+
+
+@pytest.mark.parametrize("stored", ["{broken", "[1]", '{"blocks": ["stable_discs"], "sims": ["icarus"]}',
+                                    '{"blocks": ["stable_discs"], "sims": ["icarus"], "count": 50, "seed": 1, '
+                                    '"shard_size": 0}'])
+def test_a_damaged_campaign_json_stops_a_resume_in_one_line(tmp_path, capsys, stored):
+    (tmp_path / "campaign.json").write_text(stored)
+    assert exit_status(["campaign", "--blocks", "stable_discs", "--count", "50", "--out", str(tmp_path),
+                        "--resume"]) == 2
+    error = capsys.readouterr().err
+    assert "campaign.json is damaged (" in error and "delete it to resume" in error, error
+    assert len(error.strip().splitlines()) == 1 and not (tmp_path / "journal.jsonl").exists()
 
 
 def test_same_shards_on_a_dask_local_cluster(build, tmp_path, monkeypatch):
@@ -323,3 +483,32 @@ def test_same_shards_on_a_dask_local_cluster(build, tmp_path, monkeypatch):
         assert resumed.returncode == 0, resumed.stdout + resumed.stderr
         keys = [e["key"] for e in journal(out)]
         assert len(keys) == len(set(keys)) == 10
+
+
+@pytest.mark.parametrize("checked, status", [(0, "error"), (199, "error"), (200, "pass"), (400, "pass")])
+def test_a_pass_that_checked_fewer_cases_than_positions_is_an_error(tmp_path, checked, status):
+    """Every block makes one case or more per fuzzed position: a passing run that compared
+    fewer has skipped some (a bench or harness bug), which must not count as a pass."""
+    shard = {"block": "stable_discs", "design": "stable_discs", "module": "tb.test_stable_discs", "sim": "icarus",
+             "seed": 1, "count": 200, "index": 0}
+    result = tmp_path / "result.json"
+    result.write_text(json.dumps({"passed": True, "result": {"checked": checked, "tests": {"fuzz": {}}},
+                                  "log": "gamechip.log", "sim_dir": str(tmp_path), "log_text": ""}))
+    outcome = _classify(shard, 60.0, False, False, 0, result, tmp_path / "worker.log")
+    assert outcome["status"] == status and outcome["checked"] == checked
+    if status == "error":
+        assert f"checking {checked:,} cases for 200 positions" in outcome["message"]
+
+
+def test_journaled_shards_outside_the_plan_are_named_when_resuming(build, tmp_path):
+    """campaign.json deleted (as a damaged one may be) and the campaign resumed with other
+    parameters: the journaled shards of the old plan are left out, and the warning says so."""
+    out = tmp_path / "replanned"
+    out.mkdir()
+    shard = {"block": "stable_discs", "design": "stable_discs", "module": "tb.test_stable_discs", "sim": "icarus",
+             "seed": 1, "count": 50, "index": 0}
+    (out / "journal.jsonl").write_text(json.dumps({"key": "stable_discs/icarus/seed1/n50", **shard, "status": "pass",
+                                                   "checked": 100}) + "\n")
+    run = campaign(build, "--blocks", "stable_discs", "--count", "60", "--seed", "1", "--out", str(out), "--resume")
+    assert run.returncode == 0, run.stderr
+    assert "1 journaled shard is not in this plan and left out (first: stable_discs/icarus/seed1/n50)" in run.stderr

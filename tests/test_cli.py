@@ -3,6 +3,7 @@ fuzz run that finds a (deliberately planted) bug and hands back seed, board, val
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -86,6 +87,16 @@ def test_fuzz_passes_and_summarises():
     assert "PASS: 300 cases checked" in run.stdout and "seed 5" in run.stdout
 
 
+def test_fuzz_says_positions_and_cases_apart():
+    """The stable-disc bench checks both colours of every position: 40 positions, 80 cases."""
+    run = gamechip("fuzz", "--block", "stable_discs", "--count", "40", "--seed", "5")
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "40 random positions per block" in run.stderr and "80/80 cases checked" in run.stderr
+    header, row = [line.split() for line in run.stdout.splitlines() if line.startswith(("block ", "stable_discs "))]
+    assert dict(zip(header, row))["positions"] == "40" and dict(zip(header, row))["cases"] == "80"
+    assert "PASS: 80 cases checked" in run.stdout
+
+
 def test_fuzz_reports_a_planted_bug_with_seed_board_values_and_waveform(tmp_path):
     design, file, *edits = MUTANTS["move_checker drops one direction"]
     run = gamechip("fuzz", "--block", "move_checker", "--count", "200", "--seed", "3",
@@ -150,6 +161,23 @@ def test_search_json_golden_and_engine_with_every_node_checked():
         k: report[k] for k in ("best", "value", "depth", "nodes", "cycles")}
 
 
+def test_search_on_a_simulator_counts_nodes_one_way(tmp_path):
+    """The table's nodes are the nodes the engine generated; the scoreboard also checks the root of
+    every iteration, and a budget can end a search between generating a node and reporting it.
+    The line after the table says so, with numbers that add up (depth 4 and 100 cycles: both)."""
+    run = gamechip("search", "--depth", "4", "--budget", "100", "--sim", "ghdl",
+                   env={"GAMECHIP_BUILD": str(tmp_path / "build")})
+    assert run.returncode == 0, run.stderr[-3000:]
+    nodes = int(next(line for line in run.stdout.splitlines() if line.startswith("ghdl ")).split()[4].replace(",", ""))
+    line = next(line for line in run.stdout.splitlines() if line.startswith("traces match"))
+    found = re.search(r"all (\d+) node reports agreed.* each of the (\d+) iterations? and (?:the )?(\d+)"
+                      r"(?: of the (\d+))? generated nodes", line)
+    assert found, line
+    reports, roots, generated, of = (int(n) if n else None for n in found.groups())
+    assert reports == roots + generated and (of or generated) == nodes and roots == 4, line
+    assert generated < nodes  # this budget cuts the last node off
+
+
 def test_search_table_and_bad_limits():
     run = gamechip("search", "--depth", "2")
     assert run.returncode == 0 and "golden" in run.stdout and "cycles/node" in run.stdout
@@ -161,6 +189,8 @@ def test_search_table_and_bad_limits():
 
 
 def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(tmp_path):
+    from gamechip.search_views import CLOCK_NS
+    from tests.test_failure_views import check_gtkwave_opens_on_the_marker, window_expected
     from tests.test_search_mutants import MUTANTS as SEARCH_MUTANTS
 
     root = mutant_root(tmp_path, *SEARCH_MUTANTS["cut-off test off by one (> instead of >=)"])
@@ -174,4 +204,13 @@ def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(
     for what in ("waveform:", "board picture (expected):", "GTKWave save file", "signal window (SVG):"):
         line = next(l for l in run.stderr.splitlines() if what in l)
         assert Path(line.split(": ")[-1].split(" (")[0]).exists() or what == "waveform:", line
-    assert Path(run.stderr.split("waveform: ")[-1].splitlines()[0]).exists()
+    waveform = Path(run.stderr.split("waveform: ")[-1].splitlines()[0])
+    assert waveform.exists()
+    # GTKWave opens the save file on the diverging node's cycle
+    mismatch = json.loads((waveform.parent / "gamechip_failure.json").read_text())["mismatch"]
+    save_file = waveform.parent / "search.gtkw"  # named after the top level, as the README says
+    check_gtkwave_opens_on_the_marker(save_file, tmp_path, mismatch["time_ns"], CLOCK_NS,
+                                      ["clk", "start", "done", "node_event", "event_kind", "best_move"])
+    # the signal window shows the expected node's outputs beside the engine's
+    column = window_expected((waveform.parent / "waves-window.svg").read_text())
+    assert column["event_ply"] == (str(mismatch["expected"]["ply"]), True), column

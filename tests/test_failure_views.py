@@ -1,7 +1,9 @@
 """What a failure leaves a person to look at: ``gamechip replay CASE --waves`` (VCD on Icarus, a
 GTKWave save file, a picture of the signal window, board pictures) and ``gamechip report DIR``
 (one HTML page for a campaign), on a real failure: a tiny campaign on Icarus over a copy of rtl/
-with a planted move-checker bug, plus a passing block.
+with a planted move-checker bug, plus a passing block. The save files of all three dump formats
+(VCD, FST, GHW) are opened in GTKWave itself on a virtual display (Xvfb), which says through its
+Tcl interface what window it shows.
 
 Like tests/test_campaign.py, every command runs as a subprocess with its own GAMECHIP_BUILD, so
 nothing here touches build/ while the regression runs. The timing model (tb/timeline.py) is
@@ -11,14 +13,16 @@ checked against a real dump of a start/done block, in-process with runner.BUILD 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from gamechip.cli import main
-from gamechip.waves import Dump, Trace
+from gamechip.waves import Dump, Located, Trace, harness_traces, render_window, value_at
 from golden.board import parse_board, square_name, squares_of
 from tb import runner, timeline
 from tb.batch import Case
@@ -48,6 +52,70 @@ def dump_values_at(dump, traces, time_ns):
                 break
             values[trace.name] = value
     return values
+
+
+# --- GTKWave itself, on a virtual display ------------------------------------------------------
+
+GTKWAVE_PACKAGES = {"gtkwave": "gtkwave", "xvfb-run": "xvfb", "xauth": "xauth"}
+# Run by gtkwave -S once the save file is loaded: the window, the marker, every row and its value.
+GTKWAVE_PROBE = r"""
+puts "window [gtkwave::getWindowStartTime] [gtkwave::getWindowEndTime] [gtkwave::getMarker] [gtkwave::getTimeDimension]"
+for {set i 0} {$i < [gtkwave::getTotalNumTraces]} {incr i} {
+    puts "row [gtkwave::getTraceNameFromIndex $i]|[gtkwave::getTraceValueAtMarkerFromIndex $i]"
+}
+gtkwave::/File/Quit
+"""
+NS_PER_UNIT = {"f": 1e-6, "p": 1e-3, "n": 1.0, "u": 1e3, "m": 1e6, "s": 1e9}
+
+
+@dataclass
+class GtkwaveWindow:
+    start_ns: float
+    end_ns: float
+    marker_ns: float
+    rows: dict  # row name as GTKWave shows it (e.g. 'legal[63:0]') -> its value at the marker
+
+
+def open_in_gtkwave(save_file, tmp_path):
+    """Open ``save_file`` in GTKWave under Xvfb and read back what it shows."""
+    missing = sorted({package for tool, package in GTKWAVE_PACKAGES.items() if not shutil.which(tool)})
+    if missing:
+        pytest.fail(f"GTKWave on a virtual display is needed to check the save file: "
+                    f"sudo apt-get install {' '.join(missing)}   (scripts/setup.sh does it when it may)",
+                    pytrace=False)
+    probe = tmp_path / "gtkwave-probe.tcl"
+    probe.write_text(GTKWAVE_PROBE)
+    display = 100 + os.getpid() % 400  # xvfb-run -a counts up from here: parallel workers rarely collide
+    run = subprocess.run(["xvfb-run", "-a", "-n", str(display), "-s", "-screen 0 1600x1000x24",
+                          "gtkwave", "-S", str(probe), str(save_file)],
+                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    window = re.search(r"^window (\d+) (\d+) (-?\d+) (\w)$", run.stdout, re.M)
+    assert window, (f"GTKWave did not answer the probe (exit {run.returncode}):\n"
+                    f"{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
+    scale = NS_PER_UNIT[window.group(4)]
+    rows = dict(line[4:].split("|", 1) for line in run.stdout.splitlines() if line.startswith("row "))
+    return GtkwaveWindow(*(int(window.group(n)) * scale for n in (1, 2, 3)), rows)
+
+
+def check_gtkwave_opens_on_the_marker(save_file, tmp_path, marker_ns, step_ns, signals):
+    """The save file opens on the failing vector or cycle: the marker where it should be and
+    inside the window, the window several vectors / cycles wide (yet zoomed: not 100s of them),
+    and every signal found in the dump."""
+    shown = open_in_gtkwave(save_file, tmp_path)
+    assert shown.marker_ns == pytest.approx(marker_ns), shown
+    assert shown.start_ns < shown.marker_ns < shown.end_ns, f"the marker is off screen: {shown}"
+    span = shown.end_ns - shown.start_ns
+    assert 4 * step_ns <= span <= 40 * step_ns, f"a window of {span:g} ns: {shown}"
+    names = {re.sub(r"\[\d+:0\]$", "", row) for row in shown.rows}
+    assert set(signals) <= names, f"GTKWave shows {sorted(names)}, the save file names {signals}"
+    return shown
+
+
+def window_expected(svg):
+    """The signal window's expected column: {signal: (text, differs from the dump)}."""
+    return {name: (text, differs == "1") for name, differs, text in
+            re.findall(r'class="expected" data-signal="(\w+)" data-differs="(\d)">(?:<title>[^<]*</title>)?([^<]*)<',
+                       svg)}
 
 
 @pytest.fixture
@@ -88,10 +156,14 @@ def check_replay_views(case_file, env):
     go_ns = dump.rising_edges_ns(traces[0])[-1]
     assert marker_units == (go_ns + timeline.PRIME_NS) * dump.units_per_ns
     assert dump_values_at(dump, traces, marker_units / dump.units_per_ns)["legal"] == actual
+    save_file = next(p for what, p in paths.items() if what.startswith("GTKWave save file"))
+    check_gtkwave_opens_on_the_marker(save_file, waveform.parent, go_ns + timeline.PRIME_NS, timeline.SETTLE_NS,
+                                      ["go", "ready", "own", "opp", "legal"])
 
     window = paths["signal window (SVG)"].read_text()
     assert all(f'data-signal="{name}"' in window for name in ("go", "ready", "own", "opp", "legal"))
     assert "failing vector 0" in window and format(actual, "016x") in window
+    assert window_expected(window) == {"legal": ("0x" + format(expected, "016x"), True)}
     assert paths["signal window (PNG)"].read_bytes()[:4] == b"\x89PNG"
 
     differing = {square_name(s) for s in squares_of(expected ^ actual)}
@@ -129,11 +201,142 @@ def test_campaign_failure_replayed_with_pictures_and_reported(failed_campaign):
     check_report(out)
 
 
+# Planted bugs with their shrunk cases (as in tb/cases/), replayed on the two other simulators:
+# Verilator's FST and GHDL's GHW, a start/done block and a combinational one.
+# The signal window shows each output's expected value beside it, the differing ones marked.
+REPLAYED_ELSEWHERE = {
+    "FST, a clock cycle": ("verilator", "stable_discs inner square ignores one diagonal",
+                           "-" * 54 + "XX------XX X", "X", ["clk", "start", "done", "count", "stable"],
+                           {"done": ("1", True), "count": ("3", False), "stable": ("0xc080000000000000", False)}),
+    "GHW, a vector": ("ghdl", "move_checker drops one direction", "----XO" + "-" * 58 + " X", None,
+                      ["go", "ready", "own", "opp", "legal"], {"legal": ("0x0000000000000040", True)}),
+}
+
+
+@pytest.mark.parametrize("dump", REPLAYED_ELSEWHERE)
+def test_save_file_opens_in_gtkwave_on_the_failing_cycle(dump, tmp_path):
+    sim, mutant, board, colour, signals, expected_column = REPLAYED_ELSEWHERE[dump]
+    design, file, *edits = MUTANTS[mutant]
+    case = Case(parse_board(board), f"planted bug: {mutant}", color=colour)
+    (tmp_path / "case.json").write_text(json.dumps({"block": design, "design": design, "sim": sim, "seed": 1,
+                                                    "case": case.to_dict()}))
+    env = {"GAMECHIP_BUILD": str(tmp_path / "build"), "GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, *edits))}
+    run = gamechip("replay", tmp_path / "case.json", "--waves", env=env)
+    assert run.returncode == 1 and "note:" not in run.stderr, run.stderr[-3000:]
+    paths = printed_paths(run.stderr)
+    waveform = Path(run.stderr.split("waveform: ")[-1].split()[0])
+    save_file = next(p for what, p in paths.items() if what.startswith("GTKWave save file"))
+    assert save_file == waveform.parent / f"{harness_name(design)}.gtkw"  # as the README says, whatever the dump's name
+
+    # Where the failing sample is, from the dump's last go edge and the harness timing: vector 0,
+    # and for the stable-discs bug cycle 0 (done one cycle late).
+    go = Trace("go", "", 1)
+    dump_file = Dump(waveform)
+    dump_file.read(harness_name(design), [go])
+    sequential = colour is not None
+    cycles = timeline.vector_cycles((waveform.parent / OUT_FILE).read_text().splitlines(), sequential)
+    sample = timeline.samples(dump_file.rising_edges_ns(go)[-1], cycles, sequential)[0]
+    step = timeline.CYCLE_NS if sequential else timeline.SETTLE_NS
+    shown = check_gtkwave_opens_on_the_marker(save_file, tmp_path, sample.shown_ns, step, signals)
+
+    # GTKWave reads each bus at the marker as the dump holds it: counts in decimal, sets of squares in hex
+    buses = dump_file.read(harness_name(design), [t for t in harness_traces(design) if t.width > 1])
+    for bus in buses:
+        value = int(str(value_at(bus.changes, sample.shown_ns * dump_file.units_per_ns)), 0)
+        want = format(value, f"0{(bus.width + 3) // 4}X") if bus.radix == "hex" else str(value)
+        assert shown.rows[f"{bus.name}[{bus.width - 1}:0]"] == want, (bus, shown.rows)
+    assert {bus.radix for bus in buses} == ({"hex", "dec"} if sequential else {"hex"})
+    assert window_expected(paths["signal window (SVG)"].read_text()) == expected_column
+
+
+
+def test_signal_window_shows_counts_in_decimal_and_sets_of_squares_in_hex():
+    """The evaluator's terms are numbers (mobility_own 0x34 is 52 moves), its values signed, its
+    boards sets of squares: each bus reads in its own radix, hex marked 0x."""
+    values = {"black": 0x8100000000000081, "mobility_own": 52, "stage": 2, "fixed_value": 512 - 3,
+              "adaptive_value": 200, "done": 1}
+    traces = harness_traces("evaluator")
+    for trace in traces:
+        trace.changes = [(0, values.get(trace.name, 0))]
+    located = Located(timeline.Sample(0, 3, 5.0, 6.0), 0.0, 10.0, "dump")
+    svg = render_window(traces, located, 1000, "radix").svg()
+    shown = dict(re.findall(r'class="value-at-marker" data-signal="(\w+)">([^<]*)<', svg))
+    assert {name: shown[name] for name in values} == {
+        "black": "0x8100000000000081", "mobility_own": "52", "stage": "2", "fixed_value": "-3",
+        "adaptive_value": "200", "done": "1"}
+
+
+
+def test_expected_outputs_of_an_evaluator_failure_are_its_ports_in_the_done_cycle():
+    from gamechip.failure import Failure, failure_view
+    from golden.evaluator import evaluate
+    from rtl.designs import PORTS
+    from tb.test_evaluator import CHECK
+
+    position = parse_board("XXXXXXXX" + "O" * 8 + "-" * 47 + "X O")
+    want = CHECK.expected(Case(position, "x"))
+    got = list(want)
+    got[7] += 1  # mobility_own
+    view = failure_view(Failure({"block": "evaluator", "design": "evaluator", "sim": "icarus",
+                                 "case": Case(position, "x").to_dict(), "expected": repr(want),
+                                 "actual": repr(tuple(got))}))
+    e = evaluate(position)
+    assert view.cycle == e.done_cycle and view.expected_outputs == {
+        "done": 1, "terminal": int(e.terminal), "stage": e.stage, "corners_own": e.corners[0],
+        "corners_opp": e.corners[1], "xsq_own": e.xsquares[0], "xsq_opp": e.xsquares[1],
+        "mobility_own": e.mobility[0], "mobility_opp": e.mobility[1], "stable_own": e.stable[0],
+        "stable_opp": e.stable[1], "discs_own": e.discs[0], "discs_opp": e.discs[1], "fixed_value": e.fixed,
+        "adaptive_value": e.adaptive}
+    assert e.fixed < 0  # shown signed beside the port's bits
+    traces = harness_traces("evaluator")
+    for trace in traces:
+        value = view.expected_outputs.get(trace.name, 0) + (trace.name == "mobility_own")
+        trace.changes = [(0, value & ((1 << trace.width) - 1))]
+    svg = render_window(traces, Located(timeline.Sample(0, e.done_cycle, 5.0, 6.0), 0.0, 10.0, "dump"), 1000, "x",
+                        view.expected_outputs).svg()
+    column = window_expected(svg)
+    assert {name for name, (_, differs) in column.items() if differs} == {"mobility_own"}
+    assert column["fixed_value"] == (str(e.fixed), False) and len(column) == len(view.expected_outputs)
+
+
+
+def test_a_move_that_differs_shows_both_its_frames(tmp_path):
+    """The flipper bug of the corpus leaves the placed square empty: that square is the move
+    (blue frame) and differs (red frame); both rings show, in the SVG and in the PNG."""
+    from gamechip.boards import DIFF_FRAME, MARGIN, MOVE_FRAME, SQUARE, TITLE_HEIGHT, board_canvas
+    from gamechip.views import board_pictures
+
+    record = json.loads(next((ROOT / "tb" / "cases").glob("disc_flipper-*placed-square-empty*.json")).read_text())
+    view, pictures = board_pictures(record)
+    move = square_name(record["case"]["move"])
+    column, row = ord(move[0].lower()) - ord("a"), int(move[1])
+    left, top = MARGIN + column * SQUARE, TITLE_HEIGHT + (8 - row) * SQUARE
+    rings = {}  # colour -> (from, to): its stroke's band, in pixels from the square's edge
+    for x, y, size, colour, width in re.findall(
+            r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="[\d.]+" fill="none" '
+            r'stroke="(#\w+)" stroke-width="([\d.]+)"', pictures["board-actual.svg"]):
+        inset = float(x) - left
+        if colour in (MOVE_FRAME, DIFF_FRAME) and 0 <= inset < SQUARE / 2 and float(y) - top == inset:
+            rings[colour] = (inset - float(width) / 2, inset + float(width) / 2)
+    assert set(rings) == {MOVE_FRAME, DIFF_FRAME}, rings
+    outer, inner = sorted(rings.values())
+    assert 0 <= outer[0] and outer[1] <= inner[0] and inner[1] < SQUARE / 2, f"the frames overlap: {rings}"
+
+    from PIL import Image
+
+    board_canvas(view.actual).png(tmp_path / "actual.png")
+    image = Image.open(tmp_path / "actual.png").convert("RGB")
+    seen = [image.getpixel((left + dx, top + SQUARE // 2)) for dx in range(SQUARE // 2)]
+    for colour in (MOVE_FRAME, DIFF_FRAME):
+        rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        assert seen.count(rgb) >= 2, f"{colour} is {seen.count(rgb)} pixels wide across {move}"
+
+
 @pytest.mark.parametrize("journal, message", [
     (None, "no journal.jsonl in"),
-    ("not json\n", "line 1 is not JSON"),
-    ('{"block": "move_checker"}\n', "line 1 is not a journal entry"),
-    ('{"block": "x", "sim": "icarus", "status": "lost"}\n', "unknown status 'lost'"),
+    ("", "no shard has finished"),  # and no campaign.json: not a PASS of 0 shards
+    ("not json\n", "skipped 1 unreadable line"),  # a damaged line alone is skipped, leaving no shard
+    ('{"block": "x", "sim": "icarus", "status": "lost"}\n', "no shard has finished"),
 ])
 def test_report_without_a_journal_is_one_clear_line(tmp_path, capsys, journal, message):
     if journal is not None:

@@ -1,0 +1,123 @@
+"""``gamechip report DIR`` on campaign folders written here, in-process (no simulator): damaged
+and empty journals, what counts as a pass, retried shards. A real failing campaign is reported in
+tests/test_failure_views.py, a damaged real journal resumed and reported in tests/test_campaign.py.
+"""
+
+import json
+import re
+from html import unescape
+
+import pytest
+
+from gamechip.campaign import PARAMETERS, plan
+from gamechip.cli import main
+from gamechip.journal import JOURNAL
+from tb.blocks import BLOCKS
+
+PARAMETERS_OF = {"blocks": ["stable_discs"], "sims": ["icarus"], "count": 400, "seed": 5, "shard_size": 200}
+
+
+def shards():
+    p = PARAMETERS_OF
+    return plan([BLOCKS[b] for b in p["blocks"]], p["sims"], p["count"], p["seed"], p["shard_size"])
+
+
+def line(shard, status, checked=0, **more):
+    """A journal line shaped as gamechip.campaign writes it."""
+    return json.dumps({"key": shard.key, **shard.to_dict(), "status": status, "checked": checked, "seconds": 1.5,
+                       "started": "2024-05-01T10:00:00.000+00:00", "ended": "2024-05-01T10:00:01.500+00:00",
+                       **more}) + "\n"
+
+
+def folder(tmp_path, *lines, parameters=PARAMETERS_OF):
+    (tmp_path / JOURNAL).write_text("".join(lines))
+    if parameters is not None:
+        (tmp_path / PARAMETERS).write_text(json.dumps(parameters))
+    return tmp_path
+
+
+def report(path, capsys):
+    status = main(["report", str(path)])
+    out = capsys.readouterr()
+    html = (path / "report.html").read_text() if (path / "report.html").is_file() else None
+    return status, out.out, out.err, html
+
+
+def test_a_garbage_line_in_the_middle_is_skipped_with_a_warning(tmp_path, capsys):
+    first, second = shards()
+    path = folder(tmp_path, line(first, "pass", 412), "}{ not json\n", line(second, "pass", 398))
+    status, out, err, html = report(path, capsys)
+    assert status == 0 and "report:" in out, err
+    assert "warning: skipped 1 unreadable line" in err and "line 2 (not JSON" in err
+    assert "line 2 (not JSON" in html and ">PASS<" in html and "810 cases checked" in html
+
+
+def test_no_campaign_folder_is_one_clear_line(tmp_path, capsys):
+    status, out, err, html = report(tmp_path / "nowhere", capsys)
+    assert status == 2 and "is not a folder" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_no_finished_shard_and_no_parameters_is_not_a_pass(tmp_path, capsys):
+    """(tests/test_failure_views.py checks the one-line errors for other journals without a shard)"""
+    status, out, err, html = report(folder(tmp_path, "\n", parameters=None), capsys)
+    assert status == 2 and "no shard has finished" in err and "not a campaign" in err, err
+    assert len(err.strip().splitlines()) == 1 and "PASS" not in out + err and html is None
+
+
+def test_no_finished_shard_of_a_planned_campaign_is_incomplete(tmp_path, capsys):
+    status, out, err, html = report(folder(tmp_path, ""), capsys)
+    assert status == 0 and out.startswith("INCOMPLETE: 0 of 2 shards journaled; 0 cases checked"), out
+    assert '<span class="bad">INCOMPLETE</span>: 0 of 2 shards journaled' in html
+
+
+def test_every_planned_shard_passed_is_a_pass(tmp_path, capsys):
+    first, second = shards()
+    status, out, err, html = report(folder(tmp_path, line(first, "pass", 412), line(second, "pass", 398)), capsys)
+    assert status == 0 and out.startswith("PASS: 2 of 2 shards journaled; 810 cases checked") and not err, out + err
+    assert '<span class="ok">PASS</span>' in html
+
+
+@pytest.mark.parametrize("parameters, warning", [
+    (None, "no campaign.json in"),
+    ("{not json", "is unreadable"),
+    ({**PARAMETERS_OF, "shard_size": 0}, "shard_size 0 is not a whole number of at least 1"),
+    ({**PARAMETERS_OF, "blocks": ["alu"]}, "blocks ['alu'] is not a list of"),
+    ({**PARAMETERS_OF, "count": 10 ** 12}, "shards, more than 100,000"),
+])
+def test_without_usable_parameters_passing_shards_are_not_a_pass(tmp_path, capsys, parameters, warning):
+    first, second = shards()
+    path = folder(tmp_path, line(first, "pass", 412), line(second, "pass", 398), parameters=None)
+    if parameters is not None:
+        (path / PARAMETERS).write_text(parameters if isinstance(parameters, str) else json.dumps(parameters))
+    status, out, err, html = report(path, capsys)
+    assert status == 0 and out.startswith("UNKNOWN: 2 shards journaled; 810 cases checked"), out + err
+    assert "whether every planned shard ran is unknown" in out and warning in err, err
+    assert ">PASS<" not in html and warning in unescape(html)
+
+
+def test_a_retried_shard_shows_its_history_and_counts_under_its_last_line(tmp_path, capsys):
+    first, second = shards()
+    timeout = line(first, "timeout", message="no result after 900 s: killed with its simulator",
+                   started="2024-05-01T09:00:00.000+00:00", ended="2024-05-01T09:15:00.000+00:00", seconds=900.0)
+    error = line(first, "error", message="Traceback ...\nthe shard could not be run: OSError", seconds=2.0,
+                 log=str(tmp_path / "logs" / "stable_discs-icarus-seed5.log"),
+                 started="2024-05-01T09:20:00.000+00:00", ended="2024-05-01T09:20:02.000+00:00")
+    path = folder(tmp_path, timeout, line(second, "pass", 398), error, line(first, "pass", 412))
+    status, out, err, html = report(path, capsys)
+    assert status == 0 and out.startswith("PASS: 2 of 2 shards journaled; 810 cases checked"), out
+    assert "0 error, 0 timeout; 1 retried" in out
+    assert re.search(r"<td>2/2</td><td[^>]*>2</td>(<td[^>]*>0</td>){3}<td>1</td><td>810</td>", html), html
+    assert "Errors and timeouts (0)" in html and "Retried shards (1)" in html
+    assert ("retried: timeout at 2024-05-01 09:15:00 (no result after 900 s: killed with its simulator), then error "
+            "at 2024-05-01 09:20:02 (the shard could not be run: OSError), then pass at 2024-05-01 10:00:01") in html
+    assert 'log of an earlier attempt: <a href="logs/stable_discs-icarus-seed5.log">' in html
+    assert "15m05s of shard time" in html and "first shard started 2024-05-01T09:00:00" in html
+
+
+@pytest.mark.parametrize("blocked", ["report.html", "report.html.tmp"])
+def test_a_report_that_cannot_be_written_is_one_line(tmp_path, capsys, blocked):
+    first, second = shards()
+    path = folder(tmp_path, line(first, "pass", 412), line(second, "pass", 398))
+    (path / blocked).mkdir()  # as a read-only or full disk would refuse it
+    status, out, err, html = report(path, capsys)
+    assert status == 2 and "cannot write" in err and "report.html" in err and len(err.strip().splitlines()) == 1, err
