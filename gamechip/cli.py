@@ -588,6 +588,44 @@ def _case_rtl(record):
     return root
 
 
+def _engine_counts(text):
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"engine counts are whole numbers such as 1,2,4,8, got '{text}'")
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"engine counts must be at least 1, got '{text}'")
+    return sorted(set(counts))
+
+
+def cmd_parallel(args):
+    from gamechip.parallel import run
+    from golden.parallel import SCHEMES
+    from golden.search import MAX_DEPTH
+
+    for scheme in args.scheme:
+        if scheme not in SCHEMES:
+            raise UsageError(f"unknown scheme '{scheme}': choose one of {', '.join(SCHEMES)}")
+    if not 2 <= args.depth <= MAX_DEPTH:
+        raise UsageError(f"--depth must be 2..{MAX_DEPTH}, got {args.depth}")
+    if not 1 <= args.split < args.depth:
+        raise UsageError(f"--split must be 1..depth-1 ({args.depth - 1}), got {args.split}")
+    out = _output_dir(args.out or f"runs/parallel-{time.strftime('%Y%m%d-%H%M%S')}", "--out")
+    if args.sim:
+        _check_sim(args.sim)
+        _announce_rtl()
+    if args.cluster:
+        from gamechip.campaign import CampaignInputError, check_cluster_address
+        try:
+            check_cluster_address(args.cluster)
+        except CampaignInputError as error:
+            raise UsageError(str(error))
+    if args.sim_sample is not None and not args.sim:
+        raise UsageError("--sim-sample needs --sim")
+    return run(args.positions, args.seed, args.depth, args.engines, list(dict.fromkeys(args.scheme)), args.split,
+               args.sim, args.cluster, out, args.json, args.sim_sample)
+
+
 def cmd_replay(args):
     from tb.runner import replay_case
 
@@ -820,6 +858,30 @@ def build_parser():
     tournament.add_argument("--out", help="folder for tournament.md, tournament.csv, games.json "
                                           "(default: a new folder under runs/)")
     tournament.set_defaults(run=cmd_tournament)
+
+    from gamechip.parallel import DEFAULT_DEPTH
+
+    parallel = sub.add_parser("parallel", help="the search split over P engines (SPEC 12): speed-up, efficiency, "
+                                               "overhead and balance in simulated engine cycles, on a Dask cluster")
+    parallel.add_argument("--positions", type=_positive, default=20, help="seeded midgame positions (default 20)")
+    parallel.add_argument("--seed", type=_natural, default=1, help="seed of the positions (default 1)")
+    parallel.add_argument("--depth", type=int, default=DEFAULT_DEPTH,
+                          help=f"search depth (default {DEFAULT_DEPTH}: 10^6 engine cycles or more sequentially)")
+    parallel.add_argument("--split", type=int, default=2, help="plies searched on the host (default 2)")
+    parallel.add_argument("--engines", type=_engine_counts, default=[1, 2, 4, 8, 16, 32],
+                          help="engine counts P (default 1,2,4,8,16,32)")
+    parallel.add_argument("--scheme", nargs="+", default=["seed", "ybw"],
+                          help="seed (split, full windows, nothing shared) and/or ybw (Young Brothers Wait, "
+                               "PVS windows, bounds shared, cut-offs cancel)")
+    parallel.add_argument("--sim", help=f"also run every subtree on the simulated engine under the node scoreboard "
+                                        f"({', '.join(SIMULATORS)})")
+    parallel.add_argument("--sim-sample", type=_positive, help="with --sim: only this many subtrees per position "
+                                                                "(default: all)")
+    parallel.add_argument("--cluster", metavar="tcp://HOST:PORT", help="an existing Dask scheduler (default: a "
+                                                                       "local cluster, one worker per core)")
+    parallel.add_argument("--out", help="folder for parallel.csv, parallel.svg, parallel.json (default: under runs/)")
+    parallel.add_argument("--json", action="store_true", help="print one JSON object: {\"rows\": [...]}")
+    parallel.set_defaults(run=cmd_parallel)
 
     replay = sub.add_parser("replay", help="re-run one saved failing case, with its waveform")
     replay.add_argument("case", help="case file (JSON) named in a failure report")

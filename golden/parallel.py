@@ -174,7 +174,7 @@ class _Simulation:
             return
         self.cancelled += 1
         engine, started = ticket["engine"], ticket["started"]
-        elapsed = self.now - started
+        elapsed = max(0, self.now - started)   # handed out but not started yet (the host was busy): 0
         self.nodes += ticket["run"].nodes_before(elapsed)
         self.busy[engine] += elapsed
         self.free_at[engine] = self.now

@@ -438,15 +438,22 @@ async def from_file(dut):
 def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None):
     """Run the searches of ``boards`` (board texts) on ``sim`` with the scoreboard; the number
     of nodes checked, or AssertionError with the failure report."""
+    cases = [SearchCase(parse_board(text), depth, budget, f"search #{i} of the game") for i, text in enumerate(boards)]
+    return check_search_cases(sim, cases, "game-nodes", echo=echo, rtl_root=rtl_root)
+
+
+def check_search_cases(sim, cases, tag, echo=False, rtl_root=None):
+    """Run ``cases`` (SearchCase) in one simulation on ``sim`` under the node scoreboard; the
+    number of node reports checked, or AssertionError with the failure report."""
     import tempfile
 
-    cases = [SearchCase(parse_board(text), depth, budget, f"search #{i} of the game").to_dict()
-             for i, text in enumerate(boards)]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
-        json.dump(cases, out)
-    outcome = run_search_bench(sim, ["from_file"], "small", tag="game-nodes", echo=echo, cases_file=out.name,
-                               rtl_root=rtl_root)
-    os.unlink(out.name)
+        json.dump([case.to_dict() for case in cases], out)
+    try:
+        outcome = run_search_bench(sim, ["from_file"], "small", tag=tag, echo=echo, cases_file=out.name,
+                                   rtl_root=rtl_root)
+    finally:
+        os.unlink(out.name)
     if not outcome.passed:
         raise AssertionError(outcome.result.get("failure") or outcome.log[-3000:])
     return outcome.result.get("checked", 0)
