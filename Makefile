@@ -9,7 +9,7 @@ VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
 
-.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament
+.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament parallel
 
 setup:
 	@scripts/setup.sh
@@ -40,6 +40,11 @@ search-deep: setup
 
 tournament: setup
 	$(GAMECHIP) tournament --budget 1024 --sim verilator
+
+# SPEC 12: both schemes on 1..32 engines, 20 seeded midgames at depth 9 (10^6 engine cycles or more
+# sequentially), on a local Dask cluster; table, CSV and plot under runs/parallel-table.
+parallel: setup
+	$(GAMECHIP) parallel --positions 20 --depth 9 --split 3 --engines 1,2,4,8,16,32 --out runs/parallel-table
 
 convert: setup
 	$(GAMECHIP) convert --out build/hdl-out

@@ -608,8 +608,10 @@ def cmd_parallel(args):
             raise UsageError(f"unknown scheme '{scheme}': choose one of {', '.join(SCHEMES)}")
     if not 2 <= args.depth <= MAX_DEPTH:
         raise UsageError(f"--depth must be 2..{MAX_DEPTH}, got {args.depth}")
-    if not 1 <= args.split < args.depth:
+    if args.split is not None and not 1 <= args.split < args.depth:
         raise UsageError(f"--split must be 1..depth-1 ({args.depth - 1}), got {args.split}")
+    if args.split is None and args.depth <= 3:
+        raise UsageError(f"--depth {args.depth} needs --split 1..{args.depth - 1} (the default host plies are 2 and 3)")
     out = _output_dir(args.out or f"runs/parallel-{time.strftime('%Y%m%d-%H%M%S')}", "--out")
     if args.sim:
         _check_sim(args.sim)
@@ -867,7 +869,8 @@ def build_parser():
     parallel.add_argument("--seed", type=_natural, default=1, help="seed of the positions (default 1)")
     parallel.add_argument("--depth", type=int, default=DEFAULT_DEPTH,
                           help=f"search depth (default {DEFAULT_DEPTH}: 10^6 engine cycles or more sequentially)")
-    parallel.add_argument("--split", type=int, default=2, help="plies searched on the host (default 2)")
+    parallel.add_argument("--split", type=int, help="plies searched on the host (default: 2 for seed, as the seed "
+                                                    "did, 3 for ybw)")
     parallel.add_argument("--engines", type=_engine_counts, default=[1, 2, 4, 8, 16, 32],
                           help="engine counts P (default 1,2,4,8,16,32)")
     parallel.add_argument("--scheme", nargs="+", default=["seed", "ybw"],

@@ -34,6 +34,10 @@ SEED_POINTS = [(32, 2.66, "depth 10"), (42, 4.0, "depth 10"), (54, 4.0, "depth 1
 # Published anchors for bound-sharing searches (P, speed-up, what).
 ANCHORS = [(4, 3.0, "PVS"), (8, 4.1, "PVS"), (4, 3.7, "DTS"), (8, 6.6, "DTS")]
 DEFAULT_DEPTH = 9     # the sequential search of a seeded midgame takes 10^6 engine cycles or more
+# Host plies per scheme: the seed split its tree at ply 2; YBW gains from a third host ply (more,
+# smaller subtrees behind each eldest brother), the seed's scheme loses (every split ply is a
+# ply of pruning lost: 6x the sequential nodes at 2 plies, 17x at 3, depth 8).
+DEFAULT_SPLIT = {"seed": 2, "ybw": 3}
 
 
 def midgame_positions(count, seed, low=20, high=32):
@@ -85,6 +89,7 @@ class Row:
     values_match: bool
     dispatches: int
     cancelled: int
+    one_engine: int = 0  # the same scheme's cycles on one engine (for the relative speed-up)
 
     @property
     def speedup(self):
@@ -93,6 +98,11 @@ class Row:
     @property
     def efficiency(self):
         return self.speedup / self.engines
+
+    @property
+    def relative(self):
+        """Speed-up against the same scheme on one engine (the host's own gain left out)."""
+        return self.one_engine / self.cycles if self.one_engine else None
 
     @property
     def overhead(self):
@@ -104,11 +114,14 @@ class Row:
                 "efficiency": round(self.efficiency, 4), "nodes": self.nodes,
                 "sequential_nodes": self.sequential_nodes, "overhead": round(self.overhead, 4),
                 "balance": round(self.balance, 3), "values_match": self.values_match,
+                "speedup_vs_one_engine": None if self.relative is None else round(self.relative, 3),
                 "dispatches": self.dispatches, "cancelled": self.cancelled}
 
 
-def measure(positions, depth, engine_counts, schemes, split, client, progress=None):
-    """Rows of the table and, per position, the jobs every scheme handed out (for --sim)."""
+def measure(positions, depth, engine_counts, schemes, splits, client, progress=None, after_position=None):
+    """Rows of the table and, per position, the jobs every scheme handed out (for --sim).
+    ``splits``: host plies per scheme; ``after_position(rows, done)`` after each position (the
+    results so far are written as they come)."""
     engines = Engines(client)
     rows = {(scheme, p): Row(scheme, p, 0, 0, 0, 0, 0.0, True, 0, 0) for scheme in schemes for p in engine_counts}
     searched = []
@@ -122,7 +135,9 @@ def measure(positions, depth, engine_counts, schemes, split, client, progress=No
             return engines.run(job)
         for scheme in schemes:
             for p in engine_counts:
-                result = parallel_search(position, depth, p, scheme, split, run, prefetch=engines.prefetch)
+                result = parallel_search(position, depth, p, scheme, splits[scheme], run, prefetch=engines.prefetch)
+                if p == 1:
+                    one_engine = result.cycles
                 row = rows[(scheme, p)]
                 row.cycles += result.cycles
                 row.sequential += seq.cycles
@@ -132,8 +147,12 @@ def measure(positions, depth, engine_counts, schemes, split, client, progress=No
                 row.values_match &= result.value == seq.value
                 row.dispatches += result.dispatches
                 row.cancelled += result.cancelled
+                if 1 in engine_counts:
+                    row.one_engine += one_engine
         searched.append(sorted(jobs, key=lambda j: (j.depth, j.board, j.alpha, j.beta)))
         engines.forget()
+        if after_position:
+            after_position([rows[(scheme, p)] for scheme in schemes for p in engine_counts], number)
         if progress:
             elapsed = time.perf_counter() - started
             progress(f"parallel: position {number}/{len(positions)} ({seq.cycles:,} sequential cycles, "
@@ -175,13 +194,16 @@ def _check_position(sim, cases, number):
     return check_search_cases(sim, cases, f"parallel-{get_worker().name}")
 
 
-def table(rows, depth, split, positions, seconds):
-    lines = [f"parallel search, depth {depth}, host plies {split}, {positions} positions, host {HOST_CYCLES} cycles "
-             f"per dispatch; time in simulated engine cycles (wall clock {seconds:,.0f} s)",
-             f"{'scheme':<6} {'P':>3} {'cycles':>13} {'speed-up':>9} {'efficiency':>10} {'nodes':>12} "
+def table(rows, depth, splits, positions, seconds):
+    lines = [f"parallel search, depth {depth}, host plies {', '.join(f'{k} {v}' for k, v in splits.items())}, "
+             f"{positions} positions, host {HOST_CYCLES} cycles per dispatch; time in simulated engine cycles "
+             f"(wall clock {seconds:,.0f} s); speed-up against the sequential engine, and against the same scheme "
+             f"on one engine",
+             f"{'scheme':<6} {'P':>3} {'cycles':>13} {'speed-up':>9} {'vs P=1':>7} {'efficiency':>10} {'nodes':>12} "
              f"{'overhead':>9} {'balance':>8} {'values':>7}"]
     for r in rows:
-        lines.append(f"{r.scheme:<6} {r.engines:>3} {r.cycles:>13,} {r.speedup:>9.2f} {r.efficiency:>10.3f} "
+        relative = f"{r.relative:>7.2f}" if r.relative is not None else f"{'-':>7}"
+        lines.append(f"{r.scheme:<6} {r.engines:>3} {r.cycles:>13,} {r.speedup:>9.2f} {relative} {r.efficiency:>10.3f} "
                      f"{r.nodes:>12,} {r.overhead:>+9.1%} {r.balance:>8.2f} {'match' if r.values_match else 'DIFFER':>7}")
     lines.append(f"sequential: {rows[0].sequential:,} cycles, {rows[0].sequential_nodes:,} nodes; seed (MPI, no "
                  f"bounds shared): speed-up 2.2-4.4 at 32-54 processes; PVS 3.0 at 4, 4.1 at 8; DTS 3.7 at 4, 6.6 at 8")
@@ -271,13 +293,27 @@ def cluster_client(address):
 def run(positions, seed, depth, engine_counts, schemes, split, sim, cluster, out, as_json, sim_sample=None):
     say = (lambda text: print(text, file=sys.stderr, flush=True))
     chosen = midgame_positions(positions, seed)
-    say(f"parallel: {positions} midgame positions (seed {seed}), depth {depth}, host plies {split}, engines "
+    splits = {scheme: split or DEFAULT_SPLIT[scheme] for scheme in schemes}
+    out = Path(out)
+
+    def write(rows, done, seconds=None, checked=None):
+        write_csv(rows, out / "parallel.csv")
+        plot(rows, out / "parallel.svg", depth)
+        report = {"rows": [r.to_dict() for r in rows], "depth": depth, "splits": splits, "positions": done,
+                  "positions_asked": positions, "seed": seed, "host_cycles_per_dispatch": HOST_CYCLES,
+                  "wall_seconds": None if seconds is None else round(seconds, 1), "simulator": sim,
+                  "node_reports_checked": checked}
+        (out / "parallel.json").write_text(json.dumps(report, indent=1))
+        return report
+
+    say(f"parallel: {positions} midgame positions (seed {seed}), depth {depth}, host plies "
+        f"{', '.join(f'{k} {v}' for k, v in splits.items())}, engines "
         f"{','.join(map(str, engine_counts))}, schemes {' '.join(schemes)}; engines on "
         + (f"the Dask cluster at {cluster}" if cluster else "a local Dask cluster"))
     started = time.perf_counter()
     client = cluster_client(cluster)
     try:
-        rows, searched = measure(chosen, depth, engine_counts, schemes, split, client, say)
+        rows, searched = measure(chosen, depth, engine_counts, schemes, splits, client, say, write)
         checked = check_in_simulation(sim, searched, client, say, sim_sample) if sim else None
     finally:
         local = None if cluster else client.cluster
@@ -285,17 +321,11 @@ def run(positions, seed, depth, engine_counts, schemes, split, sim, cluster, out
         if local is not None:
             local.close()
     seconds = time.perf_counter() - started
-    out = Path(out)
-    write_csv(rows, out / "parallel.csv")
-    plot(rows, out / "parallel.svg", depth)
-    report = {"rows": [r.to_dict() for r in rows], "depth": depth, "split": split, "positions": positions,
-              "seed": seed, "host_cycles_per_dispatch": HOST_CYCLES, "wall_seconds": round(seconds, 1),
-              "simulator": sim, "node_reports_checked": checked}
-    (out / "parallel.json").write_text(json.dumps(report, indent=1))
+    report = write(rows, positions, seconds, checked)
     if as_json:
         print(json.dumps(report))
     else:
-        print(table(rows, depth, split, positions, seconds))
+        print(table(rows, depth, splits, positions, seconds))
         if sim:
             what = (f"{sim_sample} subtrees per position" if sim_sample else
                     "every subtree searched by every scheme (and each sequential search)")

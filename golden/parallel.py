@@ -290,7 +290,7 @@ def _seed(sim, root, depth, split):
 # --- Young Brothers Wait ------------------------------------------------------------------
 
 def _ybw_start(sim, node, depth, split, answer):
-    node.children, cost = _children(node.position, min(ORDER_DEPTH, depth - node.ply - 1))
+    node.children, cost = _children(node.position, min(ORDER_DEPTH, (depth - node.ply - 1) // 2))
     sim.host_work(cost)
     if not node.children:
         _ybw_done(sim, node, _terminal_value(node.position), sim.now, depth, split, answer)
