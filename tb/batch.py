@@ -45,6 +45,10 @@ class Case:
 
     @classmethod
     def from_dict(cls, record):
+        if "fen" in record:  # a chess case
+            from tb.chess_case import ChessCase
+
+            return ChessCase.from_dict(record)
         position = parse_board(record["board"], record.get("size", 8))
         return cls(position, record["label"], record.get("move"), record.get("color"),
                    record.get("legal"), record.get("pv"), tuple(record.get("moves", ())))
@@ -158,6 +162,8 @@ class Tally:
 
 
 def describe_case(case):
+    if hasattr(case, "describe"):  # a chess case describes itself
+        return case.describe()
     size = case.position.size
     lines = [f"case:     {case.label}", f"board:    {format_board(case.position)}"]
     if case.move is not None:

@@ -32,6 +32,11 @@ BLOCKS = {
                         {"icarus": 500, "verilator": 4000, "ghdl": 500}),
     "openings": Block("openings", "tb.test_openings", ("openings",),
                       {"icarus": 1000, "verilator": 10000, "ghdl": 500}, tests=("directed", "random_played")),
+    "chess_movegen": Block("chess_movegen", "tb.test_chess_movegen", ("chess_movegen",),
+                           {"icarus": 100, "verilator": 2000, "ghdl": 60},
+                           tests=("directed", "random_positions_walked", "perft")),
+    "chess_repetition": Block("chess_repetition", "tb.test_chess_repetition", ("chess_repetition",),
+                              {"icarus": 40, "verilator": 600, "ghdl": 30}, tests=("directed", "random_walks")),
 }
 DESIGN_BLOCK = {design: block for block in BLOCKS.values() for design in block.designs}
 

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 from golden.board import BoardError
+from golden.chess.encoding import ChessInputError
 
 
 class CaseFileError(Exception):
@@ -52,7 +53,7 @@ def parse_case_record(record, source):
         return Case.from_dict(record["case"])
     except KeyError as error:
         raise CaseFileError(f"{source}: the case has no {error} field")
-    except (BoardError, TypeError, AttributeError) as error:
+    except (BoardError, ChessInputError, TypeError, AttributeError) as error:
         raise CaseFileError(f"{source}: bad case: {error}")
 
 

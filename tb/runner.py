@@ -66,8 +66,9 @@ def _locked(path):
 
 def _sources_digest(rtl_root):
     digest = hashlib.sha256()
-    for source in sorted((rtl_root / "rtl").glob("*.py")) + [ROOT / "tb" / "harness.py"]:
-        digest.update(source.name.encode())
+    rtl = rtl_root / "rtl"
+    for source in sorted(rtl.rglob("*.py")) + [ROOT / "tb" / "harness.py"]:
+        digest.update(str(source.relative_to(rtl) if source.is_relative_to(rtl) else source.name).encode())
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
 

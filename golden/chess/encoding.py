@@ -102,6 +102,15 @@ def parse_fen(text):
     return board
 
 
+def parse_fen_any(text):
+    """A python-chess Board from FEN text without the validity check: the benches' ILLEGAL
+    positions (the side to move attacks the enemy king) are not valid positions."""
+    try:
+        return chess.Board(text)
+    except ValueError as error:
+        raise ChessInputError(f"bad FEN '{text}': {error}") from None
+
+
 def format_fen(board):
     """FEN text keeping the e.p. square after every double step."""
     return board.fen(en_passant="fen")
