@@ -12,13 +12,17 @@ import cocotb
 import pytest
 
 from golden.chess.encoding import chip_inputs, format_fen, move_word, word_move
-from golden.chess.movegen import ILLEGAL, MOVE, PERFT_POSITIONS, STATUS_NAMES, first_reply, next_reply, ordered_moves
+from golden.chess.movegen import (ILLEGAL, MOVE, PERFT_POSITIONS, STATUS_NAMES, first_reply, next_reply, order_key,
+                                  ordered_moves)
 from golden.chess.positions import illegal_children, random_positions
 from tb import runner
 from tb.batch import BatchTB, BlockCheck, check_cases, environment, hex_field, progress, run_replay
 from tb.chess_case import ChessCase
 
 REPLY_CYCLES = 16  # SPEC-chess §4: a reply 1-16 cycles after the request
+# Perft depth of the regression per simulator: Icarus and GHDL interpret the cell network far
+# slower than Verilator runs it (make chess-perft: depth 4 on Verilator).
+PERFT_DEPTH = {"verilator": 3, "icarus": 2, "ghdl": 1}
 
 
 def walk_case(board, label, mode=0):
@@ -81,15 +85,17 @@ def directed_boards():
 
 
 def perft_tree_cases(name, depth):
-    """Every node of the perft tree above the leaves as a walk case, every leaf as a start case.
-    Children of illegal moves are in the tree: their start replies ILLEGAL."""
+    """Every node of the perft tree above the leaves as a walk case, every leaf as a start case,
+    each with its ply. Children of illegal moves are in the tree: their start replies ILLEGAL."""
     fen = PERFT_POSITIONS[name][0]
     cases, frontier = [], [chess.Board(fen)]
-    for ply in range(depth):
+    for ply in range(depth + 1):
         children = []
         for board in frontier:
-            case = walk_case(board, f"perft {name}, ply {ply}: {format_fen(board)}")
-            cases.append(case)
+            if ply == depth:
+                cases.append((ply, start_case(board, f"perft {name}, leaf: {format_fen(board)}")))
+                continue
+            cases.append((ply, walk_case(board, f"perft {name}, ply {ply}: {format_fen(board)}")))
             if first_reply(board)[0] == ILLEGAL:
                 continue
             for move in ordered_moves(board):
@@ -97,8 +103,14 @@ def perft_tree_cases(name, depth):
                 child.push(move)
                 children.append(child)
         frontier = children
-    cases += [start_case(board, f"perft {name}, leaf: {format_fen(board)}") for board in frontier]
     return cases
+
+
+def perft_counts(plies, answers, depth):
+    """Perft 1..depth from the generator's replies: the nodes of each ply whose start is not
+    ILLEGAL (a child of an illegal move is no node)."""
+    return [sum(1 for ply, answer in zip(plies, answers) if ply == d and answer[0][0] != ILLEGAL)
+            for d in range(1, depth + 1)]
 
 
 class ChessMovegenCheck(BlockCheck):
@@ -109,6 +121,7 @@ class ChessMovegenCheck(BlockCheck):
     def __init__(self, size=None):
         super().__init__(size)
         self.cycles = {"requests": 0, "cycles": 0, "moves": 0}
+        self.answers = {}  # case -> its replies, from the last parse (perft counts them)
 
     def stimulus(self, case):
         board = case.board
@@ -125,8 +138,9 @@ class ChessMovegenCheck(BlockCheck):
         if case.kind == "start":
             return replies
         moves = ordered_moves(board, case.mode)
+        keys = [order_key(board, m) for m in moves]
         for text in case.moves:
-            status, move = next_reply(board, chess.Move.from_uci(text), case.mode, moves)
+            status, move = next_reply(board, chess.Move.from_uci(text), case.mode, moves, keys)
             replies.append((status, move_word(move) if move else 0))
         return replies
 
@@ -145,6 +159,7 @@ class ChessMovegenCheck(BlockCheck):
                     replies.append((f"no reply within {REPLY_CYCLES} cycles", cycle))
             index += 1 + len(case.moves)
             out.append(replies)
+            self.answers[case] = replies
         return out
 
     def report(self, actual):
@@ -212,19 +227,20 @@ async def random_positions_walked(dut):
 
 @cocotb.test()
 async def perft(dut):
-    """Perft of the six standard positions through the generator, GAMECHIP_PERFT_DEPTH deep."""
-    depth = int(os.environ.get("GAMECHIP_PERFT_DEPTH", "3"))
-    tb = BatchTB(dut)
+    """Perft 1..GAMECHIP_PERFT_DEPTH of the six standard positions through the generator, from
+    one simulation of each tree; every reply of the tree is also checked against the golden model."""
+    depth = int(os.environ.get("GAMECHIP_PERFT_DEPTH", PERFT_DEPTH.get(environment()["sim"], 1)))
+    tb, tally = BatchTB(dut), None
     for name, (fen, counts) in PERFT_POSITIONS.items():
-        for d in range(1, depth + 1):
-            cases = perft_tree_cases(name, d)
-            answers = CHECK.parse(await tb.run([CHECK.stimulus(case) for case in cases]), cases)
-            leaves = sum(1 for case, answer in zip(cases, answers)
-                         if case.kind == "start" and answer[0][0] != ILLEGAL)
-            progress(f"perft {name} depth {d}: {leaves:,} through the generator, published {counts[d - 1]:,}")
-            assert leaves == counts[d - 1], f"perft {name} depth {d}: generator {leaves}, published {counts[d - 1]}"
-            if d == depth:  # every reply of the deepest tree against the golden model too
-                await check_cases(tb, CHECK, cases, f"perft_{name}")
+        tree = perft_tree_cases(name, depth)
+        plies, cases = [ply for ply, _ in tree], [case for _, case in tree]
+        CHECK.answers.clear()
+        tally = await check_cases(tb, CHECK, cases, "perft", tally=tally)
+        answers = [CHECK.answers[case] for case in cases]
+        found = perft_counts(plies, answers, depth)
+        progress(f"perft {name} depth 1-{depth} through the generator: {found}, published {list(counts[:depth])}")
+        assert found == list(counts[:depth]), (f"perft {name}: generator {found}, published {list(counts[:depth])}; "
+                                               f"FEN {fen}")
     CHECK.report_cycles()
 
 
@@ -251,3 +267,40 @@ async def replay(dut):
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_chess_movegen(sim):
     runner.regression_for("chess_movegen", sim)
+
+
+@cocotb.test()
+async def perft_position(dut):
+    """The CLI's question: perft of GAMECHIP_PERFT_FEN to GAMECHIP_PERFT_DEPTH through the
+    generator (every reply checked against the golden model too); the count goes to the
+    actual-answer file."""
+    import json
+
+    from tb.batch import ACTUAL_FILE
+
+    board = chess.Board(os.environ["GAMECHIP_PERFT_FEN"])
+    depth = int(os.environ["GAMECHIP_PERFT_DEPTH"])
+    cases, frontier, plies = [], [board], []
+    for ply in range(depth + 1):
+        children = []
+        for node in frontier:
+            plies.append(ply)
+            if ply == depth:
+                cases.append(start_case(node, f"perft leaf: {format_fen(node)}"))
+                continue
+            cases.append(walk_case(node, f"perft ply {ply}: {format_fen(node)}"))
+            if first_reply(node)[0] != ILLEGAL:
+                for move in ordered_moves(node):
+                    child = node.copy(stack=False)
+                    child.push(move)
+                    children.append(child)
+        frontier = children
+    CHECK.answers.clear()
+    try:
+        await check_cases(BatchTB(dut), CHECK, cases, "perft_position", total=len(cases))
+    finally:
+        answers = [CHECK.answers.get(case) for case in cases]
+        nodes = (perft_counts(plies, answers, depth)[-1] if depth and None not in answers else
+                 1 if not depth else None)
+        with open(ACTUAL_FILE, "w") as out:
+            json.dump({"nodes": nodes}, out)

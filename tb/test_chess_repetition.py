@@ -38,6 +38,10 @@ def directed_cases():
     tri = [chess.Move.from_uci(u) for u in ("a1a2", "e8d8", "a2b1", "d8e8", "b1a1", "e8d8", "a1a2", "d8e8")]
     cases.append(walk_case(board, "triangulation: the same board with the other side to move",
                            [("push", m) for m in tri], rng))
+    board = chess.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    walk = [chess.Move.from_uci(u) for u in ("e1e2", "e8d8", "e2e1", "d8e8", "e1e2", "e8d8")]
+    cases.append(walk_case(board, "the king leaves and comes back: the castling right is lost (irreversible)",
+                           [("push", m) for m in walk], rng))
     board = chess.Board()
     shuffle = [chess.Move.from_uci(u) for u in ("g1f3", "g8f6", "f3g1", "f6g8", "e2e4", "e7e5")]
     commands = [("push", m) for m in shuffle] + [("pop", None)] * 3 + [("push", shuffle[5])]

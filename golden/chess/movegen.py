@@ -3,6 +3,8 @@ chip's order, the successor of any move (the ``next`` request), the captures-onl
 ILLEGAL reply, and perft through the ordered generator.
 """
 
+import bisect
+
 import chess
 
 from golden.chess.encoding import move_word
@@ -49,15 +51,13 @@ def first_reply(board, captures_only=False):
     return (MOVE, moves[0]) if moves else (DONE, None)
 
 
-def next_reply(board, last, captures_only=False, moves=None):
+def next_reply(board, last, captures_only=False, moves=None, keys=None):
     """(status, move or None) of ``next`` after ``last`` (any move of the list): the first move
-    whose key is greater. ``moves``: the ordered list, when the caller has it already."""
+    whose key is greater. ``moves`` and their ``keys``: the ordered list, when the caller has it."""
     moves = ordered_moves(board, captures_only) if moves is None else moves
-    last_key = order_key(board, last)
-    for move in moves:
-        if order_key(board, move) > last_key:
-            return MOVE, move
-    return DONE, None
+    keys = [order_key(board, m) for m in moves] if keys is None else keys
+    index = bisect.bisect_right(keys, order_key(board, last))
+    return (MOVE, moves[index]) if index < len(moves) else (DONE, None)
 
 
 def walk(board, captures_only=False):

@@ -269,22 +269,21 @@ def chess_repetition(clk, rst, rd_init, rd_push, rd_pop, rd_wtm, rd_from, rd_to,
     # rep: the least even k in W with D_k = 0; near: the least odd k <= 31 in W with D_k = 1 and
     # the displaced piece of the side to move; rd_dbg_d: D at rd_dbg_k. Chains from the far end.
     outside = Signal(intbv(OUTSIDE)[6:])
-    dist = {DEPTH + 2: zero6}
-    near_found, near_at, near_then = {DEPTH + 1: zero_bit}, {DEPTH + 1: zero6}, {DEPTH + 1: zero6}
-    debug = {DEPTH + 1: outside}
+    dist_before, near_before, debug_before = zero6, (zero_bit, zero6, zero6), outside
     for k in range(DEPTH, 0, -1):
-        debug[k] = Signal(intbv(0)[6:])
-        cells.append(debug_link(k, rd_dbg_k, inside[k], counters[("d", k)], debug[k + 1], debug[k]))
+        debug_here = Signal(intbv(0)[6:])
+        cells.append(debug_link(k, rd_dbg_k, inside[k], counters[("d", k)], debug_before, debug_here))
+        debug_before = debug_here
         if k % 2 == 0:
-            dist[k] = Signal(intbv(0)[6:])
-            cells.append(repetition_link(k, inside[k], counters[("d", k)], dist[k + 2], dist[k]))
-            near_found[k], near_at[k], near_then[k] = near_found[k + 1], near_at[k + 1], near_then[k + 1]
-        elif k <= NEAR_DEPTH:
-            near_found[k], near_at[k], near_then[k] = Signal(bool(0)), Signal(intbv(0)[6:]), Signal(intbv(0)[6:])
+            dist_here = Signal(intbv(0)[6:])
+            cells.append(repetition_link(k, inside[k], counters[("d", k)], dist_before, dist_here))
+            dist_before = dist_here
+        if k % 2 == 1 and k <= NEAR_DEPTH:
+            near_here = (Signal(bool(0)), Signal(intbv(0)[6:]), Signal(intbv(0)[6:]))
             cells.append(near_link(inside[k], counters[("d", k)], counters[("black", k)], wtm,
-                                   counters[("now", k)], counters[("then", k)], near_found[k + 2],
-                                   near_at[k + 2], near_then[k + 2], near_found[k], near_at[k], near_then[k]))
-    final_dist, final_found, final_at, final_then, final_debug = dist[2], near_found[1], near_at[1], near_then[1], debug[1]
+                                   counters[("now", k)], counters[("then", k)], *near_before, *near_here))
+            near_before = near_here
+    final_dist, (final_found, final_at, final_then), final_debug = dist_before, near_before, debug_before
 
     @always_comb
     def the_move():
