@@ -144,6 +144,12 @@ class BlockCheck:
         """Response lines of a batch -> one actual value per case of ``cases``."""
         raise NotImplementedError
 
+    unit = "cases"  # what ``units`` counts (make bench's rates)
+
+    def units(self, case, expected):
+        """How many ``unit`` one checked case holds (a chess case: its replies, one per move)."""
+        return 1
+
     def report(self, actual):
         """An actual value as JSON-friendly data (for the CLI's side-by-side views)."""
         return repr(actual)
@@ -156,6 +162,7 @@ class BlockCheck:
 @dataclass
 class Tally:
     checked: int = 0
+    units: int = 0  # the check's ``unit`` (cases, or chess replies) in the checked cases
     sim_seconds: float = 0.0  # writing stimulus, simulating, reading responses
     golden_seconds: float = 0.0  # the golden model computing the expected values
     wall_seconds: float = 0.0
@@ -248,6 +255,7 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
                 record_result(test, tally, failure=message)
                 raise AssertionError(message)
             tally.checked += 1
+            tally.units += check.units(case, expected)
         tally.wall_seconds = time.perf_counter() - started
         if total:
             rate = tally.checked / tally.wall_seconds if tally.wall_seconds else 0.0

@@ -56,6 +56,10 @@ class ChessRepetitionCheck(BlockCheck):
     """A value is the list of outputs after each command."""
 
     block = "chess_repetition"
+    unit = "commands"
+
+    def units(self, case, expected):
+        return len(expected)
 
     def stimulus(self, case):
         board, lines = case.board, []

@@ -209,14 +209,14 @@ def walk_model(seed, commands, start=None):
 
 def test_rep_dist_is_python_chess_transposition_distance_within_the_buffer():
     found = 0
-    for seed in range(40):
+    for seed in range(24):
         for board, model in walk_model(seed, 300):
             outputs = model.outputs()
             assert outputs.rep_dist == transposition_distance(board, model.count), (seed, format_fen(board))
             found += outputs.rep
             if len(board.move_stack) == model.count:  # nothing lost yet: is_repetition agrees exactly
                 assert board.is_repetition(2) == (transposition_distance(board, 10**6) > 0)
-    assert found > 500  # the walks do repeat
+    assert found > 300  # the walks do repeat
 
 
 def test_near_candidates_are_the_reversible_moves_that_repeat():

@@ -121,7 +121,12 @@ def mutant_root(tmp_path, file, *edits):
     return root
 
 
-@pytest.mark.parametrize("name", MUTANTS)
+# The chess mutants cost ~15 s each on Icarus: they run in make mutants (pytest -m extended).
+MUTANT_PARAMS = [pytest.param(name, marks=pytest.mark.extended) if name.startswith("chess") else name
+                 for name in MUTANTS]
+
+
+@pytest.mark.parametrize("name", MUTANT_PARAMS)
 def test_mutant_is_caught(name, tmp_path):
     design, file, *edits = MUTANTS[name]
     block = DESIGN_BLOCK[design]
