@@ -38,7 +38,7 @@ def run_bench(blocks, sims, scale=1.0):
                 return 1
             rows.append((block.name, sim, outcome.result["tests"]["fuzz"]))
     print()
-    print(f"{'block':<14} {'sim':<10} {'cases':>9} {'sim path/s':>11} {'golden/s':>10} {'ratio':>6} "
+    print(f"{'block':<17} {'sim':<10} {'cases':>9} {'sim path/s':>11} {'golden/s':>10} {'ratio':>6} "
           f"{'end-to-end/s':>13}  targets")
     for name, sim, t in rows:
         sim_rate = t["checked"] / t["sim_seconds"]
@@ -49,7 +49,7 @@ def run_bench(blocks, sims, scale=1.0):
             notes.append(f"ratio {'>=' if ratio >= TARGET_RATIO else 'BELOW'} {TARGET_RATIO}")
             if name in ("move_checker", "disc_flipper"):
                 notes.append(f"rate {'>=' if sim_rate >= TARGET_RATE else 'BELOW'} {TARGET_RATE:,}/s")
-        print(f"{name:<14} {sim:<10} {t['checked']:>9,} {sim_rate:>11,.0f} {golden_rate:>10,.0f} {ratio:>6.2f} "
+        print(f"{name:<17} {sim:<10} {t['checked']:>9,} {sim_rate:>11,.0f} {golden_rate:>10,.0f} {ratio:>6.2f} "
               f"{t['checked'] / t['wall_seconds']:>13,.0f}  {', '.join(notes)}")
     unit_rows = [(name, sim, t) for name, sim, t in rows if t.get("units") and t["units"] != t["checked"]]
     if unit_rows:
