@@ -1,40 +1,25 @@
 """Board pictures of a failing chess case (python-chess's ``chess.svg``): the position with the
 expected and the actual answer where they first differ, the squares of the wrong move framed
-(filled red) and the move drawn as an arrow.
+(filled red) and the move drawn as a blue arrow.
 
 Move generator: the reply of the first differing request (the move, or DONE / ILLEGAL in the
 caption). Repetition detector: the position after the command whose outputs differ, with the
 near-repetition candidate (its square now and then) of each side."""
 
-import ast
-
 import chess
 import chess.svg
 
 from golden.chess.encoding import parse_fen_any, word_move
+from gamechip.failure import _first_difference, _value
 from golden.chess.movegen import MOVE, STATUS_NAMES
 
 WRONG = "#d62728aa"
 SIZE = 360
 
 
-def _value(text):
-    try:
-        return ast.literal_eval(text) if isinstance(text, str) else text
-    except (ValueError, SyntaxError):
-        return text
-
-
-def _first_difference(expected, actual):
-    for index, (want, got) in enumerate(zip(expected, actual)):
-        if want != got:
-            return index
-    return min(len(expected), len(actual))
-
-
 def _svg(board, title, caption, squares=(), arrow=None):
     fill = {square: WRONG for square in squares}
-    arrows = [chess.svg.Arrow(*arrow, color="#d62728")] if arrow else []
+    arrows = [chess.svg.Arrow(*arrow, color="#1f77b4")] if arrow else []
     picture = chess.svg.board(board, fill=fill, arrows=arrows, size=SIZE)
     lines = [title] + caption
     text = "".join(f'<text x="4" y="{SIZE + 18 + 16 * i}" font-family="sans-serif" font-size="13">{line}</text>'
