@@ -238,7 +238,7 @@ def _failure_html(entry, folder):
         parts.append(f'<p class="note">case file {escape(str(case_file))} unreadable: {escape(str(error))}</p>')
     if isinstance(record, dict):
         parts.append(f"<p>case: {escape(str(record.get('case', {}).get('label', '')))}; "
-                     f"board <code>{escape(str(record.get('case', {}).get('board', '')))}</code></p>")
+                     f"board <code>{escape(str(record.get('case', {}).get('board') or record.get('case', {}).get('fen', '')))}</code></p>")
         parts.append(_boards_html(case_file))
         parts.append(f"<p>expected <code>{escape(str(record.get('expected')))}</code><br>"
                      f"actual&nbsp;&nbsp; <code>{escape(str(record.get('actual')))}</code></p>")

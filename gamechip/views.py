@@ -42,8 +42,20 @@ def _one_line(error):
 
 def board_pictures(record):
     """(FailureView, {file name: SVG text}) of a case record."""
+    if "fen" in record.get("case", {}):  # chess: python-chess draws the boards
+        from gamechip.chess_views import chess_pictures
+
+        index, pictures = chess_pictures(record)
+        return _ChessView(index), pictures
     view = failure_view(Failure(record))
     return view, {BOARDS[0]: board_svg(view.expected), BOARDS[1]: board_svg(view.actual)}
+
+
+class _ChessView:
+    """Where a chess case first differs: its request (vector) index; the waveform marker uses it."""
+
+    def __init__(self, vector):
+        self.vector, self.cycle = vector, None
 
 
 def write_replay_views(record, waveform, sim_dir):

@@ -67,6 +67,14 @@ def harness_traces(design):
     return traces
 
 
+def is_request(design):
+    """A request/reply block (the chess blocks): one response line per request."""
+    from rtl.designs import PORTS
+    from tb.harness import reply_port
+
+    return reply_port(PORTS[design]) is not None
+
+
 def is_sequential(design):
     from rtl.designs import PORTS
 
@@ -173,7 +181,7 @@ def locate(design, sim_dir, vector, cycle, go_edges_ns=None):
     if not response.exists():
         raise WaveError(f"no response file {response}: the replay did not run the case to the end")
     sequential = is_sequential(design)
-    cycles = timeline.vector_cycles(response.read_text().splitlines(), sequential)
+    cycles = timeline.vector_cycles(response.read_text().splitlines(), sequential, is_request(design))
     if not cycles:
         raise WaveError(f"the response file {response} is empty")
     source = "dump" if go_edges_ns else "timing model"

@@ -12,6 +12,8 @@ signed ports have no entry (use ``SIGNED.get(name, set())``).
 
 from myhdl import ResetSignal, Signal, intbv
 
+from rtl.chess.movegen import chess_movegen
+from rtl.chess.repetition import chess_repetition
 from rtl.disc_flipper import disc_flipper
 from rtl.evaluator import DEFAULT, HEAVY, evaluator
 from rtl.geometry import move_width
@@ -95,6 +97,23 @@ def search_ports():
             ("event_fixed", 9, "out"), ("event_adaptive", 9, "out"), ("fault", 1, "out")]
 
 
+def chess_movegen_ports():
+    """SPEC-chess §4; the ``next`` request is ``next_req`` (``next`` is a VHDL keyword)."""
+    return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("next_req", 1, "in"), ("mode", 1, "in"),
+            ("board", 256, "in"), ("wtm", 1, "in"), ("castle", 4, "in"), ("ep_valid", 1, "in"),
+            ("ep_file", 3, "in"), ("last_mv", 16, "in"), ("valid", 1, "out"), ("status", 2, "out"),
+            ("mv", 16, "out"), ("busy", 1, "out")]
+
+
+def chess_repetition_ports():
+    """SPEC-chess §6, plus the reply pulse rd_valid."""
+    return [("clk", 1, "in"), ("rst", 1, "in"), ("rd_init", 1, "in"), ("rd_push", 1, "in"), ("rd_pop", 1, "in"),
+            ("rd_wtm", 1, "in"), ("rd_from", 6, "in"), ("rd_to", 6, "in"), ("rd_piece", 4, "in"),
+            ("rd_irrev", 1, "in"), ("rd_dbg_k", 6, "in"), ("rd_valid", 1, "out"), ("rep", 1, "out"),
+            ("rep_dist", 6, "out"), ("near", 1, "out"), ("near_from", 6, "out"), ("near_to", 6, "out"),
+            ("rd_dbg_d", 6, "out")]
+
+
 SIZE = {
     "move_checker": 8,
     "disc_flipper": 8,
@@ -107,6 +126,8 @@ SIZE = {
     "openings": 8,
     "search": 8,
     "processor": 8,
+    "chess_movegen": 8,
+    "chess_repetition": 8,
     "uart": 8,  # no board: tb.runner hands every bench a board side, and the uart bench ignores it
 }
 
@@ -123,6 +144,8 @@ PORTS = {
     "uart": uart_ports(),
     "processor": processor_ports(),
     "search": search_ports(),
+    "chess_movegen": chess_movegen_ports(),
+    "chess_repetition": chess_repetition_ports(),
 }
 
 SIGNED = {
@@ -222,6 +245,20 @@ def build_processor():
     return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, **signals)
 
 
+def build_chess_movegen():
+    """rst is a synchronous active-high ResetSignal."""
+    signals = dict(zip((name for name, _, _ in chess_movegen_ports()), port_signals(chess_movegen_ports())))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    return chess_movegen(**signals)
+
+
+def build_chess_repetition():
+    """rst is a synchronous active-high ResetSignal."""
+    signals = dict(zip((name for name, _, _ in chess_repetition_ports()), port_signals(chess_repetition_ports())))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    return chess_repetition(**signals)
+
+
 DESIGNS = {
     "move_checker": lambda: build_move_checker(SIZE["move_checker"]),
     "disc_flipper": lambda: build_disc_flipper(SIZE["disc_flipper"]),
@@ -235,4 +272,6 @@ DESIGNS = {
     "uart": build_uart,
     "processor": build_processor,
     "search": lambda: build_search(False),
+    "chess_movegen": build_chess_movegen,
+    "chess_repetition": build_chess_repetition,
 }

@@ -15,3 +15,25 @@ only with its reason.
 VERILATOR_WAIVERS = {}
 
 VERILATOR_LINT_FLAGS = ["--lint-only", "-Wall", *VERILATOR_WAIVERS]
+
+# Waivers for one design only, each with its reason.
+DESIGN_WAIVERS = {
+    "chess_movegen": {
+        "-Wno-WIDTH": "the chess cells test 64-bit planes against constant square masks (knight, king "
+                      "and pawn patterns); MyHDL writes each mask with its own width (33'h..., or "
+                      "65'h... when bit 63 is set, a positive Python int), and the AND zero-extends or "
+                      "drops only zero bits, which is the intended value",
+    },
+    "chess_repetition": {
+        "-Wno-WIDTH": "the counters add 6-bit squares and counts in 8-bit sums (so that minus x can be "
+                      "written plus 64 - x without a negative value); the operands zero-extend and the "
+                      "result is sliced back to 6 bits, which is the intended modulo-64 arithmetic",
+        "-Wno-SYMRSVDWORD": "SPEC-chess §6 names the output 'near', a common C++ word; Verilator renames it "
+                            "in its C++ model, which nothing here reads by that name",
+    },
+}
+
+
+def lint_flags(design):
+    """The Verilator lint flags for ``design``: the common ones plus its own waivers."""
+    return VERILATOR_LINT_FLAGS + list(DESIGN_WAIVERS.get(design, {}))

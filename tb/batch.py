@@ -45,6 +45,10 @@ class Case:
 
     @classmethod
     def from_dict(cls, record):
+        if "fen" in record:  # a chess case
+            from tb.chess_case import ChessCase
+
+            return ChessCase.from_dict(record)
         position = parse_board(record["board"], record.get("size", 8))
         return cls(position, record["label"], record.get("move"), record.get("color"),
                    record.get("legal"), record.get("pv"), tuple(record.get("moves", ())))
@@ -149,6 +153,12 @@ class BlockCheck:
         """Response lines of a batch -> one actual value per case of ``cases``."""
         raise NotImplementedError
 
+    unit = "cases"  # what ``units`` counts (make bench's rates)
+
+    def units(self, case, expected):
+        """How many ``unit`` one checked case holds (a chess case: its replies, one per move)."""
+        return 1
+
     def report(self, actual):
         """An actual value as JSON-friendly data (for the CLI's side-by-side views)."""
         return repr(actual)
@@ -161,12 +171,15 @@ class BlockCheck:
 @dataclass
 class Tally:
     checked: int = 0
+    units: int = 0  # the check's ``unit`` (cases, or chess replies) in the checked cases
     sim_seconds: float = 0.0  # writing stimulus, simulating, reading responses
     golden_seconds: float = 0.0  # the golden model computing the expected values
     wall_seconds: float = 0.0
 
 
 def describe_case(case):
+    if hasattr(case, "describe"):  # a chess case describes itself
+        return case.describe()
     size = case.position.size
     lines = [f"case:     {case.label}", f"board:    {format_board(case.position)}"]
     if case.move is not None:
@@ -253,6 +266,7 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
                 message = failure_message(check, case, expected, actual, env)
                 record_result(test, tally, failure=message)
                 raise AssertionError(message)
+            tally.units += check.units(case, expected)
         tally.wall_seconds = time.perf_counter() - started
         if total:
             rate = tally.checked / tally.wall_seconds if tally.wall_seconds else 0.0

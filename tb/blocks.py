@@ -14,6 +14,7 @@ class Block:
     designs: tuple  # converted designs the bench checks; the first is the 8x8 one
     counts: dict  # simulator -> random positions of each kind in the default regression
     tests: tuple = ("directed", "random_occupancy", "random_played")  # the default regression
+    quick_build: bool = True  # the regression's Verilator build at -O0 (False: a large design that runs long)
 
 
 # Sized so the whole regression stays well inside 15 minutes on 2 cores: Verilator runs the
@@ -32,6 +33,11 @@ BLOCKS = {
                         {"icarus": 500, "verilator": 4000, "ghdl": 500}),
     "openings": Block("openings", "tb.test_openings", ("openings",),
                       {"icarus": 1000, "verilator": 10000, "ghdl": 500}, tests=("directed", "random_played")),
+    "chess_movegen": Block("chess_movegen", "tb.test_chess_movegen", ("chess_movegen",),
+                           {"icarus": 30, "verilator": 2000, "ghdl": 20},
+                           tests=("directed", "random_positions_walked", "perft"), quick_build=False),
+    "chess_repetition": Block("chess_repetition", "tb.test_chess_repetition", ("chess_repetition",),
+                              {"icarus": 30, "verilator": 300, "ghdl": 8}, tests=("directed", "random_walks")),
 }
 DESIGN_BLOCK = {design: block for block in BLOCKS.values() for design in block.designs}
 

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 from golden.board import BoardError
+from golden.chess.encoding import ChessInputError
 
 
 class CaseFileError(Exception):
@@ -71,12 +72,46 @@ def _square_field(case, field, limit, source, optional=True):
         raise CaseFileError(f"{source}: '{field}' must be a square index 0..{limit - 1}, got {value!r}")
 
 
+def _chess_case(record, source):
+    import chess
+
+    from tb.chess_case import ChessCase
+
+    case = record["case"]
+    kind = case.get("kind", "walk")
+    if kind not in ("walk", "entry", "repetition"):
+        raise CaseFileError(f"{source}: 'kind' must be walk, entry or repetition, got {kind!r}")
+    if case.get("mode", 0) not in (0, 1):
+        raise CaseFileError(f"{source}: 'mode' must be 0 (all moves) or 1 (captures only), got {case['mode']!r}")
+    moves = case.get("moves", [])
+    if not isinstance(moves, list):
+        raise CaseFileError(f"{source}: 'moves' must be a list, got {moves!r}")
+    for move in moves:
+        if kind == "repetition" and move in ("init", "pop"):
+            continue
+        try:
+            chess.Move.from_uci(move)
+        except (ValueError, TypeError):
+            raise CaseFileError(f"{source}: {move!r} is not a move in UCI form (e2e4, e7e8q)")
+    dbg = case.get("dbg", [])
+    if not isinstance(dbg, list) or not all(_whole(k) and 0 <= k < 64 for k in dbg):
+        raise CaseFileError(f"{source}: 'dbg' must be a list of distances 0..63, got {dbg!r}")
+    try:
+        return ChessCase.from_dict(case)
+    except KeyError as error:
+        raise CaseFileError(f"{source}: the case has no {error} field")
+    except (ChessInputError, TypeError, ValueError) as error:
+        raise CaseFileError(f"{source}: bad case: {error}")
+
+
 def _block_case(record, source):
     from golden.othello import IllegalMove, play
     from tb.batch import Case
     from rtl.designs import SIZE
 
     case, block = record["case"], record["block"]
+    if "fen" in case:
+        return _chess_case(record, source)
     size = SIZE[record["design"]]
     if case.get("size", size) != size:
         raise CaseFileError(f"{source}: design {record['design']} is {size}x{size}, the case says size {case['size']!r}")

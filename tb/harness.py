@@ -15,6 +15,12 @@ Two kinds, chosen by the block's ports:
   cycle, ``cycle`` first, up to and including the first cycle with ``done`` high (or
   ``MAX_CYCLES``, which the bench reports as a hang).
 
+* request/reply blocks (``clk``, ``rst`` and a reply pulse ``valid`` or ``rd_valid``, like the
+  chess blocks): reset at the start of a batch; per vector apply every input, the request pulses
+  (``start``, ``next_req``, ``rd_*`` commands) included, for one clock edge, clear the pulses,
+  then write ONE line, ``cycle`` (clock edges since the request edge, that one counted) first,
+  at the first cycle with the reply pulse high (or ``MAX_CYCLES``, a hang).
+
 Each batch first drives every input to all ones and back to zero: MyHDL converts combinational
 logic to ``always @(a, b, ...)`` blocks, which Icarus runs only when an input changes, not at
 time 0, so a block whose inputs never changed would show stale outputs in the first vectors.
@@ -28,6 +34,8 @@ OUT_FILE = "batch_out.txt"
 MAX_CYCLES = 128
 HALF_PERIOD_NS = 5
 CONTROL_PORTS = ("clk", "rst", "start")
+REPLY_PORTS = ("valid", "rd_valid")
+PULSE_PORTS = ("start", "next_req", "rd_init", "rd_push", "rd_pop")
 
 
 def harness_name(design):
@@ -38,8 +46,18 @@ def _is_sequential(ports):
     return any(name == "clk" for name, _, _ in ports)
 
 
+def reply_port(ports):
+    """The reply pulse of a request/reply block, or None."""
+    return next((n for n, _, d in ports if d == "out" and n in REPLY_PORTS), None)
+
+
+def _control_ports(ports):
+    return ("clk", "rst") if reply_port(ports) else CONTROL_PORTS
+
+
 def _data_ports(ports, direction):
-    return [(n, w) for n, w, d in ports if d == direction and n not in CONTROL_PORTS]
+    control = _control_ports(ports)
+    return [(n, w) for n, w, d in ports if d == direction and n not in control]
 
 
 def _vrange(width):
@@ -52,8 +70,9 @@ def verilog_harness(design, ports):
     sequential = _is_sequential(ports)
     decls = [f"  reg {_vrange(w)}{n} = 0;" for n, w in inputs]
     decls += [f"  wire {_vrange(w)}{n};" for n, w in outputs]
+    reply = reply_port(ports)
     if sequential:
-        decls += ["  reg clk = 0;", "  reg rst = 0;", "  reg start = 0;"]
+        decls += [f"  reg {n} = 0;" for n in _control_ports(ports)]
     connections = ", ".join(f".{n}({n})" for n, _, _ in ports)
     prime = "\n".join(
         [f"    {n} = {{{w}{{1'b1}}}};" for n, w in inputs] + ["    #1;"]
@@ -61,7 +80,25 @@ def verilog_harness(design, ports):
     scan_format = " ".join(["%h"] * len(inputs))
     scan = f'n = $fscanf(fin, "{scan_format}\\n", {", ".join(n for n, _ in inputs)});'
     out_names = [n for n, _ in outputs]
-    if sequential:
+    pulses = [n for n, _ in inputs if n in PULSE_PORTS]
+    if reply:
+        body = f"""\
+    rst = 1; tick; tick; rst = 0;
+    {scan}
+    while (n == {len(inputs)}) begin
+      tick; {" ".join(f"{p} = 0;" for p in pulses)}
+      cycle = 1; finished = 0;
+      while (!finished) begin
+        #1;
+        if ({reply} || cycle == {MAX_CYCLES}) begin
+          $fdisplay(fout, "%h {' '.join(['%h'] * len(out_names))}", cycle, {", ".join(out_names)});
+          finished = 1;
+        end
+        else begin tick; cycle = cycle + 1; end
+      end
+      {scan}
+    end"""
+    elif sequential:
         body = f"""\
     rst = 1; tick; tick; rst = 0;
     {scan}
@@ -134,8 +171,9 @@ def vhdl_harness(design, ports, signed_ports=()):
     inputs, outputs = _data_ports(ports, "in"), _data_ports(ports, "out")
     sequential = _is_sequential(ports)
     signals = [f"  signal {n} : {_vhdl_type(w, n in signed_ports)} := {_vhdl_zero(w)};" for n, w in inputs + outputs]
+    reply = reply_port(ports)
     if sequential:
-        signals += [f"  signal {n} : std_logic := '0';" for n in CONTROL_PORTS]
+        signals += [f"  signal {n} : std_logic := '0';" for n in _control_ports(ports)]
     variables = [f"    variable f_{n} : std_logic_vector({_digits(w) - 1} downto 0);" for n, w in inputs + outputs]
     reads = []
     for n, w in inputs:
@@ -149,7 +187,22 @@ def vhdl_harness(design, ports, signed_ports=()):
         sep = "" if i == 0 and not sequential else "write(lout, ' '); "
         writes.append(f"        f_{n} := {value}; {sep}hwrite(lout, f_{n});")
     tick = f"wait for {HALF_PERIOD_NS - 1} ns; clk <= '1'; wait for {HALF_PERIOD_NS} ns; clk <= '0';"
-    if sequential:
+    pulses = [n for n, _ in inputs if n in PULSE_PORTS]
+    if reply:
+        per_vector = f"""\
+        {tick} {" ".join(f"{p} <= '0';" for p in pulses)}
+        for cycle in 1 to {MAX_CYCLES} loop
+          wait for 1 ns;
+          if {reply} = '1' or cycle = {MAX_CYCLES} then
+            hwrite(lout, std_logic_vector(to_unsigned(cycle, 8)));
+{chr(10).join("    " + w for w in writes)}
+            writeline(fout, lout);
+            exit;
+          end if;
+          {tick}
+        end loop;"""
+        reset = f"      rst <= '1'; {tick} {tick} rst <= '0';\n"
+    elif sequential:
         per_vector = f"""\
         start <= '1'; {tick} start <= '0';
         for cycle in 0 to {MAX_CYCLES - 1} loop

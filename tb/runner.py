@@ -461,7 +461,7 @@ def regression_for(design, sim):
     block = DESIGN_BLOCK[design]
     env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"), "GAMECHIP_COUNT": str(block.counts[sim])}
     # -O0 builds: a regression runs each design for seconds, its Verilator build would take longer
-    outcome = run_design(design, sim, block.module, list(block.tests), env=env, quick_build=True)
+    outcome = run_design(design, sim, block.module, list(block.tests), env=env, quick_build=block.quick_build)
     if outcome.passed:
         assert outcome.result.get("checked", 0) > 0, f"{design} on {sim}: no case was checked\n{outcome.log[-3000:]}"
         return outcome

@@ -25,6 +25,8 @@ import uuid
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+import chess
+
 from golden.board import Position, popcount, squares_of
 
 CANDIDATES_MODULE = "tb.candidates"
@@ -142,7 +144,68 @@ class MovePrefixes(Reduction):
                 for n in range(len(case.moves))]
 
 
-REDUCTIONS = {"node_order": LegalBitRemoval(), "openings": MovePrefixes()}
+class PieceRemoval(Reduction):
+    """Chess positions: remove pieces (never a king) while the position stays valid (or, for a
+    case that starts ILLEGAL, stays ILLEGAL); castling rights and the e.p. square that no longer
+    fit are dropped. A walk walks the smaller position's own list; random entry points keep the
+    moves the smaller position still has."""
+
+    unit, short = "pieces", "pieces"
+
+    def parts(self, case):
+        board = case.board
+        return [s for s, piece in board.piece_map().items() if piece.piece_type != chess.KING]
+
+    def size(self, case):
+        return len(case.board.piece_map())
+
+    def without(self, case, removed):
+        from golden.chess.encoding import format_fen
+        from golden.chess.movegen import is_illegal, ordered_moves
+
+        board = case.board
+        illegal = is_illegal(board)
+        for square in removed:
+            board.remove_piece_at(square)
+        board.castling_rights = board.clean_castling_rights()
+        if board.ep_square is not None and not board.is_valid() and not is_illegal(board):
+            board.ep_square = None
+        if not (is_illegal(board) if illegal else board.is_valid()):
+            return None
+        if case.kind == "walk":
+            moves = () if illegal else tuple(m.uci() for m in ordered_moves(board, case.mode))
+        else:
+            listed = {m.uci() for m in ordered_moves(board, case.mode)}
+            moves = tuple(m for m in case.moves if m in listed)
+        return replace(case, fen=format_fen(board), moves=moves)
+
+    def candidates(self, case):
+        return [c for c in super().candidates(case) if c is not None]
+
+    def combined(self, case, failing):
+        kept = set(self.parts(case))
+        removed = set().union(*(kept - set(self.parts(c)) for c in failing))
+        return self.without(case, removed) if removed else None
+
+
+class CommandPrefixes(Reduction):
+    """The repetition detector's commands: only a prefix of a walk is a walk (pops must match
+    pushes), so the candidates are the shorter prefixes."""
+
+    unit, short = "commands", "commands"
+
+    def parts(self, case):
+        return list(case.moves)
+
+    def combined(self, case, failing):
+        return None
+
+    def candidates(self, case):
+        return [replace(case, moves=case.moves[:n], dbg=case.dbg[:n]) for n in range(1, len(case.moves))]
+
+
+REDUCTIONS = {"node_order": LegalBitRemoval(), "openings": MovePrefixes(), "chess_movegen": PieceRemoval(),
+              "chess_repetition": CommandPrefixes()}
 
 
 def reduction_for(block, case):

@@ -42,11 +42,15 @@ class Sample:
     written_ns: float  # the harness wrote the line
 
 
-def vector_cycles(response_lines, sequential):
+def vector_cycles(response_lines, sequential, request=False):
     """Response lines -> cycles of each vector (1 per vector for combinational blocks): a
-    start/done harness begins every vector's lines again at cycle 0."""
+    start/done harness begins every vector's lines again at cycle 0; a request/reply harness
+    writes one line per vector, its cycle count first (its timing is a start/done vector's with
+    that many lines: a tick, then a 1 ns settle before each check and a tick after each miss)."""
     if not sequential:
         return [1] * len(response_lines)
+    if request:
+        return [int(line.split()[0], 16) for line in response_lines if line.split()]
     counts = []
     for line in response_lines:
         fields = line.split()

@@ -49,7 +49,7 @@ def test_show_draws_board_and_stable_discs():
     (["show", "--move", "a1"], "A1 is not a legal move for X; legal moves: d3 c4 f5 e6"),
     (["perft", "--depth", "-1"], "must be 0 or more"),
     (["perft", "--depth", "x"], "expected a whole number"),
-    (["fuzz", "--block", "alu"], "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, node_order, openings, all"),
+    (["fuzz", "--block", "alu"], "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, node_order, openings, chess_movegen, chess_repetition, all"),
     (["fuzz", "--sim", "modelsim"], "unknown simulator 'modelsim': choose one of icarus, verilator, ghdl"),
     (["fuzz", "--count", "0"], "must be at least 1"),
     (["fuzz", "--count", "many"], "expected a whole number"),
@@ -214,3 +214,41 @@ def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(
     # the signal window shows the expected node's outputs beside the engine's
     column = window_expected((waveform.parent / "waves-window.svg").read_text())
     assert column["event_ply"] == (str(mismatch["expected"]["ply"]), True), column
+
+
+# --- chess ---------------------------------------------------------------------------------
+
+def test_chess_moves_json_golden_and_simulated():
+    fen = "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    run = gamechip("chess", "moves", "--fen", fen, "--json", "--sim", "icarus")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["moves"][:4] == ["a7b8q", "a7b8r", "a7b8b", "a7b8n"] and len(report["moves"]) == 13
+    assert report["sim"] == {"moves": report["moves"], "end": "DONE"} and report["differ"] == []
+
+
+def test_chess_captures_and_perft_and_repetition_json():
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    captures = json.loads(gamechip("chess", "moves", "--fen", kiwipete, "--captures", "--json").stdout)
+    assert captures["moves"][0] == "e2a6" and len(captures["moves"]) == 8
+    assert json.loads(gamechip("chess", "perft", "--fen", kiwipete, "--depth", "2", "--json").stdout) == {"nodes": 2039}
+    run = gamechip("chess", "perft", "--depth", "2", "--sim", "icarus", "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {"nodes": 400, "sim": {"nodes": 400}}
+    run = gamechip("chess", "repetition", "--moves", "g1f3 g8f6 f3g1 f6g8", "--sim", "icarus", "--json")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert [p["rep_dist"] for p in report["plies"]] == [0, 0, 0, 4]
+    assert report["plies"][2] == {"rep": 0, "rep_dist": 0, "near": 1, "near_from": "f6", "near_to": "g8"}
+    assert report["sim"]["plies"] == report["plies"] and report["differ"] == []
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["chess", "moves", "--fen", "rnbqkbnr/pppppppp w"], "bad FEN"),
+    (["chess", "perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "--depth", "1"], "not a valid position"),
+    (["chess", "repetition", "--moves", "e2e4 e7e9"], "bad move 'e7e9'"),
+    (["chess", "repetition", "--moves", "e2e4 e2e4"], "illegal move 'e2e4' (ply 2)"),
+])
+def test_chess_bad_input_is_one_line(args, expected):
+    run = gamechip(*args)
+    assert run.returncode == 2 and expected in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr

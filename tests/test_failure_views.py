@@ -368,3 +368,21 @@ def test_timing_model_matches_the_dump_of_a_start_done_block(tmp_path, monkeypat
         want = dict(zip(("done", "count", "stable"), (int(f, 16) for f in line.split()[1:])))
         for time_ns in (sample.shown_ns, sample.written_ns - 0.001):
             assert dump_values_at(dump, outputs, time_ns) == want, (sample, time_ns)
+
+
+def test_chess_board_pictures_fill_the_squares_of_the_wrong_move():
+    from gamechip.views import board_pictures
+    from golden.chess.encoding import move_word
+    import chess
+
+    record = {"block": "chess_movegen", "design": "chess_movegen", "sim": "icarus", "seed": 1,
+              "case": {"fen": "4k3/p7/8/8/8/8/8/4K3 b - - 0 9", "label": "x", "kind": "walk", "mode": 0,
+                       "moves": ["a7a5", "a7a6"], "dbg": []},
+              "expected": repr([(0, move_word(chess.Move.from_uci("a7a5"))), (0, move_word(chess.Move.from_uci("a7a6")))]),
+              "actual": repr([(0, move_word(chess.Move.from_uci("a7a5"))), (0, move_word(chess.Move.from_uci("a7a5")))])}
+    view, pictures = board_pictures(record)
+    assert view.vector == 1
+    assert "next after a7a5: a7a6" in pictures["board-expected.svg"]
+    assert "next after a7a5: a7a5" in pictures["board-actual.svg"]
+    for svg in pictures.values():
+        assert svg.count('fill="#d62728"') == 2  # the from and to squares, filled red

@@ -72,6 +72,34 @@ MUTANTS = {
         "elif node_first_child == 0:",
         "                node.next = cursor\n",
         "                node.next = cursor\n                out_of_book.next = 0\n"),
+    "chess_movegen victim priority swapped (rook before queen)": (
+        "chess_movegen", "chess/movegen.py",
+        "cells.append(arbiter(victim_candidates, them_queen, them_rook,",
+        "cells.append(arbiter(victim_candidates, them_rook, them_queen,"),
+    "chess_movegen attacker priority swapped (knight before pawn)": (
+        "chess_movegen", "chess/movegen.py",
+        "cells.append(arbiter(attackers, us_pawn, us_knight,",
+        "cells.append(arbiter(attackers, us_knight, us_pawn,"),
+    "chess_movegen mask off by one (the last square enabled again)": (
+        "chess_movegen", "chess/arbiter.py",
+        "(mask_level == level and mask_square < square)",
+        "(mask_level == level and mask_square <= square)"),
+    "chess_movegen en passant on the wrong rank": (
+        "chess_movegen", "chess/movegen.py",
+        "ep_square.next = concat(intbv(4)[3:], ep_file_r)",
+        "ep_square.next = concat(intbv(5)[3:], ep_file_r)"),
+    "chess_movegen castling allowed through an attacked square": (
+        "chess_movegen", "chess/movegen.py",
+        "and castle_attacked[3:0] == 0)",
+        "and not castle_attacked[0] and not castle_attacked[2])"),
+    "chess_repetition takes an odd distance": (
+        "chess_repetition", "chess/repetition.py",
+        "        if k % 2 == 0:\n            dist_here",
+        "        if k % 2 == 0 or k == 5:\n            dist_here"),
+    "chess_repetition window not stopped at an irreversible move": (
+        "chess_repetition", "chess/repetition.py",
+        "inside.next = inside_before and count >= k and not irrev",
+        "inside.next = inside_before and count >= k"),
 }
 
 
@@ -93,7 +121,12 @@ def mutant_root(tmp_path, file, *edits):
     return root
 
 
-@pytest.mark.parametrize("name", MUTANTS)
+# The chess mutants cost ~15 s each on Icarus: they run in make mutants (pytest -m extended).
+MUTANT_PARAMS = [pytest.param(name, marks=pytest.mark.extended) if name.startswith("chess") else name
+                 for name in MUTANTS]
+
+
+@pytest.mark.parametrize("name", MUTANT_PARAMS)
 def test_mutant_is_caught(name, tmp_path):
     design, file, *edits = MUTANTS[name]
     block = DESIGN_BLOCK[design]

@@ -39,7 +39,7 @@ from rtl.evaluator import HEAVY as EVALUATOR_HEAVY
 from rtl.evaluator import Weights as RtlWeights
 from rtl.evaluator import evaluator, signed_digits, wide_signal
 from rtl.evaluator import saturate as evaluator_saturate
-from rtl.lint import VERILATOR_LINT_FLAGS
+from rtl.lint import VERILATOR_LINT_FLAGS, lint_flags
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order
 from rtl.openings import book_trie, openings
@@ -110,7 +110,7 @@ def test_verilog_ports_match_registry(design):
 
 @pytest.mark.parametrize("design", list(DESIGNS))
 def test_verilator_lint(design):
-    run_tool(["verilator", *VERILATOR_LINT_FLAGS, "--top-module", design, f"{design}.v"],
+    run_tool(["verilator", *lint_flags(design), "--top-module", design, f"{design}.v"],
              hdl_dir(design))
 
 

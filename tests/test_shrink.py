@@ -265,3 +265,38 @@ def test_planted_bug_is_shrunk_by_the_campaign_and_caught_by_the_corpus(tmp_path
     assert case.name in report and f"board:    {shrunk['case']['board']}" in report
     assert "expected legal:" in report and "actual legal:" in report and "capture mask" in report
     corpus.check_corpus_case(case)  # and on the real RTL it passes
+
+
+def test_chess_piece_removal_keeps_kings_and_valid_positions():
+    import chess
+
+    from golden.chess.movegen import ordered_moves
+    from tb.chess_case import ChessCase
+    from tb.shrink import PieceRemoval
+    from tb.test_chess_movegen import walk_case
+
+    board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    case = walk_case(board, "kiwipete")
+    reduction = PieceRemoval()
+    assert reduction.size(case) == 32 and len(reduction.parts(case)) == 30
+    candidates = reduction.candidates(case)
+    assert candidates
+    for candidate in candidates:
+        smaller = candidate.board
+        assert smaller.is_valid() and smaller.king(chess.WHITE) == chess.E1 and smaller.king(chess.BLACK) == chess.E8
+        assert candidate.moves == tuple(m.uci() for m in ordered_moves(smaller))  # the walk of the smaller position
+        assert smaller.castling_rights == smaller.clean_castling_rights()
+    entry = ChessCase(case.fen, "entry", "entry", 0, ("e5f7", "a1b1", "e2a6"))
+    without_rook = reduction.without(entry, {chess.A1})
+    assert without_rook.moves == ("e5f7", "e2a6")  # a1b1 is gone with the rook
+
+
+def test_repetition_candidates_are_the_shorter_walks():
+    from tb.chess_case import ChessCase
+    from tb.shrink import CommandPrefixes
+
+    case = ChessCase("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "walk", "repetition", 0, ("init", "e1e2", "e8e7", "pop"),
+                     (1, 2, 3, 4))
+    candidates = CommandPrefixes().candidates(case)
+    assert [c.moves for c in candidates] == [("init",), ("init", "e1e2"), ("init", "e1e2", "e8e7")]
+    assert [c.dbg for c in candidates] == [(1,), (1, 2), (1, 2, 3)]

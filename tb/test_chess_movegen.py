@@ -1,0 +1,315 @@
+"""Bench for rtl/chess/movegen: every position's whole move list walked with ``next`` (each golden
+move fed back as ``last_mv``) and compared move by move with the ordered golden list; the same from
+random ``last_mv`` entry points; the captures-only prefix; ILLEGAL positions; perft through the
+generator (every tree node walked, every leaf started: ILLEGAL or not) against the published
+counts. A reply must come within 16 cycles; the cycles per move produced are reported."""
+
+import os
+import random
+
+import chess
+import cocotb
+import pytest
+
+from golden.chess.encoding import chip_inputs, format_fen, move_word, word_move
+from golden.chess.movegen import (ILLEGAL, MOVE, PERFT_POSITIONS, STATUS_NAMES, first_reply, next_reply, order_key,
+                                  ordered_moves)
+from golden.chess.positions import illegal_children, random_positions
+from tb import runner
+from tb.batch import BatchTB, BlockCheck, check_cases, environment, hex_field, progress, run_replay
+from tb.chess_case import ChessCase
+
+REPLY_CYCLES = 16  # SPEC-chess §4: a reply 1-16 cycles after the request
+# Perft depth of the regression per simulator and position. Verilator: depth 3 where the tree is
+# small, depth 2 for the three large trees (their depth 3 is ~270k generator requests plus the
+# golden side's work for each: make chess-perft runs depth 3 of all six, DEPTH=4 depth 4).
+# Icarus and GHDL interpret the cell network ~10x slower: depth 1.
+PERFT_DEPTH = {"verilator": {"start": 3, "position3": 3, "position4": 3, "kiwipete": 2, "position5": 2,
+                             "position6": 2}}
+
+
+def walk_case(board, label, mode=0):
+    """Start, then next after every move of the golden list (in order); only the start for an
+    ILLEGAL position (its list is not defined)."""
+    moves = () if first_reply(board)[0] == ILLEGAL else tuple(m.uci() for m in ordered_moves(board, mode))
+    return ChessCase(format_fen(board), label, "walk", mode, moves)
+
+
+def entry_case(board, label, rng, mode=0):
+    """Start, then next after moves of the list in random order (the block keeps no list)."""
+    moves = [m.uci() for m in ordered_moves(board, mode)]
+    rng.shuffle(moves)
+    return ChessCase(format_fen(board), label + " (random entry points)", "entry", mode,
+                     tuple(moves[:rng.randrange(0, len(moves) + 1)]))
+
+
+def start_case(board, label):
+    return ChessCase(format_fen(board), label, "start")
+
+
+# Positions that users of such chips get wrong, each (label, FEN); FENs keep the e.p. square.
+DIRECTED = [
+    ("start position", chess.STARTING_FEN),
+    ("two attackers of one victim: pawn before knight before queen",
+     "4k3/8/8/3q4/4P3/2N5/8/3QK3 w - - 0 1"),
+    ("two attackers of one victim, same type: lower square first", "4k3/8/8/3r4/8/2N1N3/8/4K3 w - - 0 1"),
+    ("en passant beside a pinned pawn (pseudo-legal: generated)", "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1"),
+    ("en passant from both sides", "4k3/8/8/3PpP2/8/8/8/4K3 w - e6 0 1"),
+    ("en passant by black", "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1"),
+    ("promotions with and without capture", "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1"),
+    ("black promotions with capture on both sides", "4k3/8/8/8/8/8/1p6/N1N1K3 b - - 0 1"),
+    ("castling through an attacked square (f1)", "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1"),
+    ("castling queen side with b1 attacked (allowed)", "4k3/8/8/8/8/8/1r6/R3K2R w KQ - 0 1"),
+    ("castling out of check (not allowed)", "4k3/8/8/8/8/8/8/R3K1rR w KQ - 0 1"),
+    ("castling with the rook attacked (allowed)", "4k3/8/8/8/8/8/7r/R3K2R w KQ - 0 1"),
+    ("black castling both sides", "r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1"),
+    ("a king in check gets every pseudo-legal move", "4k3/8/8/8/8/8/4q3/R3K2R w KQ - 0 1"),
+    ("kiwipete", PERFT_POSITIONS["kiwipete"][0]),
+    ("position 4 (promotions, castling, checks)", PERFT_POSITIONS["position4"][0]),
+    ("position 5", PERFT_POSITIONS["position5"][0]),
+    ("no move at all: stalemate", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+    ("lone kings in corners", "k7/8/8/8/8/8/8/7K w - - 0 1"),
+    ("queens on every line (ILLEGAL: they attack the king)", "3qk3/8/8/Q6Q/8/8/8/Q3K2Q w - - 0 1"),
+]
+ILLEGAL_DIRECTED = [
+    ("the side to move attacks the enemy king", "4k3/8/8/8/8/8/4R3/4K3 b - - 0 1"),
+    ("a pawn attacks the enemy king", "8/8/8/3k4/4P3/8/8/4K3 w - - 0 1"),
+    ("a knight attacks the enemy king", "8/8/8/3k4/8/4N3/8/4K3 w - - 0 1"),
+    ("kings side by side", "8/8/8/3kK3/8/8/8/8 w - - 0 1"),
+]
+
+
+def directed_boards():
+    boards = [(label, chess.Board(fen)) for label, fen in DIRECTED]
+    for label, fen in DIRECTED:
+        board = chess.Board(fen)
+        boards += [(f"{label}, then an illegal move", child) for child in illegal_children(board)[:2]]
+    return boards + [(label, chess.Board(fen)) for label, fen in ILLEGAL_DIRECTED]
+
+
+def perft_tree_cases(name, depth):
+    """Every node of the perft tree above the leaves as a walk case, every leaf as a start case,
+    each with its ply. Children of illegal moves are in the tree: their start replies ILLEGAL."""
+    fen = PERFT_POSITIONS[name][0]
+    cases, frontier = [], [chess.Board(fen)]
+    for ply in range(depth + 1):
+        children = []
+        for board in frontier:
+            if ply == depth:
+                cases.append((ply, start_case(board, f"perft {name}, leaf: {format_fen(board)}")))
+                continue
+            cases.append((ply, walk_case(board, f"perft {name}, ply {ply}: {format_fen(board)}")))
+            if first_reply(board)[0] == ILLEGAL:
+                continue
+            for move in ordered_moves(board):
+                child = board.copy(stack=False)
+                child.push(move)
+                children.append(child)
+        frontier = children
+    return cases
+
+
+def perft_counts(plies, answers, depth):
+    """Perft 1..depth from the generator's replies: the nodes of each ply whose start is not
+    ILLEGAL (a child of an illegal move is no node)."""
+    return [sum(1 for ply, answer in zip(plies, answers) if ply == d and answer[0][0] != ILLEGAL)
+            for d in range(1, depth + 1)]
+
+
+class ChessMovegenCheck(BlockCheck):
+    """A value is the list of replies (status, move word) of the case's requests."""
+
+    block = "chess_movegen"
+    unit = "moves"
+
+    def units(self, case, expected):
+        return len(expected)
+
+    def __init__(self, size=None):
+        super().__init__(size)
+        self.cycles = {"requests": 0, "cycles": 0, "moves": 0}
+        self.answers = {}  # case -> its replies, from the last parse (perft counts them)
+
+    def stimulus(self, case):
+        board = case.board
+        inputs = chip_inputs(board)
+        fields = f"{case.mode} {inputs.board:064x} {inputs.wtm} {inputs.castle:x} {inputs.ep_valid} {inputs.ep_file}"
+        lines = [f"1 0 {fields} 0000"]
+        lines += [f"0 1 {fields} {move_word(chess.Move.from_uci(m)):04x}" for m in case.moves]
+        return "\n".join(lines)
+
+    def expected(self, case):
+        board = case.board
+        status, move = first_reply(board, case.mode)
+        replies = [(status, move_word(move) if move else 0)]
+        if case.kind == "start":
+            return replies
+        moves = ordered_moves(board, case.mode)
+        keys = [order_key(board, m) for m in moves]
+        for text in case.moves:
+            status, move = next_reply(board, chess.Move.from_uci(text), case.mode, moves, keys)
+            replies.append((status, move_word(move) if move else 0))
+        return replies
+
+    def parse(self, lines, cases):
+        out, index = [], 0
+        for case in cases:
+            replies = []
+            for line in lines[index:index + 1 + len(case.moves)]:
+                cycle, valid, status, mv, _busy = (hex_field(f) for f in line.split())
+                if valid == 1 and isinstance(cycle, int) and cycle <= REPLY_CYCLES:
+                    replies.append((status, mv))
+                    self.cycles["requests"] += 1
+                    self.cycles["cycles"] += cycle
+                    self.cycles["moves"] += status == MOVE
+                else:
+                    replies.append((f"no reply within {REPLY_CYCLES} cycles", cycle))
+            index += 1 + len(case.moves)
+            out.append(replies)
+            self.answers[case] = replies
+        return out
+
+    def report(self, actual):
+        return [[STATUS_NAMES.get(s, s), word_move(m).uci() if s == MOVE else None] for s, m in actual]
+
+    def explain(self, case, expected, actual):
+        def name(reply):
+            status, word = reply
+            if status == MOVE and isinstance(word, int):
+                return word_move(word).uci()
+            return STATUS_NAMES.get(status, str(status)) if not isinstance(status, str) else f"{status} ({word})"
+
+        lines = [f"expected: {' '.join(name(r) for r in expected)}", f"actual:   {' '.join(name(r) for r in actual)}"]
+        requests = ["start"] + [f"next after {m}" for m in case.moves]
+        for index, (want, got) in enumerate(zip(expected, actual)):
+            if want != got:
+                lines.append(f"first difference at request {index} ({requests[index]}): "
+                             f"expected {name(want)}, actual {name(got)}")
+                break
+        else:
+            if len(expected) != len(actual):
+                lines.append(f"expected {len(expected)} replies, got {len(actual)}")
+        return lines
+
+    def cases(self, positions, rng=None, exhaustive=False):
+        out = []
+        for label, board in positions:
+            out.append(walk_case(board, label))
+            if first_reply(board)[0] == ILLEGAL:
+                continue
+            out.append(walk_case(board, label + " (captures only)", mode=1))
+            if rng is not None:
+                out.append(entry_case(board, label, rng, mode=int(rng.random() < 0.3)))
+        return out
+
+    def report_cycles(self):
+        c = self.cycles
+        if c["moves"]:
+            progress(f"chess_movegen: {c['requests']:,} requests, {c['cycles'] / c['requests']:.2f} cycles per "
+                     f"request, {c['cycles'] / c['moves']:.2f} cycles per move produced")
+
+
+CHECK = ChessMovegenCheck()
+
+
+async def run_cases(dut, cases, test, total=None, check=None, tally=None):
+    """Check ``cases`` (with this bench's CHECK unless another is given), then report cycles."""
+    check = check or CHECK
+    tally = await check_cases(BatchTB(dut), check, cases, test, tally=tally, total=total)
+    check.report_cycles()
+    return tally
+
+
+@cocotb.test()
+async def directed(dut):
+    await run_cases(dut, CHECK.cases(directed_boards(), rng=random.Random(0)), "directed")
+
+
+@cocotb.test()
+async def random_positions_walked(dut):
+    env = environment()
+    positions = random_positions(random.Random(env["seed"]), env["count"])
+    await run_cases(dut, CHECK.cases(positions, rng=random.Random(env["seed"] + 1)), "random_positions_walked")
+
+
+@cocotb.test()
+async def perft(dut):
+    """Perft of the six standard positions through the generator (depths 1..GAMECHIP_PERFT_DEPTH,
+    default PERFT_DEPTH), from one simulation of each tree; every reply of the tree is also
+    checked against the golden model."""
+    asked = os.environ.get("GAMECHIP_PERFT_DEPTH")
+    tb, tally = BatchTB(dut), None
+    for name, (fen, counts) in PERFT_POSITIONS.items():
+        depth = int(asked) if asked else PERFT_DEPTH.get(environment()["sim"], {}).get(name, 1)
+        tree = perft_tree_cases(name, depth)
+        plies, cases = [ply for ply, _ in tree], [case for _, case in tree]
+        CHECK.answers.clear()
+        tally = await check_cases(tb, CHECK, cases, "perft", tally=tally)
+        answers = [CHECK.answers[case] for case in cases]
+        found = perft_counts(plies, answers, depth)
+        progress(f"perft {name} depth 1-{depth} through the generator: {found}, published {list(counts[:depth])}")
+        assert found == list(counts[:depth]), (f"perft {name}: generator {found}, published {list(counts[:depth])}; "
+                                               f"FEN {fen}")
+    CHECK.report_cycles()
+
+
+@cocotb.test()
+async def fuzz(dut):
+    env = environment()
+    positions_rng, entry_rng = random.Random(env["seed"]), random.Random(env["seed"] + 1)
+    tally, done = None, 0
+    while done < env["count"]:
+        chunk = min(500, env["count"] - done)
+        positions = random_positions(positions_rng, chunk)
+        positions = [(f"fuzz #{done + i} ({label})", board) for i, (label, board) in enumerate(positions)]
+        tally = await check_cases(BatchTB(dut), CHECK, CHECK.cases(positions, rng=entry_rng), "fuzz", tally=tally,
+                                  total=env["count"] * 3)
+        done += chunk
+    CHECK.report_cycles()
+
+
+@cocotb.test()
+async def replay(dut):
+    await run_replay(dut, CHECK)
+
+
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
+def test_chess_movegen(sim):
+    runner.regression_for("chess_movegen", sim)
+
+
+@cocotb.test()
+async def perft_position(dut):
+    """The CLI's question: perft of GAMECHIP_PERFT_FEN to GAMECHIP_PERFT_DEPTH through the
+    generator (every reply checked against the golden model too); the count goes to the
+    actual-answer file."""
+    import json
+
+    from tb.batch import ACTUAL_FILE
+
+    board = chess.Board(os.environ["GAMECHIP_PERFT_FEN"])
+    depth = int(os.environ["GAMECHIP_PERFT_DEPTH"])
+    cases, frontier, plies = [], [board], []
+    for ply in range(depth + 1):
+        children = []
+        for node in frontier:
+            plies.append(ply)
+            if ply == depth:
+                cases.append(start_case(node, f"perft leaf: {format_fen(node)}"))
+                continue
+            cases.append(walk_case(node, f"perft ply {ply}: {format_fen(node)}"))
+            if first_reply(node)[0] != ILLEGAL:
+                for move in ordered_moves(node):
+                    child = node.copy(stack=False)
+                    child.push(move)
+                    children.append(child)
+        frontier = children
+    CHECK.answers.clear()
+    try:
+        await check_cases(BatchTB(dut), CHECK, cases, "perft_position", total=len(cases))
+    finally:
+        answers = [CHECK.answers.get(case) for case in cases]
+        nodes = (perft_counts(plies, answers, depth)[-1] if depth and None not in answers else
+                 1 if not depth else None)
+        with open(ACTUAL_FILE, "w") as out:
+            json.dump({"nodes": nodes}, out)

@@ -1,0 +1,173 @@
+"""Bench for rtl/chess/repetition: long random walks of pushes and pops (moves of real games,
+biased towards moving back), every output (rep, rep_dist, near, near_from, near_to and rd_dbg_d
+at a random k) compared with the golden model after every command, within 4 cycles. Directed:
+a repetition 32 plies back (found) and 34 back (not found), triangulation, a window cut by an
+irreversible move and reopened by a pop, more than 32 pushes then pops."""
+
+import random
+
+import chess
+import cocotb
+import pytest
+
+from golden.chess.encoding import format_fen
+from golden.chess.positions import random_game, repetition_cycle, repetition_walk
+from golden.chess.repetition import RepetitionModel, entry_of
+from tb import runner
+from tb.batch import BlockCheck, hex_field, run_replay
+from tb.chess_case import ChessCase
+from tb.test_chess_movegen import run_cases
+
+OUTPUT_CYCLES = 4  # SPEC-chess §6: outputs valid at most 4 cycles after a command
+FIELDS = ("rep", "rep_dist", "near", "near_from", "near_to", "dbg_d")
+
+
+def walk_case(board, label, commands, rng):
+    """A case from ``board``: init, then ``commands`` ('push', Move) / ('pop', None)."""
+    moves = ("init",) + tuple(move.uci() if kind == "push" else "pop" for kind, move in commands)
+    return ChessCase(format_fen(board), label, "repetition", 0, moves, tuple(rng.randrange(0, 40) for _ in moves))
+
+
+def directed_cases():
+    rng = random.Random(0)
+    cases = []
+    for plies in (32, 34):
+        board, moves = repetition_cycle(plies)
+        cases.append(walk_case(board, f"the start position again {plies} plies later", [("push", m) for m in moves], rng))
+    board = chess.Board("4k3/8/8/8/8/8/8/K7 w - - 0 1")
+    tri = [chess.Move.from_uci(u) for u in ("a1a2", "e8d8", "a2b1", "d8e8", "b1a1", "e8d8", "a1a2", "d8e8")]
+    cases.append(walk_case(board, "triangulation: the same board with the other side to move",
+                           [("push", m) for m in tri], rng))
+    board = chess.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    walk = [chess.Move.from_uci(u) for u in ("e1e2", "e8d8", "e2e1", "d8e8", "e1e2", "e8d8")]
+    cases.append(walk_case(board, "the king leaves and comes back: the castling right is lost (irreversible)",
+                           [("push", m) for m in walk], rng))
+    board = chess.Board()
+    shuffle = [chess.Move.from_uci(u) for u in ("g1f3", "g8f6", "f3g1", "f6g8", "e2e4", "e7e5")]
+    commands = [("push", m) for m in shuffle] + [("pop", None)] * 3 + [("push", shuffle[5])]
+    cases.append(walk_case(board, "a window cut by a pawn move and reopened by pops", commands, rng))
+    knights = [chess.Move.from_uci(u) for u in ("g1f3", "g8f6", "f3g1", "f6g8")] * 10
+    commands = [("push", m) for m in knights] + [("pop", None)] * 32 + [("push", m) for m in knights[:6]]
+    cases.append(walk_case(chess.Board(), "40 pushes (8 lost), 32 pops, pushes again", commands, rng))
+    return cases
+
+
+class ChessRepetitionCheck(BlockCheck):
+    """A value is the list of outputs after each command."""
+
+    block = "chess_repetition"
+    unit = "commands"
+
+    def units(self, case, expected):
+        return len(expected)
+
+    def stimulus(self, case):
+        board, lines = case.board, []
+        stored = 0
+        for command, dbg in zip(case.moves, case.dbg):
+            if command == "init":
+                lines.append(f"1 0 0 {int(board.turn == chess.WHITE)} 00 00 0 0 {dbg:02x}")
+            elif command == "pop":
+                board.pop()
+                lines.append(f"0 0 1 0 00 00 0 0 {dbg:02x}")
+            else:
+                move = chess.Move.from_uci(command)
+                entry = entry_of(board, move)
+                board.push(move)
+                lines.append(f"0 1 0 0 {entry.from_square:02x} {entry.to_square:02x} {entry.piece:x} {entry.irrev} "
+                             f"{dbg:02x}")
+        return "\n".join(lines)
+
+    def expected(self, case):
+        board, model, out = case.board, None, []
+        for command, dbg in zip(case.moves, case.dbg):
+            if command == "init":
+                model = RepetitionModel(board)
+            elif command == "pop":
+                board.pop()
+                model.pop()
+            else:
+                move = chess.Move.from_uci(command)
+                model.push(board, move)
+                board.push(move)
+            o = model.outputs(dbg)
+            out.append((o.rep, o.rep_dist, o.near, o.near_from, o.near_to, o.dbg_d))
+        return out
+
+    def parse(self, lines, cases):
+        out, index = [], 0
+        for case in cases:
+            replies = []
+            for line in lines[index:index + len(case.moves)]:
+                cycle, valid, *values = (hex_field(f) for f in line.split())
+                replies.append(tuple(values) if valid == 1 and isinstance(cycle, int) and cycle <= OUTPUT_CYCLES
+                               else (f"no rd_valid within {OUTPUT_CYCLES} cycles", cycle))
+            index += len(case.moves)
+            out.append(replies)
+        return out
+
+    def report(self, actual):
+        return [dict(zip(FIELDS, values)) for values in actual]
+
+    def explain(self, case, expected, actual):
+        for index, (want, got) in enumerate(zip(expected, actual)):
+            if want != got:
+                return [f"first difference after command {index} ({case.moves[index]}, rd_dbg_k {case.dbg[index]}), "
+                        f"the commands so far: {' '.join(case.moves[:index + 1])}",
+                        "expected: " + ", ".join(f"{n}={v}" for n, v in zip(FIELDS, want)),
+                        "actual:   " + (", ".join(f"{n}={v}" for n, v in zip(FIELDS, got)) if len(got) == 6
+                                        else str(got))]
+        return [f"expected {len(expected)} answers, got {len(actual)}"]
+
+    def cases(self, positions, rng=None, exhaustive=False):
+        out = []
+        for label, board in positions:
+            out.append(walk_case(board, label, repetition_walk(rng, board, rng.randrange(20, 200)), rng))
+        return out
+
+    def report_cycles(self):
+        pass
+
+
+CHECK = ChessRepetitionCheck()
+
+
+def walk_positions(rng, count, first=0):
+    return [(f"repetition walk #{first + i}", random_game(rng, rng.randrange(0, 40))) for i in range(count)]
+
+
+@cocotb.test()
+async def directed(dut):
+    await run_cases(dut, directed_cases(), "directed", check=CHECK)
+
+
+@cocotb.test()
+async def random_walks(dut):
+    from tb.batch import environment
+
+    env = environment()
+    rng = random.Random(env["seed"])
+    await run_cases(dut, CHECK.cases(walk_positions(rng, env["count"]), rng=rng), "random_walks", check=CHECK)
+
+
+@cocotb.test()
+async def fuzz(dut):
+    from tb.batch import environment
+
+    env = environment()
+    rng, tally, done = random.Random(env["seed"]), None, 0
+    while done < env["count"]:
+        chunk = min(200, env["count"] - done)
+        tally = await run_cases(dut, CHECK.cases(walk_positions(rng, chunk, done), rng=rng), "fuzz", check=CHECK,
+                                tally=tally, total=env["count"])
+        done += chunk
+
+
+@cocotb.test()
+async def replay(dut):
+    await run_replay(dut, CHECK)
+
+
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
+def test_chess_repetition(sim):
+    runner.regression_for("chess_repetition", sim)
