@@ -85,11 +85,17 @@ class Row:
     sequential: int      # sequential engine cycles, summed
     nodes: int
     sequential_nodes: int
-    balance: float       # mean over positions of busiest / mean engine
+    balance_sum: float   # over positions of busiest / mean engine
     values_match: bool
     dispatches: int
     cancelled: int
     one_engine: int = 0  # the same scheme's cycles on one engine (for the relative speed-up)
+    positions: int = 0
+
+    @property
+    def balance(self):
+        """Mean over the positions of busiest engine / mean engine."""
+        return self.balance_sum / self.positions
 
     @property
     def speedup(self):
@@ -143,7 +149,8 @@ def measure(positions, depth, engine_counts, schemes, splits, client, progress=N
                 row.sequential += seq.cycles
                 row.nodes += result.nodes
                 row.sequential_nodes += seq.nodes
-                row.balance += result.balance / len(positions)
+                row.balance_sum += result.balance
+                row.positions += 1
                 row.values_match &= result.value == seq.value
                 row.dispatches += result.dispatches
                 row.cancelled += result.cancelled

@@ -207,6 +207,13 @@ class _Simulation:
 ORDER_DEPTH = 2
 
 
+def order_depth_for(depth, ply):
+    """Plies of the shallow search the host orders a node's children with: at most
+    ORDER_DEPTH, and at most half of what is left below the node (a shallow search that costs as
+    much as the subtrees it orders is not worth its host time)."""
+    return min(ORDER_DEPTH, (depth - ply - 1) // 2)
+
+
 def _children(position: Position, order_depth: int = 0):
     """(children, cycles): the children of a host node, best first by a shallow search of
     ``order_depth`` plies (0: the engine's static order; a pass is one child), and what those
@@ -290,7 +297,7 @@ def _seed(sim, root, depth, split):
 # --- Young Brothers Wait ------------------------------------------------------------------
 
 def _ybw_start(sim, node, depth, split, answer):
-    node.children, cost = _children(node.position, min(ORDER_DEPTH, (depth - node.ply - 1) // 2))
+    node.children, cost = _children(node.position, order_depth_for(depth, node.ply))
     sim.host_work(cost)
     if not node.children:
         _ybw_done(sim, node, _terminal_value(node.position), sim.now, depth, split, answer)
