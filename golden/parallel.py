@@ -208,10 +208,11 @@ ORDER_DEPTH = 2
 
 
 def order_depth_for(depth, ply):
-    """Plies of the shallow search the host orders a node's children with: at most
-    ORDER_DEPTH, and at most half of what is left below the node (a shallow search that costs as
-    much as the subtrees it orders is not worth its host time)."""
-    return min(ORDER_DEPTH, (depth - ply - 1) // 2)
+    """Plies of the shallow search the host orders a node's children with: ORDER_DEPTH at the
+    root and its children (at most half of what is left below), the engine's static order
+    deeper, where the host's serial ordering time cost more than it saved (depth 8, 3 host
+    plies: 58,000 host cycles and a speed-up of 3.3 at 16 engines, against 10,500 and 5.0)."""
+    return min(ORDER_DEPTH, (depth - ply - 1) // 2) if ply < 2 else 0
 
 
 def _children(position: Position, order_depth: int = 0):
