@@ -25,7 +25,7 @@ import time
 from golden.board import popcount
 from golden.othello import legal_moves
 from golden.positions import random_game_positions
-from golden.search import MAX_DEPTH, TERMINAL, _Abort, _Iteration, search
+from golden.search import MAX_DEPTH, TERMINAL, search, search_events
 from golden.evaluator import DEFAULT, evaluate
 
 SEED = 2010
@@ -60,15 +60,23 @@ def cycle_split(result):
     return generation, waits, result.cycles - generation - waits
 
 
+class _Enough(Exception):
+    pass
+
+
 def iteration_cycles(pos, limit_cycles):
     """Cycles of iterations 1, 2, ... of the golden search until one passes ``limit_cycles``."""
-    costs, start, pv, killers = [], 0, None, {}
-    for depth in range(1, MAX_DEPTH + 1):
-        iteration = _Iteration(pos, depth, pv, start, DEFAULT, False, None, killers).run()
-        costs.append(iteration.end + 1 - start)
-        start, pv = iteration.end + 1, iteration.best
+    costs = []
+
+    def on_iteration(depth, best, value, end):
+        costs.append(end + 1 - sum(costs))
         if sum(costs) >= limit_cycles:
-            break
+            raise _Enough
+
+    try:
+        search_events(pos, MAX_DEPTH, on_iteration=on_iteration)
+    except _Enough:
+        pass
     return costs
 
 
