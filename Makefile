@@ -36,7 +36,7 @@ mutants: setup
 	$(PYTEST) -n $(JOBS) -m extended tests/test_search_mutants.py
 
 search-deep: setup
-	GAMECHIP_SEARCH_SCALE=large $(PYTEST) tb/test_search.py -k verilator
+	GAMECHIP_SEARCH_SCALE=huge $(PYTEST) tb/test_search.py -k verilator
 
 tournament: setup
 	$(GAMECHIP) tournament --budget 1024 --sim verilator

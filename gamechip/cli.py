@@ -384,7 +384,7 @@ def _cycles(text):
 
 
 def cmd_search(args):
-    from golden.search import MAX_DEPTH, search
+    from golden.search import MAX_DEPTH, search_events
     from tb.test_search import SearchCase, replay_search_case
 
     pos = _board(args.board)
@@ -392,10 +392,7 @@ def cmd_search(args):
         raise UsageError(f"--depth must be 1..{MAX_DEPTH}, got {args.depth}")
     if args.sim:
         _check_sim(args.sim)
-    golden = search(pos, args.depth, args.budget)
-    report = dict(golden.summary())
-    report["cycles_per_node"] = round(golden.cycles / max(1, golden.nodes), 3)
-    match = None
+    report = match = None
     if args.sim:
         _announce_rtl()
         case = SearchCase(pos, args.depth, args.budget, "gamechip search")
@@ -403,17 +400,23 @@ def cmd_search(args):
             json.dump({"block": "search", "design": "search", "sim": args.sim, "seed": 0,
                        "case": case.to_dict()}, saved)
         try:
-            outcome, _ = replay_search_case(saved.name, waves=False, echo=not args.json)
+            # the golden process runs the golden search while the simulator runs the engine
+            outcome, _ = replay_search_case(saved.name, waves=False, echo=not args.json, monitor=args.monitor)
         finally:
             os.unlink(saved.name)
         if not outcome.actual:
             raise RuntimeError(f"the {args.sim} run gave no answer; log: {outcome.sim_dir / 'gamechip.log'}")
         answer = outcome.actual["answer"] or {}
         match = outcome.passed and outcome.actual["trace_match"]
-        report["sim"] = dict(answer, simulator=args.sim, trace_match=bool(match),
+        report = dict(outcome.actual["golden"])
+        report["sim"] = dict(answer, simulator=args.sim, trace_match=bool(match), monitor=args.monitor,
+                             nodes_checked=outcome.actual["nodes_checked"],
                              cycles_per_node=round(answer.get("cycles", 0) / max(1, answer.get("nodes", 0)), 3))
         if not match:
             report["sim"]["failure"] = outcome.result.get("failure", "")
+    else:
+        report = search_events(pos, args.depth, args.budget).summary()
+    report["cycles_per_node"] = round(report["cycles"] / max(1, report["nodes"]), 3)
     if args.json:
         print(json.dumps(report))
         return 0 if match is not False else 1
@@ -772,6 +775,9 @@ def build_parser():
     search_cmd.add_argument("--budget", type=_cycles, help="cycle budget, e.g. 1024 or 3.2M (default: none)")
     search_cmd.add_argument("--sim", help=f"also run the engine on this simulator ({', '.join(SIMULATORS)})")
     search_cmd.add_argument("--json", action="store_true", help="print one JSON object instead")
+    search_cmd.add_argument("--monitor", choices=("hdl", "python"), default="hdl",
+                            help="with --sim: hdl (the default) clocks the engine in HDL and logs every node to a "
+                                 "file checked by a golden process; python samples every cycle from Python (slow)")
     search_cmd.set_defaults(run=cmd_search)
 
     play_cmd = sub.add_parser("play", help="one game: the processor against the reference software, refereed")
