@@ -705,7 +705,7 @@ def cmd_bench(args):
     _announce_rtl()
     status = run_bench(blocks, args.sim, args.scale) if blocks else 0
     if status == 0 and with_search:
-        status = run_search_bench(args.sim)
+        status = run_search_bench(args.sim, args.scale)
     return status
 
 

@@ -393,3 +393,38 @@ def _squares(bitboard):
             yield square
         bitboard >>= 1
         square += 1
+
+
+def main(argv=None) -> int:
+    """``python -m golden.search BOARD DEPTH [BUDGET]``: one search's answer as a JSON line,
+    with its node rate (CPU time) and the interpreter and kernel that ran it. ``make bench``
+    runs it under CPython and PyPy."""
+    import json
+    import platform
+    import sys
+    import time
+
+    from .board import parse_board
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) not in (2, 3):
+        print("usage: python -m golden.search BOARD DEPTH [BUDGET]", file=sys.stderr)
+        return 2
+    try:
+        pos = parse_board(args[0])
+        depth, budget = int(args[1]), int(float(args[2])) if len(args) == 3 else None
+        started = time.process_time()
+        result = search_events(pos, depth, budget)
+    except (BoardError, ValueError) as error:
+        print(f"golden.search: {error}", file=sys.stderr)
+        return 2
+    seconds = time.process_time() - started
+    nodes = result.nodes + len(result.iterations) + (1 if result.aborted else 0)   # generated + roots
+    print(json.dumps(dict(result.summary(), iterations=[list(i) for i in result.iterations], aborted=result.aborted,
+                          cpu_seconds=seconds, nodes_per_second=nodes / max(seconds, 1e-9),
+                          interpreter=platform.python_implementation(), kernel=DEFAULT_KERNEL)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -195,14 +195,14 @@ def environment():
 
 
 def record_result(test, checked, searches, seconds, cycles, failure=None, sim_cpu_seconds=None,
-                  golden_cpu_seconds=None):
+                  golden_cpu_seconds=None, depths=None):
     record = {"tests": {}}
     if os.path.exists(RESULT_FILE):
         with open(RESULT_FILE) as previous:
             record = json.load(previous)
     record["tests"][test] = {"checked": checked, "searches": searches, "wall_seconds": seconds,
                              "cycles": cycles, "sim_cpu_seconds": sim_cpu_seconds,
-                             "golden_cpu_seconds": golden_cpu_seconds}
+                             "golden_cpu_seconds": golden_cpu_seconds, "depths": depths}
     record["checked"] = sum(t["checked"] for t in record["tests"].values())
     if failure:
         record.setdefault("failure", failure)
@@ -218,6 +218,7 @@ class Tally:
         self.test, self.cases, self.env = test, cases, env
         self.checked = self.cycles = self.searches = 0
         self.golden_cpu = 0.0
+        self.depths = []   # the completed depth of each search
         self.started, self.cpu_started = time.perf_counter(), time.process_time()
 
     def settle(self, case, outcome):
@@ -241,6 +242,7 @@ class Tally:
         self.cycles += outcome["cycles"]
         self.searches += 1
         self.golden_cpu += outcome.get("cpu_seconds", 0.0)
+        self.depths.append(answer["depth"])
         seconds = time.perf_counter() - self.started
         progress(f"search {self.test} on {self.env['sim']} ({self.env['monitor']} monitor): "
                  f"{self.searches}/{len(self.cases)} searches, {self.checked:,} nodes, {self.cycles:,} cycles "
@@ -253,7 +255,7 @@ class Tally:
         the golden process's tell what each side costs on a shared machine."""
         record_result(self.test, self.checked, self.searches, time.perf_counter() - self.started, self.cycles,
                       sim_cpu_seconds=time.process_time() - self.cpu_started,
-                      golden_cpu_seconds=self.golden_cpu or None)
+                      golden_cpu_seconds=self.golden_cpu or None, depths=self.depths)
 
 
 async def check_searches(dut, cases, test):
