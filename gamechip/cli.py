@@ -559,7 +559,9 @@ def cmd_tournament(args):
     if args.sim:
         _check_sim(args.sim)
         _announce_rtl()
-    return run_tournament(args.budget, args.levels, args.sim, args.jobs, out)
+    if args.mode == "engine" and not args.sim:
+        raise UsageError("--mode engine needs --sim (it simulates every search of every game)")
+    return run_tournament(args.budget, args.levels, args.sim, args.jobs, out, mode=args.mode, resume=args.resume)
 
 
 def _case_rtl(record):
@@ -798,6 +800,12 @@ def build_parser():
     tournament.add_argument("--levels", type=_levels, default=list(range(1, 8)), help="e.g. 1-7 (default)")
     tournament.add_argument("--sim", help="simulate the RTL processor (default: its golden model)")
     tournament.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, help="worker processes")
+    tournament.add_argument("--mode", choices=("processor", "engine"), default="processor",
+                            help="with --sim: processor (the whole processor over its pins) or engine (games by the "
+                                 "golden processor, every search on the simulated search engine, every node "
+                                 "checked: the seed's 3.2M and 32M budgets in hours)")
+    tournament.add_argument("--resume", action="store_true",
+                            help="keep the games already finished in --out (its games.json), play the rest")
     tournament.add_argument("--out", help="folder for tournament.md, tournament.csv, games.json "
                                           "(default: a new folder under runs/)")
     tournament.set_defaults(run=cmd_tournament)

@@ -456,7 +456,7 @@ async def from_file(dut):
     await check_searches(dut, cases, "from_file")
 
 
-def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None):
+def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None, tag="game-nodes"):
     """Run the searches of ``boards`` (board texts) on ``sim`` with the scoreboard; the number
     of nodes checked, or AssertionError with the failure report."""
     import tempfile
@@ -465,7 +465,7 @@ def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None):
              for i, text in enumerate(boards)]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
         json.dump(cases, out)
-    outcome = run_search_bench(sim, ["from_file"], "small", tag="game-nodes", echo=echo, cases_file=out.name,
+    outcome = run_search_bench(sim, ["from_file"], "small", tag=tag, echo=echo, cases_file=out.name,
                                rtl_root=rtl_root)
     os.unlink(out.name)
     if not outcome.passed:
