@@ -9,7 +9,7 @@ VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
 
-.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament parallel chess-perft
+.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament parallel chess-perft tables
 
 setup:
 	@scripts/setup.sh
@@ -36,7 +36,7 @@ mutants: setup
 	$(PYTEST) -n $(JOBS) -m extended tests/test_search_mutants.py tests/test_mutants.py
 
 search-deep: setup
-	GAMECHIP_SEARCH_SCALE=large $(PYTEST) tb/test_search.py -k verilator
+	GAMECHIP_SEARCH_SCALE=huge $(PYTEST) tb/test_search.py -k verilator
 
 # Perft of the six standard positions through the simulated chess move generator on Verilator,
 # every tree node walked and every leaf started (depth 3: 575k generator requests, ~4 min; DEPTH=4:
@@ -52,9 +52,18 @@ tournament: setup
 	$(GAMECHIP) tournament --budget 1024 --sim verilator
 
 # SPEC 12: both schemes on 1..32 engines, 20 seeded midgames at depth 9 (10^6 engine cycles or more
-# sequentially), on a local Dask cluster; table, CSV and plot under runs/parallel-table.
+# sequentially), on a local Dask cluster (host plies: 2 for the seed's scheme, 3 for YBW); table, CSV and plot under runs/parallel-table.
 parallel: setup
-	$(GAMECHIP) parallel --positions 20 --depth 9 --split 3 --engines 1,2,4,8,16,32 --out runs/parallel-table
+	$(GAMECHIP) parallel --positions 20 --depth 9 --engines 1,2,4,8,16,32 --out runs/parallel-table
+
+# The seed's Table 5: 3.2M cycles per move against reference levels 1-7, both colours; every search
+# of every game on the Verilator search engine with every node checked. Hours: resumable (run it
+# again to finish an interrupted one), progress on stderr. TABLE_BUDGET=32M for Table 4.
+TABLE_BUDGET ?= 3.2M
+TABLE_JOBS   ?= 2
+tables: setup
+	$(GAMECHIP) tournament --budget $(TABLE_BUDGET) --sim verilator --mode engine --jobs $(TABLE_JOBS) \
+		--out runs/table-$(TABLE_BUDGET) --resume
 
 convert: setup
 	$(GAMECHIP) convert --out build/hdl-out

@@ -392,7 +392,7 @@ def _cycles(text):
 
 
 def cmd_search(args):
-    from golden.search import MAX_DEPTH, search
+    from golden.search import MAX_DEPTH, search_events
     from tb.test_search import SearchCase, replay_search_case
 
     pos = _board(args.board)
@@ -400,10 +400,7 @@ def cmd_search(args):
         raise UsageError(f"--depth must be 1..{MAX_DEPTH}, got {args.depth}")
     if args.sim:
         _check_sim(args.sim)
-    golden = search(pos, args.depth, args.budget)
-    report = dict(golden.summary())
-    report["cycles_per_node"] = round(golden.cycles / max(1, golden.nodes), 3)
-    match = None
+    report = match = None
     if args.sim:
         _announce_rtl()
         case = SearchCase(pos, args.depth, args.budget, "gamechip search")
@@ -411,17 +408,23 @@ def cmd_search(args):
             json.dump({"block": "search", "design": "search", "sim": args.sim, "seed": 0,
                        "case": case.to_dict()}, saved)
         try:
-            outcome, _ = replay_search_case(saved.name, waves=False, echo=not args.json)
+            # the golden process runs the golden search while the simulator runs the engine
+            outcome, _ = replay_search_case(saved.name, waves=False, echo=not args.json, monitor=args.monitor)
         finally:
             os.unlink(saved.name)
         if not outcome.actual:
             raise RuntimeError(f"the {args.sim} run gave no answer; log: {outcome.sim_dir / 'gamechip.log'}")
         answer = outcome.actual["answer"] or {}
         match = outcome.passed and outcome.actual["trace_match"]
-        report["sim"] = dict(answer, simulator=args.sim, trace_match=bool(match),
+        report = dict(outcome.actual["golden"])
+        report["sim"] = dict(answer, simulator=args.sim, trace_match=bool(match), monitor=args.monitor,
+                             nodes_checked=outcome.actual["nodes_checked"],
                              cycles_per_node=round(answer.get("cycles", 0) / max(1, answer.get("nodes", 0)), 3))
         if not match:
             report["sim"]["failure"] = outcome.result.get("failure", "")
+    else:
+        report = search_events(pos, args.depth, args.budget).summary()
+    report["cycles_per_node"] = round(report["cycles"] / max(1, report["nodes"]), 3)
     if args.json:
         print(json.dumps(report))
         return 0 if match is not False else 1
@@ -435,7 +438,7 @@ def cmd_search(args):
               f"{r.get('nodes', 0):>10,} {r.get('cycles', 0):>12,} {r.get('cycles_per_node', 0):>12}")
     if args.sim:
         if match:
-            print(_agreement(golden, outcome.actual["nodes_checked"]))
+            print(_agreement(outcome.actual["golden"], outcome.actual["nodes_checked"]))
         else:
             print(report["sim"]["failure"], file=sys.stderr)
             print("traces differ", file=sys.stderr)
@@ -443,13 +446,13 @@ def cmd_search(args):
 
 
 def _agreement(golden, reports):
-    """The line for a search whose ``reports`` node reports all matched: the engine reports the
-    root of every iteration as well as the nodes it generates (the 'nodes' column), so the two
-    counts differ; say how."""
-    roots = sum(1 for node in golden.trace if node.ply == 0)
+    """The line for a search whose ``reports`` node reports all matched (``golden``: the golden
+    search's summary with its ``roots``): the engine reports the root of every iteration as well
+    as the nodes it generates (the 'nodes' column), so the two counts differ; say how."""
+    roots, total = golden["roots"], golden["nodes"]
     generated = reports - roots
-    nodes = (f"the {golden.nodes:,} generated nodes" if generated == golden.nodes else
-             f"{generated:,} of the {golden.nodes:,} generated nodes (the budget ended before the rest reported)")
+    nodes = (f"the {total:,} generated nodes" if generated == total else
+             f"{generated:,} of the {total:,} generated nodes (the budget ended before the rest reported)")
     return (f"traces match: all {reports:,} node reports agreed, in the same cycle: "
             f"the root of each of the {roots} iteration{'s' if roots != 1 else ''} and {nodes}")
 
@@ -575,7 +578,9 @@ def cmd_tournament(args):
     if args.sim:
         _check_sim(args.sim)
         _announce_rtl()
-    return run_tournament(args.budget, args.levels, args.sim, args.jobs, out)
+    if args.mode == "engine" and not args.sim:
+        raise UsageError("--mode engine needs --sim (it simulates every search of every game)")
+    return run_tournament(args.budget, args.levels, args.sim, args.jobs, out, mode=args.mode, resume=args.resume)
 
 
 def _case_rtl(record):
@@ -767,7 +772,7 @@ def cmd_bench(args):
     _announce_rtl()
     status = run_bench(blocks, args.sim, args.scale) if blocks else 0
     if status == 0 and with_search:
-        status = run_search_bench(args.sim)
+        status = run_search_bench(args.sim, args.scale)
     return status
 
 
@@ -965,6 +970,9 @@ def build_parser():
     search_cmd.add_argument("--budget", type=_cycles, help="cycle budget, e.g. 1024 or 3.2M (default: none)")
     search_cmd.add_argument("--sim", help=f"also run the engine on this simulator ({', '.join(SIMULATORS)})")
     search_cmd.add_argument("--json", action="store_true", help="print one JSON object instead")
+    search_cmd.add_argument("--monitor", choices=("hdl", "python"), default="hdl",
+                            help="with --sim: hdl (the default) clocks the engine in HDL and logs every node to a "
+                                 "file checked by a golden process; python samples every cycle from Python (slow)")
     search_cmd.set_defaults(run=cmd_search)
 
     play_cmd = sub.add_parser("play", help="one game: the processor against the reference software, refereed")
@@ -985,6 +993,12 @@ def build_parser():
     tournament.add_argument("--levels", type=_levels, default=list(range(1, 8)), help="e.g. 1-7 (default)")
     tournament.add_argument("--sim", help="simulate the RTL processor (default: its golden model)")
     tournament.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, help="worker processes")
+    tournament.add_argument("--mode", choices=("processor", "engine"), default="processor",
+                            help="with --sim: processor (the whole processor over its pins) or engine (games by the "
+                                 "golden processor, every search on the simulated search engine, every node "
+                                 "checked: the seed's 3.2M and 32M budgets in hours)")
+    tournament.add_argument("--resume", action="store_true",
+                            help="keep the games already finished in --out (its games.json), play the rest")
     tournament.add_argument("--out", help="folder for tournament.md, tournament.csv, games.json "
                                           "(default: a new folder under runs/)")
     tournament.set_defaults(run=cmd_tournament)

@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -86,30 +87,78 @@ def _stop_workers(pids):
             pass
 
 
-def tournament_game(level, processor_color, budget, sim):
-    """One tournament game in a worker process (its own build slot when simulated)."""
-    if sim is None:
+MODES = ("processor", "engine")
+
+
+def golden_game_fast(level, processor_color, budget):
+    """golden_game in a golden process (``python -m golden.games``, PyPy when installed: at the
+    seed's budgets its searches are the expensive part), else in this one."""
+    from tb.search_check import ROOT, golden_python
+
+    python = golden_python()
+    if python == sys.executable:
         return golden_game(level, processor_color, budget)
+    run = subprocess.run([python, "-m", "golden.games", str(level), processor_color, str(budget)], cwd=ROOT,
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT))
+    if run.returncode:
+        raise RuntimeError(f"the golden game in {python} failed: {run.stderr[-2000:]}")
+    return json.loads(run.stdout)
+
+
+def tournament_game(level, processor_color, budget, sim, mode="processor"):
+    """One tournament game in a worker process (its own build slot when simulated).
+
+    ``mode`` "processor": the whole processor is simulated, over its UART pins
+    (tb/test_processor.py). "engine": the golden processor plays the game (in a golden process),
+    then every search of the game runs on the simulated search engine with every node checked
+    (tb/test_search.py under the HDL clock): the seed's budgets in hours instead of weeks."""
+    if sim is None:
+        return golden_game_fast(level, processor_color, budget)
+    if mode == "engine":
+        from rtl.designs import PROCESSOR_DEPTH_LIMIT
+        from tb.test_search import check_searches_on
+
+        game = golden_game_fast(level, processor_color, budget)
+        started = time.perf_counter()
+        try:
+            game["nodes_checked"] = check_searches_on(sim, game["searched_positions"], PROCESSOR_DEPTH_LIMIT, budget,
+                                                      tag=f"tournament-s{_SLOT}", echo=True)
+        except AssertionError as mismatch:
+            raise RuntimeError(f"level {level}, processor {processor_color}: {mismatch}")
+        game["simulator"] = f"{sim}: every search of the game on the search engine, every node checked"
+        game["check_seconds"] = round(time.perf_counter() - started, 1)
+        return game
     from tb.test_processor import simulated_game
     return simulated_game(sim, level, processor_color, budget, tag=f"tournament-s{_SLOT}")
 
 
-def run_tournament(budget, levels, sim, jobs, out_dir):
+def finished_games(out_dir):
+    """The games an earlier run of the same tournament finished (its games.json), by (level,
+    colour); failed ones are played again."""
+    path = Path(out_dir) / "games.json"
+    if not path.exists():
+        return {}
+    return {(g["level"], g["processor_color"]): g for g in json.loads(path.read_text()) if "error" not in g}
+
+
+def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=False):
     """Play every level x colour in ``jobs`` worker processes. The tables are rewritten after
-    every game, so an interrupted or crashed tournament keeps every game it finished."""
-    tasks = [(level, color) for level in levels for color in COLORS]
+    every game, so an interrupted or crashed tournament keeps every game it finished; ``resume``
+    keeps the games already in ``out_dir`` and plays the others."""
+    kept = finished_games(out_dir) if resume else {}
+    tasks = [(level, color) for level in levels for color in COLORS if (level, color) not in kept]
     jobs = max(1, min(jobs, len(tasks)))
     context = multiprocessing.get_context("spawn")
     slots, pids = context.Queue(), context.Queue()
     for slot in range(jobs):
         slots.put(slot)
-    games, failures, started = [], [], time.perf_counter()
-    print(f"tournament: {len(tasks)} games, processor budget {budget:,} cycles per move, "
-          f"{'simulated on ' + sim if sim else 'golden processor model'}, {jobs} workers; results in {out_dir}",
+    games, failures, started = list(kept.values()), [], time.perf_counter()
+    print(f"tournament: {len(tasks)} games{f' ({len(kept)} kept from the last run)' if kept else ''}, processor "
+          f"budget {budget:,} cycles per move, {describe(sim, mode)}, {jobs} workers; results in {out_dir}",
           file=sys.stderr, flush=True)
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(slots, pids))
     try:
-        futures = {pool.submit(tournament_game, level, color, budget, sim): (level, color)
+        futures = {pool.submit(tournament_game, level, color, budget, sim, mode): (level, color)
                    for level, color in tasks}
         for done, future in enumerate(as_completed(futures), 1):
             level, color = futures[future]
@@ -120,7 +169,7 @@ def run_tournament(budget, levels, sim, jobs, out_dir):
             except Exception as error:  # a mismatch or a crash: keep the others going
                 failures.append({"level": level, "processor_color": color, "error": str(error)})
                 outcome = "FAILED"
-            write_tables(games, failures, budget, sim, out_dir, quiet=True)
+            write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=mode)
             elapsed = time.perf_counter() - started
             eta = elapsed / done * (len(tasks) - done)
             bar = "#" * done + "-" * (len(tasks) - done)
@@ -129,15 +178,24 @@ def run_tournament(budget, levels, sim, jobs, out_dir):
     except KeyboardInterrupt:
         _stop_workers(pids)
         pool.shutdown(wait=False, cancel_futures=True)
-        write_tables(games, failures, budget, sim, out_dir, quiet=True)
+        write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=mode)
         print(f"tournament interrupted after {len(games) + len(failures)} of {len(tasks)} games; the finished "
               f"ones are in {Path(out_dir) / 'tournament.md'} and games.json", file=sys.stderr)
         raise
     pool.shutdown()
-    return write_tables(games, failures, budget, sim, out_dir)
+    return write_tables(games, failures, budget, sim, out_dir, mode=mode)
 
 
-def write_tables(games, failures, budget, sim, out_dir, quiet=False):
+def describe(sim, mode):
+    if sim is None:
+        return "golden processor model"
+    if mode == "engine":
+        return (f"games by the golden processor, every search of every game on the search engine simulated on "
+                f"{sim} with every node checked")
+    return f"simulated on {sim}"
+
+
+def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="processor"):
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     by_key = {(g["level"], g["processor_color"]): g for g in games}
@@ -154,8 +212,7 @@ def write_tables(games, failures, budget, sim, out_dir, quiet=False):
 
     header = ("| level | HW black: score HW-SW | HW moves | SW moves | SW black: score HW-SW "
               "| HW moves | SW moves |")
-    lines = [f"# Processor vs reference software, budget {budget:,} cycles per move "
-             f"({'simulated on ' + sim if sim else 'golden processor model'})", "",
+    lines = [f"# Processor vs reference software, budget {budget:,} cycles per move ({describe(sim, mode)})", "",
              "Moves are moves+passes of each side. HW = the processor, SW = the reference player.", "",
              header, "|---|---|---|---|---|---|---|"]
     rows = []

@@ -1,40 +1,53 @@
-"""``make bench`` for the search engine (SPEC §7): cycles per node, simulated cycles per second,
-and the completed depth within the seed's budgets, on 20 fixed midgame positions.
+"""``make bench`` for the search engine (SPEC §7), on 20 fixed midgame positions: cycles per node,
+how fast the golden search runs (CPython and the fast path, PyPy), how fast each simulator runs
+the engine alone and with every node checked, and the completed depth within the seed's budgets,
+all measured.
 
-* Cycles per node come from the golden model's cycle schedule, which the regression's
-  scoreboard proves equal to the engine's, cycle by cycle; they are split into generation
-  cycles (one per generated node), cycles waiting for the evaluator's stable-disc iterations,
-  and cycles spent returning to a level above.
-* Simulated cycles per second: the engine runs free (no per-cycle scoreboard) on each
-  simulator, every answer compared with the golden search.
-* Completed depth: for 1,024 cycles the engine is simulated (Verilator). For 3.2 M and 32 M
-  cycles simulation (and the Python golden model, ~15k nodes/s) would take hours, so the
-  depth is extrapolated: the golden search runs iterations until one passes
-  ``MEASURED_CYCLES``; each further iteration is assumed to cost the last measured
-  iteration's cycles times the ratio of the last two (the effective branching factor of
-  iterative deepening, taken over an even and an odd ply so the odd/even swing averages out).
-  The table says which figures are measured and which extrapolated.
+* Cycles per node come from the golden model's cycle schedule, which the scoreboard proves equal
+  to the engine's, cycle by cycle; they are split into generation cycles (one per generated
+  node), cycles waiting for the evaluator's stable-disc iterations, and cycles spent returning.
+* Golden: ``python -m golden.search`` on one position (1 M cycles), under CPython (the ``ints``
+  kernel) and under PyPy (``words``), in nodes per CPU second.
+* Simulators: the HDL-clocked harness (tb/test_search.py, ``hdl`` monitor). "Alone": node events
+  not even written, answers compared with the golden search. "Every node checked": every node
+  event logged and compared by the golden process. Wall-clock cycles per second, and per CPU
+  second of the simulator process and of the golden process: on a shared machine the wall clock
+  says how busy the machine was, CPU time what each side costs (with two free cores the checked
+  rate is the smaller of the two).
+* Completed depth: 1,024 and 3.2 M cycles are simulated on Verilator with every node checked (the
+  20 positions, 64 M cycles: also the checked-throughput figure); 32 M cycles by the golden search
+  (whose cycle schedule the scoreboard verifies node by node), in golden processes on every core.
+  Nothing is extrapolated.
 """
 
 import json
+import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from golden.board import popcount
+from golden.evaluator import T_DONE_CYCLE
 from golden.othello import legal_moves
 from golden.positions import random_game_positions
-from golden.search import MAX_DEPTH, TERMINAL, _Abort, _Iteration, search
-from golden.evaluator import DEFAULT, evaluate
+from golden.search import MAX_DEPTH, TERMINAL, search_events
 
 SEED = 2010
 POSITIONS = 20
 BUDGETS = (1_024, 3_200_000, 32_000_000)
-MEASURED_CYCLES = 60_000
+SIMULATED_BUDGETS = {"verilator": (1_024, 3_200_000)}   # every node checked
+GOLDEN_BUDGETS = (32_000_000,)
+GOLDEN_RATE_CYCLES = 1_000_000
+# (searches, budget) for the simulator alone, and for every node checked where no depth budget is
+# simulated: Icarus and GHDL run this design at a few hundred cycles per second
+FREE_RUN = {"verilator": (3, 1_000_000), "icarus": (1, 4_000), "ghdl": (1, 4_000)}
+CHECKED = {"icarus": (1, 4_000), "ghdl": (1, 4_000)}
 TARGET_CYCLES_PER_NODE = 2.5
-TARGET_DEPTH_32M = 11
-FREE_RUN_CASES = {"verilator": 20, "icarus": 1, "ghdl": 2}
+TARGET_CHECKED_RATE = 150_000
+SEED_DEPTH_32M = 9.64      # the seed's processor at 32 M cycles per move (Table 7); its C twin 7.63
 
 
 def midgame_positions(seed=SEED, count=POSITIONS):
@@ -50,125 +63,165 @@ def midgame_positions(seed=SEED, count=POSITIONS):
     return out
 
 
-def cycle_split(result):
-    """(generation, evaluator waits, returns) cycles of a golden SearchResult."""
-    waits = 0
-    for node in result.trace:
-        if node.kind != "inner":
-            waits += evaluate(node.position).done_cycle + (1 if node.kind == TERMINAL else 0)
-    generation = result.nodes
-    return generation, waits, result.cycles - generation - waits
+def say(text):
+    print(f"bench: {text}", file=sys.stderr, flush=True)
 
 
-def iteration_cycles(pos, limit_cycles):
-    """Cycles of iterations 1, 2, ... of the golden search until one passes ``limit_cycles``."""
-    costs, start, pv, killers = [], 0, None, {}
-    for depth in range(1, MAX_DEPTH + 1):
-        iteration = _Iteration(pos, depth, pv, start, DEFAULT, False, None, killers).run()
-        costs.append(iteration.end + 1 - start)
-        start, pv = iteration.end + 1, iteration.best
-        if sum(costs) >= limit_cycles:
-            break
-    return costs
+def cycle_split(pos, depth):
+    """(nodes, generation, evaluator waits, returns) cycles of the golden search of ``pos``."""
+    waits = [0]
+
+    def on_node(iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
+        if terms is not None:
+            waits[0] += terms[T_DONE_CYCLE] + (1 if kind == TERMINAL else 0)
+
+    result = search_events(pos, depth, on_node=on_node)
+    return result.nodes, result.nodes, waits[0], result.cycles - result.nodes - waits[0]
 
 
-def depth_within(costs, budget):
-    """Deepest completed iteration within ``budget`` cycles; (depth, extrapolated?)."""
-    costs = list(costs)
-    extrapolated = False
-    growth = (costs[-1] / costs[-3]) ** 0.5 if len(costs) >= 3 and costs[-3] else 4.0
-    while sum(costs) <= budget and len(costs) < MAX_DEPTH:
-        costs.append(costs[-1] * growth)
-        extrapolated = True
-    total, depth = 0, 0
-    for d, cost in enumerate(costs, 1):
-        total += cost
-        if total > budget and d > 1:
-            break
-        depth = d
-    return depth, extrapolated
+def golden_run(python, pos, budget):
+    """One golden search in a fresh ``python`` process (``python -m golden.search``)."""
+    from tb.search_check import ROOT
+
+    run = subprocess.run([python, "-m", "golden.search", pos.text(), str(MAX_DEPTH), str(budget)], cwd=ROOT,
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT))
+    if run.returncode:
+        raise RuntimeError(f"golden search under {python} failed: {run.stderr[-2000:]}")
+    return json.loads(run.stdout)
 
 
-def free_run(sim, cases, optimised=True):
-    from tb.test_search import SearchCase, run_search_bench
+def engine_runs(sim, cases, test):
+    """Run ``cases`` (SearchCase) through the HDL-clocked bench: ``free_run`` (the simulator alone)
+    or ``from_file`` (every node checked). Returns the run's RunResult."""
+    from tb.test_search import run_search_bench
 
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
         json.dump([case.to_dict() for case in cases], out)
-    outcome = run_search_bench(sim, ["free_run"], "small", tag="bench", echo=True, optimised=optimised,
-                               cases_file=out.name)
-    if not outcome.passed or not outcome.actual:
-        raise RuntimeError(f"free run on {sim} failed; log {outcome.sim_dir / 'gamechip.log'}")
-    return outcome.actual
+    try:
+        outcome = run_search_bench(sim, [test], "small", tag="bench", echo=True, optimised=True, cases_file=out.name)
+    finally:
+        os.unlink(out.name)
+    if not outcome.passed:
+        raise RuntimeError(outcome.result.get("failure") or
+                           f"{test} on {sim} failed; log {outcome.sim_dir / 'gamechip.log'}")
+    return outcome
 
 
-def run_search_bench(sims):
+def free_run_rate(sim, positions, count, budget):
     from tb.test_search import SearchCase
 
-    positions = midgame_positions()
-    print(f"bench: search engine on {len(positions)} midgame positions (random play, seed {SEED})",
-          file=sys.stderr, flush=True)
+    cases = [SearchCase(p, MAX_DEPTH, budget, f"bench #{i}") for i, p in enumerate(positions[:count])]
+    say(f"{sim}: the engine alone, {len(cases)} search(es) of {budget:,} cycles")
+    answers = engine_runs(sim, cases, "free_run").actual
+    for case, answer in zip(cases, answers):
+        golden = search_events(case.position, case.depth, case.budget).summary()
+        if {k: answer[k] for k in golden} != golden:
+            raise RuntimeError(f"{sim}: {case.position.text()} budget {case.budget}: engine {answer}, golden {golden}")
+    cycles = sum(a["cycles"] for a in answers)
+    return {"cycles": cycles, "wall": cycles / sum(a["seconds"] for a in answers),
+            "cpu": cycles / sum(a["cpu_seconds"] for a in answers)}
 
-    # Cycles per node at a fixed depth, from the verified cycle model.
+
+def checked_run(sim, cases):
+    """Every node of ``cases`` checked; rates and the per-search answers (depths)."""
+    outcome = engine_runs(sim, cases, "from_file")
+    t = outcome.result["tests"]["from_file"]
+    return {"cycles": t["cycles"], "nodes": t["checked"], "wall": t["cycles"] / t["wall_seconds"],
+            "cpu": t["cycles"] / t["sim_cpu_seconds"], "golden_cpu": t["checked"] / max(t["golden_cpu_seconds"] or 0, 1e-9),
+            "depths": t.get("depths", [])}
+
+
+def run_search_bench(sims, scale=1.0):
+    from tb.search_check import golden_python, SearchCase
+
+    positions = midgame_positions()[:max(1, round(POSITIONS * scale))]
+    say(f"search engine on {len(positions)} midgame positions (random play, seed {SEED})")
+    started = time.perf_counter()
+
     totals = [0, 0, 0, 0]
-    for number, pos in enumerate(positions, 1):
-        print(f"bench: cycle split at depth 5, position {number}/{len(positions)}", file=sys.stderr, flush=True)
-        result = search(pos, 5)
-        generation, waits, returns = cycle_split(result)
-        for i, value in enumerate((result.nodes, generation, waits, returns)):
+    for pos in positions:
+        for i, value in enumerate(cycle_split(pos, 5)):
             totals[i] += value
     nodes = totals[0]
 
-    # Simulated cycles per second (free run), and the 1,024-cycle budget simulated.
-    budget_cases = [SearchCase(p, MAX_DEPTH, BUDGETS[0], f"bench #{i}") for i, p in enumerate(positions)]
-    rates, measured_depths = {}, None
-    for sim in sims:
-        chosen = budget_cases[:FREE_RUN_CASES[sim]]
-        started = time.perf_counter()
-        answers = free_run(sim, chosen)
-        for case, answer in zip(chosen, answers):
-            golden = search(case.position, case.depth, case.budget).summary()
-            got = {k: answer[k] for k in golden}
-            if got != golden:
-                raise RuntimeError(f"{sim}: {case.position.text()} budget {case.budget}: "
-                                   f"engine {got}, golden {golden}")
-        cycles = sum(a["cycles"] for a in answers)
-        rates[sim] = (cycles / sum(a["seconds"] for a in answers), len(answers), time.perf_counter() - started)
-        if sim == "verilator" or measured_depths is None:
-            measured_depths = (sim, [a["depth"] for a in answers])
+    say(f"golden search alone: {GOLDEN_RATE_CYCLES:,} cycles, CPython and {golden_python()}")
+    golden_rates = {"CPython": golden_run(sys.executable, positions[0], GOLDEN_RATE_CYCLES)}
+    fast = golden_python()
+    if fast != sys.executable:
+        golden_rates["PyPy"] = golden_run(fast, positions[0], GOLDEN_RATE_CYCLES)
 
-    # Completed depth at the larger budgets, extrapolated from the golden iterations.
-    print(f"bench: golden iterations up to {MEASURED_CYCLES:,} cycles per position ...", file=sys.stderr, flush=True)
-    costs = []
-    for number, pos in enumerate(positions, 1):
-        costs.append(iteration_cycles(pos, MEASURED_CYCLES))
-        print(f"bench: position {number}/{len(positions)}: iterations cost {costs[-1]} cycles",
-              file=sys.stderr, flush=True)
+    alone, checked, depths = {}, {}, {}
+    for sim in sims:
+        count, budget = FREE_RUN[sim]
+        alone[sim] = free_run_rate(sim, positions, count, budget)
+        if sim in SIMULATED_BUDGETS:
+            for budget in SIMULATED_BUDGETS[sim]:
+                cases = [SearchCase(p, MAX_DEPTH, budget, f"bench #{i}, budget {budget:,}")
+                         for i, p in enumerate(positions)]
+                say(f"{sim}: every node checked, {len(cases)} searches of {budget:,} cycles")
+                run = checked_run(sim, cases)
+                depths[budget] = (f"simulated on {sim}, every node checked", run["depths"])
+                if budget == max(SIMULATED_BUDGETS[sim]):
+                    checked[sim] = run
+        else:
+            count, budget = CHECKED[sim]
+            say(f"{sim}: every node checked, {count} search(es) of {budget:,} cycles")
+            checked[sim] = checked_run(sim, [SearchCase(p, MAX_DEPTH, budget, f"bench #{i}")
+                                             for i, p in enumerate(positions[:count])])
+
+    for budget in GOLDEN_BUDGETS:
+        if budget in depths:
+            continue
+        workers = os.cpu_count() or 1
+        say(f"golden search, {len(positions)} positions at {budget:,} cycles in {workers} golden processes "
+            f"({fast}); about {budget / 1.2 / 300_000 * len(positions) / workers / 60:.0f} min")
+        done = []
+
+        def one(pos):
+            answer = golden_run(fast, pos, budget)
+            done.append(answer["depth"])
+            say(f"  {len(done)}/{len(positions)}: depth {answer['depth']} ({answer['nodes']:,} nodes, "
+                f"{answer['nodes_per_second']:,.0f} nodes/CPU-s)")
+            return answer["depth"]
+
+        with ThreadPoolExecutor(workers) as pool:
+            depths[budget] = (f"golden search ({'PyPy' if fast != sys.executable else 'CPython'})",
+                              list(pool.map(one, positions)))
 
     print()
-    print(f"search engine, {len(positions)} midgame positions (20..40 discs, random play, seed {SEED})")
+    print(f"search engine, {len(positions)} midgame positions (20..40 discs, random play, seed {SEED}); "
+          f"bench time {time.perf_counter() - started:,.0f} s")
     print(f"cycles per node at depth 5: {sum(totals[1:]) / nodes:.3f}  "
           f"(generation {totals[1] / nodes:.3f}, stable-disc waits {totals[2] / nodes:.3f}, "
           f"returns {totals[3] / nodes:.3f}; {nodes:,} nodes; target <= {TARGET_CYCLES_PER_NODE}: "
           f"{'met' if sum(totals[1:]) / nodes <= TARGET_CYCLES_PER_NODE else 'NOT met'})")
-    print("  (from the golden cycle schedule, which the regression's scoreboard checks cycle by cycle)")
     print()
-    print(f"{'simulator':<10} {'cycles/s':>10} {'searches':>9}  (free run, no scoreboard; answers checked)")
-    for sim, (rate, count, _) in rates.items():
-        print(f"{sim:<10} {rate:>10,.0f} {count:>9}")
+    print(f"{'golden search':<16} {'nodes/CPU-s':>12}  kernel")
+    for name, answer in golden_rates.items():
+        print(f"{name:<16} {answer['nodes_per_second']:>12,.0f}  {answer['kernel']} "
+              f"({GOLDEN_RATE_CYCLES:,}-cycle search, {answer['nodes']:,} nodes)")
+    print()
+    print(f"{'simulator':<10} {'alone: cycles/s':>16} {'per sim CPU-s':>14} {'checked: cycles/s':>18} "
+          f"{'per sim CPU-s':>14} {'golden nodes/CPU-s':>19} {'cycles checked':>15}")
+    for sim in sims:
+        a, c = alone[sim], checked[sim]
+        note = ""
+        if sim == "verilator":
+            best = min(c["cpu"], c["golden_cpu"] * c["cycles"] / max(c["nodes"], 1))
+            note = (f"  with two free cores: {best:,.0f} cycles/s checked; target >= {TARGET_CHECKED_RATE:,}: "
+                    f"{'met' if best >= TARGET_CHECKED_RATE else 'NOT met'} (wall clock: "
+                    f"{'met' if c['wall'] >= TARGET_CHECKED_RATE else 'NOT met'})")
+        print(f"{sim:<10} {a['wall']:>16,.0f} {a['cpu']:>14,.0f} {c['wall']:>18,.0f} {c['cpu']:>14,.0f} "
+              f"{c['golden_cpu']:>19,.0f} {c['cycles']:>15,}{note}")
+    print("  (HDL clock; 'checked': every node event logged by the harness and compared by the golden process)")
     print()
     print(f"{'budget':>12} {'mean depth':>11} {'min':>4} {'max':>4}  how")
-    sim, depths = measured_depths
-    print(f"{BUDGETS[0]:>12,} {sum(depths) / len(depths):>11.2f} {min(depths):>4} {max(depths):>4}  "
-          f"simulated on {sim} ({len(depths)} positions)")
     for budget in BUDGETS:
-        results = [depth_within(c, budget) for c in costs]
-        depths = [d for d, _ in results]
-        how = ("extrapolated from golden iterations" if any(e for _, e in results)
-               else "golden cycle model, all iterations computed")
-        note = ""
-        if budget == 32_000_000:
-            note = f"; target >= {TARGET_DEPTH_32M}: {'met' if sum(depths) / len(depths) >= TARGET_DEPTH_32M else 'NOT met'}"
-        print(f"{budget:>12,} {sum(depths) / len(depths):>11.2f} {min(depths):>4} {max(depths):>4}  {how}{note}")
-    growth = [(c[-1] / c[-3]) ** 0.5 for c in costs if len(c) >= 3]
-    print(f"\neffective branching factor per ply (last iterations): mean {sum(growth) / len(growth):.2f}")
+        if budget not in depths:
+            print(f"{budget:>12,} {'-':>11}  not measured (no simulator chosen simulates it)")
+            continue
+        how, values = depths[budget]
+        note = f"; the seed's processor: {SEED_DEPTH_32M}" if budget == 32_000_000 else ""
+        print(f"{budget:>12,} {sum(values) / len(values):>11.2f} {min(values):>4} {max(values):>4}  "
+              f"{how}, {len(values)} positions{note}")
     return 0

@@ -53,7 +53,7 @@ def legal_bits(node):
 def expected_outputs(node):
     """The engine's event outputs for the node the scoreboard expected ({port: value}); nothing
     when it expected none."""
-    from tb.test_search import KINDS
+    from tb.search_check import KINDS
 
     if not isinstance(node, dict) or "board" not in node:
         return {}

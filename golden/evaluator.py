@@ -171,6 +171,96 @@ class Evaluation:
         }
 
 
+# Fields of the tuple :func:`evaluation_terms` returns, in order.
+TERM_FIELDS = ("terminal", "stage", "corners_own", "corners_opp", "xsq_own", "xsq_opp",
+               "mobility_own", "mobility_opp", "discs_own", "discs_opp", "stable_own", "stable_opp",
+               "fixed", "adaptive", "fixed_raw", "adaptive_raw", "done_cycle")
+(T_TERMINAL, T_STAGE, T_CORNERS_OWN, T_CORNERS_OPP, T_XSQ_OWN, T_XSQ_OPP, T_MOBILITY_OWN,
+ T_MOBILITY_OPP, T_DISCS_OWN, T_DISCS_OPP, T_STABLE_OWN, T_STABLE_OPP, T_FIXED, T_ADAPTIVE,
+ T_FIXED_RAW, T_ADAPTIVE_RAW, T_DONE_CYCLE) = range(len(TERM_FIELDS))
+
+# The search evaluates the same discs of one colour again and again (a colour's stable set
+# changes rarely from move to move): the stable-disc summary of a bitboard is memoised. The
+# memo is emptied when it reaches this many entries, so that memory stays flat.
+STABLE_MEMO_SIZE = 1 << 17
+_stable_memo: dict = {}
+_NOTHING_STABLE = (0, 1)
+
+
+def stable_summary(own: int) -> tuple[int, int]:
+    """(number of stable discs of ``own``, hardware iterations): the count after the last
+    element of :func:`golden.stable.stable_iterations` and that list's length."""
+    if not own & CORNER_MASK:
+        return _NOTHING_STABLE     # stability grows from the corners only
+    summary = _stable_memo.get(own)
+    if summary is None:
+        iterations = stable_iterations(own)
+        summary = (popcount(iterations[-1]), len(iterations))
+        if len(_stable_memo) >= STABLE_MEMO_SIZE:
+            _stable_memo.clear()
+        _stable_memo[own] = summary
+    return summary
+
+
+def _weight_tables(weights: Weights) -> tuple:
+    """(corner, xsquare, mobility, stable, terminal, stage by disc count, adaptive weights by
+    stage): each Weights' numbers, looked up once instead of at every evaluation."""
+    tables = _WEIGHT_TABLES.get(weights)
+    if tables is None:
+        tables = (weights.corner, weights.xsquare, weights.mobility, weights.stable, weights.terminal,
+                  tuple(weights.stage(discs) for discs in range(SIZE * SIZE + 1)),
+                  tuple(weights.adaptive_weights(stage) for stage in range(len(STAGES))))
+        _WEIGHT_TABLES[weights] = tables
+    return tables
+
+
+_WEIGHT_TABLES: dict = {}
+
+
+def evaluation_terms(own: int, opp: int, own_moves: int, opp_moves: int, weights: Weights = DEFAULT) -> tuple:
+    """Every term of the evaluation as a plain tuple (fields TERM_FIELDS), given both sides'
+    legal-move vectors (the search has already computed them)."""
+    return _terms(own, opp, own_moves, opp_moves, _weight_tables(weights))
+
+
+def make_terms(popcount, stable_summary, corner_mask, x_mask):
+    """The search's inner-loop evaluation for one representation of bitboards (Python ints,
+    or golden.words' machine words): given its popcount, stable summary and masks, a function
+    (own, opp, own_moves, opp_moves, tables) -> the tuple of TERM_FIELDS, ``tables`` from
+    :func:`_weight_tables`."""
+
+    def terms(own, opp, own_moves, opp_moves, tables):
+        corner_w, xsquare_w, mobility_w, stable_w, terminal_w, stages, adaptive_w = tables
+        stable_own, iterations_own = stable_summary(own)
+        stable_opp, iterations_opp = stable_summary(opp)
+        corners_own, corners_opp = popcount(own & corner_mask), popcount(opp & corner_mask)
+        xsq_own, xsq_opp = popcount(own & x_mask), popcount(opp & x_mask)
+        mobility_own, mobility_opp = popcount(own_moves), popcount(opp_moves)
+        discs_own, discs_opp = popcount(own), popcount(opp)
+        stage = stages[discs_own + discs_opp]
+        terminal = not own_moves and not opp_moves
+        if terminal:
+            fixed_raw = adaptive_raw = terminal_w * (discs_own - discs_opp)
+        else:
+            fixed_raw = (corner_w * (corners_own - corners_opp) + xsquare_w * (xsq_own - xsq_opp)
+                         + mobility_w * (mobility_own - mobility_opp) + stable_w * (stable_own - stable_opp))
+            w_mobility, w_stability, w_corners, w_discs = adaptive_w[stage]
+            adaptive_raw = (w_mobility * (mobility_own - mobility_opp) + w_stability * (stable_own - stable_opp)
+                            + w_corners * (corners_own - corners_opp) + w_discs * (discs_own - discs_opp))
+        fixed = VALUE_MIN if fixed_raw < VALUE_MIN else VALUE_MAX if fixed_raw > VALUE_MAX else fixed_raw
+        adaptive = VALUE_MIN if adaptive_raw < VALUE_MIN else VALUE_MAX if adaptive_raw > VALUE_MAX else adaptive_raw
+        # Both stable evaluators start on the same edge; done when both are.
+        done_cycle = (iterations_own if iterations_own > iterations_opp else iterations_opp) - 1
+        return (terminal, stage, corners_own, corners_opp, xsq_own, xsq_opp, mobility_own, mobility_opp,
+                discs_own, discs_opp, stable_own, stable_opp, fixed, adaptive, fixed_raw, adaptive_raw,
+                done_cycle)
+
+    return terms
+
+
+_terms = make_terms(popcount, stable_summary, CORNER_MASK, X_MASK)
+
+
 def evaluate(pos: Position, weights: Weights = DEFAULT) -> Evaluation:
     """Evaluate ``pos`` from the point of view of the side to move."""
     if pos.size != SIZE:
@@ -178,46 +268,18 @@ def evaluate(pos: Position, weights: Weights = DEFAULT) -> Evaluation:
     if not isinstance(weights, Weights):
         raise TypeError(f"weights must be a Weights, got {type(weights).__name__}")
     own, opp = pos.own, pos.opp
-    own_moves = legal_moves(own, opp)
-    opp_moves = legal_moves(opp, own)
-    own_iters = stable_iterations(own)
-    opp_iters = stable_iterations(opp)
-
-    corners = (popcount(own & CORNER_MASK), popcount(opp & CORNER_MASK))
-    xsquares = (popcount(own & X_MASK), popcount(opp & X_MASK))
-    mobility = (popcount(own_moves), popcount(opp_moves))
-    stable = (popcount(own_iters[-1]), popcount(opp_iters[-1]))
-    discs = (popcount(own), popcount(opp))
-    terminal = not own_moves and not opp_moves
-    stage = weights.stage(discs[0] + discs[1])
-
-    def diff(pair: tuple[int, int]) -> int:
-        return pair[0] - pair[1]
-
-    if terminal:
-        fixed_raw = adaptive_raw = weights.terminal * diff(discs)
-    else:
-        fixed_raw = (
-            weights.corner * diff(corners)
-            + weights.xsquare * diff(xsquares)
-            + weights.mobility * diff(mobility)
-            + weights.stable * diff(stable)
-        )
-        terms = (diff(mobility), diff(stable), diff(corners), diff(discs))
-        adaptive_raw = sum(w * t for w, t in zip(weights.adaptive_weights(stage), terms))
-
+    t = evaluation_terms(own, opp, legal_moves(own, opp), legal_moves(opp, own), weights)
     return Evaluation(
-        corners=corners,
-        xsquares=xsquares,
-        mobility=mobility,
-        stable=stable,
-        discs=discs,
-        terminal=terminal,
-        stage=stage,
-        fixed=saturate(fixed_raw),
-        adaptive=saturate(adaptive_raw),
-        fixed_raw=fixed_raw,
-        adaptive_raw=adaptive_raw,
-        # Both stable evaluators start on the same edge; done when both are.
-        done_cycle=max(len(own_iters), len(opp_iters)) - 1,
+        corners=(t[T_CORNERS_OWN], t[T_CORNERS_OPP]),
+        xsquares=(t[T_XSQ_OWN], t[T_XSQ_OPP]),
+        mobility=(t[T_MOBILITY_OWN], t[T_MOBILITY_OPP]),
+        stable=(t[T_STABLE_OWN], t[T_STABLE_OPP]),
+        discs=(t[T_DISCS_OWN], t[T_DISCS_OPP]),
+        terminal=t[T_TERMINAL],
+        stage=t[T_STAGE],
+        fixed=t[T_FIXED],
+        adaptive=t[T_ADAPTIVE],
+        fixed_raw=t[T_FIXED_RAW],
+        adaptive_raw=t[T_ADAPTIVE_RAW],
+        done_cycle=t[T_DONE_CYCLE],
     )

@@ -17,12 +17,17 @@ def mover_name(color_char, processor_color):
 
 
 def golden_game(level, processor_color, budget, on_move=None):
-    """One game of the golden processor against ReferencePlayer(level); the result dict."""
-    processor, reference = GoldenProcessor(budget), ReferencePlayer(level)
+    """One game of the golden processor against ReferencePlayer(level); the result dict, with
+    ``searched_positions``: the board text of every position the processor searched."""
+    processor, reference = GoldenProcessor(budget, keep_trace=False), ReferencePlayer(level)
     black, white = (processor, reference) if processor_color == "black" else (reference, processor)
     started = time.perf_counter()
     result = play_game(black, white, on_move=on_move)
-    return result_dict(result, level, processor_color, budget, "golden", time.perf_counter() - started)
+    game = result_dict(result, level, processor_color, budget, "golden", time.perf_counter() - started)
+    game["searched_positions"] = [p.text() for p in processor.searched]
+    return game
+
+
 
 
 def result_dict(result, level, processor_color, budget, simulator, seconds):
@@ -43,3 +48,22 @@ def result_dict(result, level, processor_color, budget, simulator, seconds):
             "reason": result.reason, "invalid_by": result.invalid_by, "detail": result.detail,
             "mean_depth": round(sum(depths) / len(depths), 2) if depths else None,
             "plies": plies, "results_text": result.results_text()}
+
+
+def main(argv=None):
+    """``python -m golden.games LEVEL COLOR BUDGET``: one golden game as a JSON line (the
+    tournament runs it under PyPy when installed: its searches are the expensive part)."""
+    import json
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 3 or args[1] not in ("black", "white"):
+        print("usage: python -m golden.games LEVEL black|white BUDGET", file=sys.stderr)
+        return 2
+    print(json.dumps(golden_game(int(args[0]), args[1], int(float(args[2])))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+

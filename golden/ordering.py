@@ -65,15 +65,38 @@ def next_move(legal: int, last: Optional[int] = None, pv: Optional[int] = None) 
     return None
 
 
-def ordered_moves(legal: int, pv: Optional[int] = None) -> list[int]:
-    """Every legal square in priority order, by the hardware's walk.
+# The static order is three ascending runs: corners, the middle squares, X-squares.
+CORNER_MASK = sum(1 << sq for sq in CORNERS)
+X_MASK = sum(1 << sq for sq in X_SQUARES)
+MIDDLE_MASK = ((1 << N_SQUARES) - 1) & ~CORNER_MASK & ~X_MASK
 
-    Select, feed the selection back as ``last``, repeat until nothing is left.
+
+def ordered_moves(legal: int, pv: Optional[int] = None) -> list[int]:
+    """Every legal square in priority order: the order the hardware's walk visits them.
+
+    ``pv`` first when it is legal, then the corners, the middle squares and the X-squares,
+    each run in index order (the search calls this at every node: tests check it against
+    the walk of :func:`next_move`).
     """
     out: list[int] = []
-    last = None
-    while True:
-        last = next_move(legal, last, pv)
-        if last is None:
-            return out
-        out.append(last)
+    if pv is not None and legal >> pv & 1:
+        out.append(pv)
+        legal ^= 1 << pv
+    run = legal & CORNER_MASK
+    if run:
+        legal ^= run
+        while run:
+            low = run & -run
+            out.append(low.bit_length() - 1)
+            run ^= low
+    x_squares = legal & X_MASK
+    run = legal ^ x_squares
+    while run:
+        low = run & -run
+        out.append(low.bit_length() - 1)
+        run ^= low
+    while x_squares:
+        low = x_squares & -x_squares
+        out.append(low.bit_length() - 1)
+        x_squares ^= low
+    return out

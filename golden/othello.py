@@ -83,6 +83,8 @@ def legal_moves(own: int, opp: int, size: int = 8) -> int:
     an opponent disc) twice, covering runs of up to 6 = size - 2 discs for
     every supported size with fewer Python operations than six single steps.
     """
+    if size == 8:
+        return _legal_moves_8(own, opp)
     g = geometry(size)
     moves = 0
     for s, s2, mask in g.axes:
@@ -99,6 +101,91 @@ def legal_moves(own: int, opp: int, size: int = 8) -> int:
         y |= (y >> s2) & pair_down
         moves |= (x << s) | (y >> s)
     return moves & g.full & ~(own | opp)
+
+
+_FULL_8 = (1 << 64) - 1
+_INNER_FILES_8 = geometry(8).axes[0][2]
+
+
+def _legal_moves_8(own: int, opp: int) -> int:
+    """:func:`legal_moves` on the 8x8 board, its loop over the four axes written out: the
+    search calls it two to three times per node."""
+    inner = opp & _INNER_FILES_8
+    # east (+1) / west (-1)
+    x = (own << 1) & inner
+    y = (own >> 1) & inner
+    x |= (x << 1) & inner
+    y |= (y >> 1) & inner
+    pair = inner & (inner << 1)
+    pair_down = pair >> 1
+    x |= (x << 2) & pair
+    y |= (y >> 2) & pair_down
+    x |= (x << 2) & pair
+    y |= (y >> 2) & pair_down
+    moves = (x << 1) | (y >> 1)
+    # north (+8) / south (-8)
+    x = (own << 8) & opp
+    y = (own >> 8) & opp
+    x |= (x << 8) & opp
+    y |= (y >> 8) & opp
+    pair = opp & (opp << 8)
+    pair_down = pair >> 8
+    x |= (x << 16) & pair
+    y |= (y >> 16) & pair_down
+    x |= (x << 16) & pair
+    y |= (y >> 16) & pair_down
+    moves |= (x << 8) | (y >> 8)
+    # north-east (+9) / south-west (-9)
+    x = (own << 9) & inner
+    y = (own >> 9) & inner
+    x |= (x << 9) & inner
+    y |= (y >> 9) & inner
+    pair = inner & (inner << 9)
+    pair_down = pair >> 9
+    x |= (x << 18) & pair
+    y |= (y >> 18) & pair_down
+    x |= (x << 18) & pair
+    y |= (y >> 18) & pair_down
+    moves |= (x << 9) | (y >> 9)
+    # north-west (+7) / south-east (-7)
+    x = (own << 7) & inner
+    y = (own >> 7) & inner
+    x |= (x << 7) & inner
+    y |= (y >> 7) & inner
+    pair = inner & (inner << 7)
+    pair_down = pair >> 7
+    x |= (x << 14) & pair
+    y |= (y >> 14) & pair_down
+    x |= (x << 14) & pair
+    y |= (y >> 14) & pair_down
+    moves |= (x << 7) | (y >> 7)
+    return moves & _FULL_8 & ~(own | opp)
+
+
+def _flips(own: int, opp: int, bit: int) -> int:
+    """:func:`flips` on the 8x8 board for the empty square ``bit`` (a one-bit bitboard),
+    unchecked: the search's inner loop. Each run of opponent discs is walked square by square
+    (runs are short), stopping at the first square that is not an opponent disc."""
+    flipped = 0
+    inner = opp & _INNER_FILES_8
+    for step, run_mask in ((1, inner), (8, opp), (9, inner), (7, inner)):
+        square = bit << step
+        if square & run_mask:
+            run = 0
+            while square & run_mask:
+                run |= square
+                square <<= step
+            if square & own:
+                flipped |= run
+        square = bit >> step
+        if square & run_mask:
+            run = 0
+            while square & run_mask:
+                run |= square
+                square >>= step
+            if square & own:
+                flipped |= run
+    return flipped
 
 
 def flips(own: int, opp: int, move: int, size: int = 8) -> int:

@@ -14,16 +14,36 @@ from .board import Position, check_size, squares_of, start_position
 from .othello import flips, legal_moves
 
 
+def _occupancy_runs() -> tuple:
+    """(black, white) bits of 8 squares for each of the 3**8 ways to fill them: base-3 digit k of
+    the index is square k (0 empty, 1 black, 2 white)."""
+    runs = []
+    for code in range(3 ** 8):
+        black = white = 0
+        for square in range(8):
+            code, kind = divmod(code, 3)
+            if kind == 1:
+                black |= 1 << square
+            elif kind == 2:
+                white |= 1 << square
+        runs.append((black, white))
+    return tuple(runs)
+
+
+_OCCUPANCY_RUNS = _occupancy_runs()
+
+
 def random_occupancy(rng: random.Random, size: int = 8) -> Position:
-    """Each square independently empty, black or white (1/3 each); random side."""
+    """Each square independently empty, black or white (1/3 each); random side. Eight squares
+    per random draw (a draw below 3**8 picks all eight at once): the fuzzers ask for hundreds of
+    thousands of these."""
     check_size(size)
     black = white = 0
-    for sq in range(size * size):
-        kind = rng.randrange(3)
-        if kind == 1:
-            black |= 1 << sq
-        elif kind == 2:
-            white |= 1 << sq
+    squares = size * size
+    for first in range(0, squares, 8):
+        run_black, run_white = _OCCUPANCY_RUNS[rng.randrange(3 ** min(8, squares - first))]
+        black |= run_black << first
+        white |= run_white << first
     return Position(black, white, rng.random() < 0.5, size)
 
 

@@ -26,7 +26,7 @@ from .board import Position, popcount, squares_of, start_position
 from .openings import book_move
 from .othello import play
 from .players import check_color
-from .search import MAX_DEPTH, search
+from .search import MAX_DEPTH, search, search_events
 
 BOOK, SEARCH = "book", "search"
 
@@ -35,10 +35,13 @@ class GoldenProcessor:
     """The processor's player (see the module docstring)."""
 
     def __init__(self, budget: Optional[int], depth_limit: int = MAX_DEPTH,
-                 lines: Optional[Sequence[Sequence[int]]] = None) -> None:
+                 lines: Optional[Sequence[Sequence[int]]] = None, keep_trace: bool = True) -> None:
         self.budget = budget
         self.depth_limit = depth_limit
         self.lines = lines
+        # the node trace of the last search (a few hundred bytes a node: millions of nodes at the
+        # seed's budgets of 3.2M and 32M cycles, so that games at those budgets keep none)
+        self.keep_trace = keep_trace
         self.name = f"processor(budget={budget}, depth={depth_limit})"
         self.reset("X")
 
@@ -49,6 +52,7 @@ class GoldenProcessor:
         self._after: Optional[Position] = None   # the position after our last answer
         self._info: dict = {}
         self.last_search = None
+        self.searched: list[Position] = []   # every position this game's searches started from
 
     def _observe(self, position: Position) -> None:
         """Add the opponent's move (or pass) that led to ``position``."""
@@ -88,7 +92,8 @@ class GoldenProcessor:
 
     def search_position(self, position: Position):
         """The search the processor runs (kept as ``last_search``, with its node trace)."""
-        self.last_search = search(position, self.depth_limit, self.budget)
+        self.searched.append(position)
+        self.last_search = (search if self.keep_trace else search_events)(position, self.depth_limit, self.budget)
         return self.last_search
 
     def info(self) -> dict:

@@ -57,8 +57,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from .board import BoardError, Position, square_name
-from .evaluator import DEFAULT, Weights, evaluate
-from .othello import legal_moves, pass_move, play
+from .evaluator import DEFAULT, T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_STABLE_OWN, Weights, \
+    _terms, _weight_tables, evaluate, evaluation_terms
+from .othello import _flips, _legal_moves_8, legal_moves, pass_move, play
+from . import words
 from .ordering import ordered_moves
 
 MAX_DEPTH = 16
@@ -145,82 +147,122 @@ class _Abort(Exception):
     """The budget ran out inside an iteration."""
 
 
+# A node event as the search hands it to an observer (see :func:`search_events`):
+#   on_node(iteration, ply, path, own, opp, white_to_move, legal, kind, terms, value,
+#           generated, cycle)
+# ``path`` is the search's own list of moves from the root (copy it to keep it), ``own`` and
+# ``opp`` the discs of the side to move and of the other side, ``terms`` the tuple of
+# golden.evaluator.evaluation_terms (leaf and terminal nodes; None for an inner node).
+
+
+class Kernel:
+    """The inner loop's operations on one representation of bitboards: Python ints 0..2**64-1
+    (``ints``, fastest on CPython) or signed machine words (``words``, golden.words: fastest
+    on PyPy, where big integers are slow). Nodes always leave the search as Python ints."""
+
+    def __init__(self, name, legal, flips, terms, ordered, to_word=None, from_word=None):
+        self.name, self.legal, self.flips, self.terms, self.ordered = name, legal, flips, terms, ordered
+        self.to_word, self.from_word = to_word, from_word
+        self.bits = tuple(to_word(1 << sq) if to_word else 1 << sq for sq in range(64))
+
+
+KERNELS = {
+    "ints": Kernel("ints", _legal_moves_8, _flips, _terms, ordered_moves),
+    "words": Kernel("words", words.legal_moves, words.flips, words.terms, words.ordered_moves,
+                    words.to_word, words.from_word),
+}
+DEFAULT_KERNEL = "words" if words.NATIVE else "ints"
+
+
 class _Iteration:
-    """One depth-limited alpha-beta search with the engine's cycle model."""
+    """One depth-limited alpha-beta search with the engine's cycle model. Its state lives in
+    attributes rather than closures: PyPy's JIT then compiles the search once for every search
+    of a process instead of once per search."""
 
-    def __init__(self, root, depth, pv, start_cycle, weights, adaptive, abort_cycle, killers=None,
+    def __init__(self, depth, pv, weights, adaptive, abort_cycle, killers, on_node, counts, kernel,
                  window=(MINUS_INFINITY, PLUS_INFINITY)):
-        self.killers = {} if killers is None else killers    # ply -> square, kept across iterations
+        self.depth, self.pv, self.killers, self.counts = depth, pv, killers, counts
         self.window = window
-        self.depth = depth
-        self.pv = pv
-        self.weights = weights
-        self.adaptive = adaptive
-        self.abort_cycle = abort_cycle     # None: never abort
-        self.trace: list[TraceNode] = []
-        self.nodes = 0
-        self.leaves = 0
-        self.best: Optional[int] = None
-        self.value: Optional[int] = None
-        self.end: Optional[int] = None
-        self.root, self.start_cycle = root, start_cycle
+        self.abort = abort_cycle if abort_cycle is not None else 1 << 62
+        self.weights = _weight_tables(weights)
+        self.value_index = T_ADAPTIVE if adaptive else T_FIXED
+        self.legal_moves, self.flips, self.terms, self.ordered, self.bits = \
+            kernel.legal, kernel.flips, kernel.terms, kernel.ordered, kernel.bits
+        self.from_word, self.report = kernel.from_word, on_node
+        self.on_node = on_node if kernel.from_word is None else self._report_words
+        self.path = []
+        self.best = None
 
-    def run(self):
-        """Search; raises _Abort (keeping the partial trace and counts) if the budget ends."""
-        self.value, after = self._node(self.root, 0, (), *self.window, self.start_cycle, self.start_cycle)
-        self.end = after - 1
-        return self
+    def _report_words(self, iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
+        from_word = self.from_word
+        self.report(iteration, ply, path, from_word(own), from_word(opp), wtm, from_word(legal), kind, terms,
+                    value, generated, cycle)
 
-    def _at(self, cycle):
-        if self.abort_cycle is not None and cycle >= self.abort_cycle:
+    def run(self, own, opp, white_to_move, start):
+        """Search from the root (``own``/``opp`` in the kernel's representation) starting in
+        cycle ``start``; (best move, value, last cycle). Raises _Abort at the first cycle >= the
+        abort cycle, after reporting every node before it."""
+        value, after = self.visit(own, opp, white_to_move, 0, *self.window, start, start)
+        return self.best, value, after - 1
+
+    def visit(self, own, opp, wtm, ply, alpha, beta, t, generated):
+        """Visit the node first in cycle t; return (value, first cycle after the node)."""
+        # locals for speed: this is the inner loop of every check of the engine
+        legal_moves_, abort, on_node, depth, path = self.legal_moves, self.abort, self.on_node, self.depth, self.path
+        legal = legal_moves_(own, opp)
+        if not legal:
+            opp_legal = legal_moves_(opp, own)
+            if not opp_legal:
+                if t >= abort:
+                    raise _Abort
+                terms = self.terms(own, opp, 0, 0, self.weights)
+                answer = t + 1 + terms[T_DONE_CYCLE]
+                if answer >= abort:
+                    raise _Abort
+                value = terms[self.value_index]
+                if value < VALUE_FLOOR:
+                    value = VALUE_FLOOR
+                on_node(depth, ply, path, own, opp, wtm, 0, TERMINAL, terms, value, generated, answer)
+                return value, answer + 1
+        if t >= abort:
             raise _Abort
-
-    def _record(self, pos, ply, path, legal, kind, generated, cycle, evaluation=None):
-        self._at(cycle)
-        value = stable = None
-        if evaluation is not None:
-            value = leaf_value(evaluation, self.adaptive)
-            stable = evaluation.stable
-        self.trace.append(TraceNode(self.depth, ply, path[-1] if path else None, path,
-                                    pos.black, pos.white, pos.white_to_move, legal, kind,
-                                    value, stable, generated, cycle))
-        return value
-
-    def _generated(self, cycle):
-        self._at(cycle)
-        self.nodes += 1
-
-    def _node(self, pos, ply, path, alpha, beta, t, generated):
-        """Visit ``pos`` first in cycle t; return (value, first cycle after the node)."""
-        legal = legal_moves(pos.own, pos.opp)
-        if not legal and not legal_moves(pos.opp, pos.own):
-            self._at(t)
-            evaluation = evaluate(pos, self.weights)
-            answer = t + 1 + evaluation.done_cycle
-            value = self._record(pos, ply, path, legal, TERMINAL, generated, answer, evaluation)
-            return value, answer + 1
-        self._record(pos, ply, path, legal, INNER, generated, t)
-        moves = ordered_moves(legal, self.pv if ply == 0 else self.killers.get(ply)) if legal else [None]
+        on_node(depth, ply, path, own, opp, wtm, legal, INNER, None, None, generated, t)
+        moves = self.ordered(legal, self.pv if ply == 0 else self.killers[ply]) if legal else (None,)
         if ply == 0:
             self.best = moves[0]     # the best move until one raises alpha (a narrow window)
-        frontier = ply + 1 == self.depth
+        frontier = ply + 1 == depth
+        child_wtm = not wtm
+        flips_, terms_of, bits, counts, weights, value_index = \
+            self.flips, self.terms, self.bits, self.counts, self.weights, self.value_index
         for move in moves:
-            child = pass_move(pos) if move is None else play(pos, move)
-            child_path = path + (move,)
-            self._generated(t)
+            if move is None:
+                child_own, child_opp = opp, own
+            else:
+                bit = bits[move]
+                flipped = flips_(own, opp, bit)
+                child_own, child_opp = opp & ~flipped, own | flipped | bit
+            path.append(move)
+            if t >= abort:
+                raise _Abort
+            counts[0] += 1
             if frontier:
-                evaluation = evaluate(child, self.weights)
-                answer = t + 1 + evaluation.done_cycle
-                child_value = self._record(child, ply + 1, child_path,
-                                           legal_moves(child.own, child.opp), LEAF, t, answer,
-                                           evaluation)
-                self.leaves += 1
+                child_legal = legal_moves_(child_own, child_opp)
+                terms = terms_of(child_own, child_opp, child_legal, legal_moves_(child_opp, child_own), weights)
+                answer = t + 1 + terms[T_DONE_CYCLE]
+                if answer >= abort:
+                    raise _Abort
+                child_value = terms[value_index]
+                if child_value < VALUE_FLOOR:
+                    child_value = VALUE_FLOOR
+                on_node(depth, ply + 1, path, child_own, child_opp, child_wtm, child_legal, LEAF, terms,
+                        child_value, t, answer)
+                counts[1] += 1
                 resume = answer          # the next sibling is generated in the answer cycle
                 after_cut = answer + 1
             else:
-                child_value, resume = self._node(child, ply + 1, child_path,
-                                                 -beta, -alpha, t + 1, t)
+                child_value, resume = self.visit(child_own, child_opp, child_wtm, ply + 1, -beta, -alpha, t + 1, t)
                 after_cut = resume
+            path.pop()
             value = -child_value
             if value >= beta:
                 if move is not None:
@@ -233,21 +275,12 @@ class _Iteration:
                 if ply == 0:
                     self.best = move
             t = resume
-        self._at(t)
+        if t >= abort:
+            raise _Abort
         return alpha, t + 1
 
 
-def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
-           weights: Weights = DEFAULT, adaptive: bool = False,
-           alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY) -> SearchResult:
-    """Iterative deepening alpha-beta search of ``pos`` (see the module docstring).
-
-    ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget); ``alpha``/``beta`` the root
-    window of every iteration (default the full window, -256..256; a host that hands the engine
-    a subtree gives it a narrower or a null window): fail-hard, so the value is ``alpha`` when
-    every move fails low and ``beta`` on a cut-off. The result carries the whole trace,
-    iteration by iteration (the aborted iteration up to the abort).
-    """
+def _check_limits(pos, depth_limit, budget, alpha=MINUS_INFINITY, beta=PLUS_INFINITY):
     if not isinstance(pos, Position) or pos.size != 8:
         raise BoardError("the search engine is defined for the 8x8 board")
     if not isinstance(depth_limit, int) or not 1 <= depth_limit <= MAX_DEPTH:
@@ -258,37 +291,86 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
         raise BoardError(f"root window must satisfy {MINUS_INFINITY} <= alpha < beta <= {PLUS_INFINITY}, "
                          f"got ({alpha}, {beta})")
 
-    if not legal_moves(pos.own, pos.opp) and not legal_moves(pos.opp, pos.own):
-        evaluation = evaluate(pos, weights)
-        answer = 1 + evaluation.done_cycle
-        node = TraceNode(1, 0, None, (), pos.black, pos.white, pos.white_to_move, 0, TERMINAL,
-                         leaf_value(evaluation, adaptive), evaluation.stable, 0, answer)
-        return SearchResult(None, node.value, depth_limit, 0, answer + 1, 0, False, [node],
-                            [(depth_limit, None, node.value, answer)])
+
+def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None, weights: Weights = DEFAULT,
+                  adaptive: bool = False, on_node=None, on_iteration=None, kernel: str = DEFAULT_KERNEL,
+                  alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY) -> SearchResult:
+    """:func:`search` without keeping the trace: every node goes to ``on_node`` (see the
+    comment above :class:`_Iteration`) as the search produces it, so that a search of tens of
+    millions of cycles is checked in constant memory. ``on_iteration(depth, best, value,
+    end)`` is called after each completed iteration. The result's ``trace`` stays empty.
+    ``kernel``: a key of KERNELS (the same nodes either way; the default is the fastest here)."""
+    _check_limits(pos, depth_limit, budget, alpha, beta)
+    if kernel not in KERNELS:
+        raise BoardError(f"kernel must be one of {', '.join(KERNELS)}, got {kernel!r}")
+    kernel = KERNELS[kernel]
+    on_node = on_node or (lambda *node: None)
+    own, opp = pos.own, pos.opp
+    own_moves, opp_moves = legal_moves(own, opp), legal_moves(opp, own)
+    if not own_moves and not opp_moves:
+        terms = evaluation_terms(own, opp, 0, 0, weights)
+        answer = 1 + terms[T_DONE_CYCLE]
+        value = max(VALUE_FLOOR, terms[T_ADAPTIVE if adaptive else T_FIXED])
+        on_node(1, 0, [], own, opp, pos.white_to_move, 0, TERMINAL, terms, value, 0, answer)
+        if on_iteration:
+            on_iteration(depth_limit, None, value, answer)
+        return SearchResult(None, value, depth_limit, 0, answer + 1, 0, False, [],
+                            [(depth_limit, None, value, answer)])
 
     result = SearchResult(None, 0, 0, 0, 0, 0, False)
+    root_own, root_opp = (kernel.to_word(own), kernel.to_word(opp)) if kernel.to_word else (own, opp)
     start = 0
-    killers = {}
+    killers = [None] * (MAX_DEPTH + 1)
+    counts = [0, 0]
     for depth in range(1, depth_limit + 1):
         abort_cycle = None if depth == 1 or budget is None else max(budget, start)
         pv = result.best if depth > 1 else None
-        iteration = _Iteration(pos, depth, pv, start, weights, adaptive, abort_cycle, killers, (alpha, beta))
         try:
-            iteration.run()
+            best, value, end = _Iteration(depth, pv, weights, adaptive, abort_cycle, killers, on_node, counts,
+                                          kernel, (alpha, beta)).run(root_own, root_opp, pos.white_to_move, start)
         except _Abort:
-            result.trace.extend(iteration.trace)
-            result.nodes += iteration.nodes
-            result.leaves += iteration.leaves
+            result.nodes, result.leaves = counts
             result.cycles = abort_cycle
             result.aborted = True
             return result
-        result.trace.extend(iteration.trace)
-        result.nodes += iteration.nodes
-        result.leaves += iteration.leaves
-        result.best, result.value, result.depth = iteration.best, iteration.value, depth
-        result.iterations.append((depth, iteration.best, iteration.value, iteration.end))
-        result.cycles = iteration.end + 1
-        start = iteration.end + 1
+        result.nodes, result.leaves = counts
+        result.best, result.value, result.depth = best, value, depth
+        result.iterations.append((depth, best, value, end))
+        if on_iteration:
+            on_iteration(depth, best, value, end)
+        result.cycles = end + 1
+        start = end + 1
+    return result
+
+
+def trace_node(iteration, ply, path, own, opp, white_to_move, legal, kind, terms, value, generated, cycle):
+    """A TraceNode from the arguments of an ``on_node`` call."""
+    black, white = (opp, own) if white_to_move else (own, opp)
+    stable = None if terms is None else (terms[T_STABLE_OWN], terms[T_STABLE_OPP])
+    return TraceNode(iteration, ply, path[-1] if path else None, tuple(path), black, white, white_to_move,
+                     legal, kind, value, stable, generated, cycle)
+
+
+def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
+           weights: Weights = DEFAULT, adaptive: bool = False, kernel: str = DEFAULT_KERNEL,
+           alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY) -> SearchResult:
+    """Iterative deepening alpha-beta search of ``pos`` (see the module docstring).
+
+    ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget); ``alpha``/``beta`` the root
+    window of every iteration (default the full window, -256..256; a host that hands the engine
+    a subtree gives it a narrower or a null window, SPEC §12): fail-hard, so the value is
+    ``alpha`` when every move fails low and ``beta`` on a cut-off. The result carries the
+    whole trace, iteration by iteration (the aborted iteration up to the abort). A search of
+    millions of cycles keeps millions of nodes: use :func:`search_events` to stream them.
+    """
+    trace = []
+    keep = trace.append
+
+    def on_node(*node):
+        keep(trace_node(*node))
+
+    result = search_events(pos, depth_limit, budget, weights, adaptive, on_node, kernel=kernel, alpha=alpha, beta=beta)
+    result.trace = trace
     return result
 
 
@@ -326,3 +408,38 @@ def _squares(bitboard):
             yield square
         bitboard >>= 1
         square += 1
+
+
+def main(argv=None) -> int:
+    """``python -m golden.search BOARD DEPTH [BUDGET]``: one search's answer as a JSON line,
+    with its node rate (CPU time) and the interpreter and kernel that ran it. ``make bench``
+    runs it under CPython and PyPy."""
+    import json
+    import platform
+    import sys
+    import time
+
+    from .board import parse_board
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) not in (2, 3):
+        print("usage: python -m golden.search BOARD DEPTH [BUDGET]", file=sys.stderr)
+        return 2
+    try:
+        pos = parse_board(args[0])
+        depth, budget = int(args[1]), int(float(args[2])) if len(args) == 3 else None
+        started = time.process_time()
+        result = search_events(pos, depth, budget)
+    except (BoardError, ValueError) as error:
+        print(f"golden.search: {error}", file=sys.stderr)
+        return 2
+    seconds = time.process_time() - started
+    nodes = result.nodes + len(result.iterations) + (1 if result.aborted else 0)   # generated + roots
+    print(json.dumps(dict(result.summary(), iterations=[list(i) for i in result.iterations], aborted=result.aborted,
+                          cpu_seconds=seconds, nodes_per_second=nodes / max(seconds, 1e-9),
+                          interpreter=platform.python_implementation(), kernel=DEFAULT_KERNEL)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -164,6 +164,10 @@ def _search_case(record, source):
         raise CaseFileError(f"{source}: 'budget' must be a cycle count 0..2**32-1 or null, got {budget!r}")
     if not isinstance(case.get("exact", False), bool):
         raise CaseFileError(f"{source}: 'exact' must be true or false, got {case['exact']!r}")
+    alpha, beta = case.get("alpha", -256), case.get("beta", 256)
+    if not (_whole(alpha) and _whole(beta) and -256 <= alpha < beta <= 256):
+        raise CaseFileError(f"{source}: the root window must be whole numbers -256 <= alpha < beta <= 256, "
+                            f"got ({alpha!r}, {beta!r})")
     try:
         return SearchCase.from_dict(case)
     except KeyError as error:

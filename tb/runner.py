@@ -37,6 +37,9 @@ VERILATOR_BUILD_ARGS = ["--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
 # Command-line make variables override verilated.mk's -Os; the build is split into files, so
 # -j uses both cores.
 QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0", f"-j{os.cpu_count() or 1}"]
+# An HDL-clocked harness runs millions of cycles even in a regression: its per-cycle code and the
+# --timing runtime optimised (3x faster to run than -O0), the one-off code not.
+CLOCKED_QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-Os", "OPT_SLOW=-O0", "OPT_GLOBAL=-Os", f"-j{os.cpu_count() or 1}"]
 
 
 def _simulator_classes():
@@ -139,9 +142,10 @@ def _locked(path):
 
 
 def _sources_digest(root):
-    """What the converted HDL depends on: the RTL and the harness generator."""
+    """What the converted HDL and its harnesses depend on: the RTL and the harness generators."""
     digest = hashlib.sha256(rtl_digest(root).encode())
-    digest.update((ROOT / "tb" / "harness.py").read_bytes())
+    for generator in (ROOT / "tb" / "harness.py", ROOT / "tb" / "search_check.py"):
+        digest.update(generator.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -193,6 +197,16 @@ def hdl_dir(design, root=None):
             (out / f"{harness.harness_name(design)}.v").write_text(harness.verilog_harness(design, PORTS[design]))
             (out / f"{harness.harness_name(design)}.vhd").write_text(
                 harness.vhdl_harness(design, PORTS[design], SIGNED.get(design, ())))
+            if harness.has_clocked_harness(design):
+                clocked = harness.clocked_harness_name(design)
+                (out / f"{clocked}.v").write_text(
+                    harness.verilog_search_harness(design, PORTS[design], SIGNED.get(design, ())))
+                (out / f"{clocked}.vhd").write_text(
+                    harness.vhdl_search_harness(design, PORTS[design], SIGNED.get(design, ())))
+                # Verilator: only the harness's own signals visible to cocotb (--public-flat-rw
+                # on every signal of the design makes the model 3-4x slower)
+                (out / f"{clocked}.vlt").write_text(
+                    f'`verilator_config\npublic_flat_rw -module "{clocked}" -var "*"\n')
             stamp.write_text("ok\n")
     return out
 
@@ -325,7 +339,7 @@ class _Collect(logging.Handler):
 
 
 def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=None, quiet=False,
-               direct=False, quick_build=False):
+               direct=False, quick_build=False, clocked=False):
     """Build (if needed) and run ``tests`` of bench ``module`` on ``design`` under ``sim``.
 
     The simulator's output goes to ``gamechip.log`` in the build directory; ``echo`` shows its
@@ -333,7 +347,9 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     ``direct``: the design itself is the top level (a bench that drives its ports cycle by
     cycle, like the search engine's node scoreboard), not the batch harness.
     ``quick_build``: compile Verilator's C++ at -O0 (7x faster to build, slower to run: for
-    large designs that a regression runs for only a few thousand cycles)."""
+    large designs that a regression runs for only a few thousand cycles).
+    ``clocked``: the top level is the design's HDL-clocked harness (tb.harness
+    ``clocked_harness_name``), with only the harness's signals visible on Verilator."""
     from rtl.designs import SIZE
 
     check_simulator(sim)
@@ -345,7 +361,7 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
         (sim_dir / stale).unlink(missing_ok=True)
     for stale in sim_dir.glob("*_results.xml"):  # cocotb-test writes one under a new name every run
         stale.unlink(missing_ok=True)
-    top = design if direct else harness.harness_name(design)
+    top = design if direct else harness.clocked_harness_name(design) if clocked else harness.harness_name(design)
     kwargs = dict(
         toplevel=top, module=module, sim_build=str(sim_dir), waves=waves,
         testcase=testcase_filter(tests), python_search=[str(ROOT)],
@@ -363,9 +379,10 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
             kwargs.update(waves=False, compile_args=["-s", VCD_DUMP_MODULE],
                           verilog_sources=kwargs["verilog_sources"] + [str(_vcd_dump_source(sim_dir, top))])
         if sim == "verilator":
-            kwargs.update(compile_args=VERILATOR_BUILD_ARGS, plus_args=["--trace"] if waves else [])
+            visibility = ["--no-public-flat-rw", str(sources / f"{top}.vlt")] if clocked else []
+            kwargs.update(compile_args=VERILATOR_BUILD_ARGS + visibility, plus_args=["--trace"] if waves else [])
             if quick_build:
-                kwargs.update(make_args=QUICK_BUILD_MAKE_ARGS)
+                kwargs.update(make_args=CLOCKED_QUICK_BUILD_MAKE_ARGS if clocked else QUICK_BUILD_MAKE_ARGS)
     if echo and sim == "verilator" and not (sim_dir / top).exists():
         print(f"building {design} for Verilator (the first build of this RTL version takes 1-3 minutes) ...",
               file=sys.stderr, flush=True)

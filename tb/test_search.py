@@ -1,109 +1,78 @@
 """Bench for rtl/search: a node-by-node scoreboard against the golden search (SPEC §7).
 
-The engine is the top level. A cocotb monitor samples it on every falling clock edge; in each
-cycle in which the engine reports a node (``node_event``) the node is compared with the next
-entry of the golden trace (``golden.search``): the cycle, kind, ply, board, side to move and
-legal moves, and for a leaf every evaluation term, the stable counts and the value. At the end
-the best move, value, completed depth, node count and cycle count are compared. The first
-divergence stops the test and names the node by its path from the root.
+Every node the engine reports (``node_event``: cycle, kind, ply, board, side to move, legal
+moves, and for a leaf every evaluation term, the stable counts and the value) is compared with
+the golden search's trace (``golden.search``), then the answer (best move, value, completed
+depth, node count, cycle count). The first divergence stops the test and names the node by its
+path from the root. Two monitors feed the same scoreboard (tb/search_check.py):
+
+* ``hdl`` (the default): the top level is the HDL-clocked harness (tb/harness.py), which writes
+  every node event to a file; Python only starts each search and waits for its end, while a
+  golden process (PyPy when installed) checks the file as it grows, one search behind at most.
+  Hundreds of thousands of cycles per second on Verilator.
+* ``python``: the engine itself is the top level, clocked by cocotb and sampled on every falling
+  edge: slow (about 7,500 cycles/s on Verilator), but every cycle passes through Python, for
+  replays and debugging.
 """
 
 import json
 import os
 import random
 import time
-from dataclasses import dataclass
-from typing import Optional
+from collections import deque
 
 import cocotb
 import pytest
 from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, RisingEdge
+from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 
-from golden.board import Position, draw, start_position, format_board, parse_board, popcount, square_name, squares_of
-from golden.evaluator import evaluate
+from golden.board import draw, format_board, parse_board, popcount, start_position
 from golden.othello import legal_moves
 from golden.positions import random_game_positions
-from golden.search import INNER, LEAF, MINUS_INFINITY, PLUS_INFINITY, TERMINAL, search, solve
+from golden.search import MINUS_INFINITY, PLUS_INFINITY, search, search_events
 from tb import runner
 from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE, case_record, progress
 from tb.batch import environment as batch_environment
+from tb.search_check import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, LEAF_FIELDS, STALL_CYCLES,
+                             GoldenProcess, LineFormat, SearchCase, answer_of, check_search)
 
 DESIGN = "search"
-KINDS = {0: INNER, 1: LEAF, 2: TERMINAL}
-TERM_PORTS = ("terminal", "stage", "corners_own", "corners_opp", "xsq_own", "xsq_opp",
-              "mobility_own", "mobility_opp", "discs_own", "discs_opp", "fixed", "adaptive")
-CLOCK_NS = 10
-STALL_CYCLES = 64   # cycles past the golden answer before the bench gives up waiting
+MONITORS = ("hdl", "python")
+NO_LIMIT = (1 << 32) - 1
+FIRST_WAKE_CYCLES = 2_000        # the hdl monitor looks up from the simulation after this many
+MAX_WAKE_CYCLES = 200_000        # cycles, doubling up to this: limits and progress
+PROGRESS_SECONDS = 2.0
 
 
-@dataclass(frozen=True)
-class SearchCase:
-    """One search: the root, the depth limit, the cycle budget (None: unlimited)."""
-
-    position: Position
-    depth: int
-    budget: Optional[int]
-    label: str
-    exact: bool = False     # searched to the end: the value must equal golden.search.solve
-    alpha: int = MINUS_INFINITY    # the root window (SPEC §12); default the full one
-    beta: int = PLUS_INFINITY
-
-    def to_dict(self):
-        return {"board": format_board(self.position), "depth": self.depth, "budget": self.budget,
-                "label": self.label, "exact": self.exact, "alpha": self.alpha, "beta": self.beta}
-
-    @classmethod
-    def from_dict(cls, record):
-        return cls(parse_board(record["board"]), int(record["depth"]), record.get("budget"),
-                   record.get("label", "saved case"), bool(record.get("exact", False)),
-                   int(record.get("alpha", MINUS_INFINITY)), int(record.get("beta", PLUS_INFINITY)))
-
-    def window_text(self):
-        if (self.alpha, self.beta) == (MINUS_INFINITY, PLUS_INFINITY):
-            return ""
-        return f", window ({self.alpha}, {self.beta})"
+def line_format(dut):
+    """The event line format at the widths of the ports the simulator has (the RTL under test's)."""
+    names = [f"event_{f}" for f in LEAF_FIELDS] + list(ANSWER_PORTS)
+    return LineFormat({name: len(getattr(dut, name)) for name in names})
 
 
-def signed9(raw):
-    return raw - 512 if raw & 256 else raw
-
-
-def expected_terms(node):
-    """Every term the engine reports for a leaf or terminal node, from the golden evaluator."""
-    if node.kind == INNER:
-        return None
-    e = evaluate(node.position)
-    return {"terminal": int(e.terminal), "stage": e.stage, "corners_own": e.corners[0],
-            "corners_opp": e.corners[1], "xsq_own": e.xsquares[0], "xsq_opp": e.xsquares[1],
-            "mobility_own": e.mobility[0], "mobility_opp": e.mobility[1],
-            "discs_own": e.discs[0], "discs_opp": e.discs[1], "fixed": e.fixed,
-            "adaptive": e.adaptive}
-
-
-def expected_event(node):
-    record = {"cycle": node.cycle, "kind": node.kind, "ply": node.ply, "board": node.position.text(),
-              "legal": describe_bits(node.legal)}
-    if node.kind != INNER:
-        record.update(value=node.value, stable=list(node.stable), terms=expected_terms(node))
-    return record
-
-
-def describe_bits(bits):
-    return " ".join(square_name(s) for s in squares_of(bits)) or "none"
+def apply_case(dut, case):
+    pos = case.position
+    dut.root_black.value = pos.black
+    dut.root_white.value = pos.white
+    dut.root_white_to_move.value = int(pos.white_to_move)
+    dut.depth_limit.value = case.depth
+    dut.budget.value = case.budget if case.budget is not None else NO_LIMIT
+    dut.root_alpha.value = case.alpha & 0x1FF
+    # 9 bits cannot hold +256: -256, which no beta can be, stands for plus infinity
+    dut.root_beta.value = (MINUS_INFINITY if case.beta == PLUS_INFINITY else case.beta) & 0x1FF
 
 
 class SearchTB:
-    """Owns the clock, the reset and the engine's ports; runs one search with its scoreboard."""
+    """The per-cycle monitor: owns the clock, the reset and the engine's ports, and records
+    what the harness would write, cycle by cycle."""
 
     def __init__(self, dut):
         self.dut = dut
         self.log = dut._log
         cocotb.start_soon(Clock(dut.clk, CLOCK_NS, "ns").start())
-        self.event_ports = {name: getattr(dut, f"event_{name}") for name in
-                            ("kind", "ply", "black", "white", "white_to_move", "legal",
-                             "stable_own", "stable_opp", "value", *TERM_PORTS)}
+        self.event_ports = {name: getattr(dut, f"event_{name}") for name in LEAF_FIELDS}
+        self.format = line_format(dut)
 
     async def reset(self):
         self.dut.rst.value = 1
@@ -113,99 +82,90 @@ class SearchTB:
         self.dut.rst.value = 0
         await FallingEdge(self.dut.clk)
 
-    def read_event(self, cycle):
-        p = {name: int(port.value) for name, port in self.event_ports.items()}
-        position = Position(p["black"], p["white"], bool(p["white_to_move"])) \
-            if not p["black"] & p["white"] else None
-        kind = KINDS.get(p["kind"], f"unknown kind {p['kind']}")
-        record = {"cycle": cycle, "kind": kind, "ply": p["ply"],
-                  "board": position.text() if position else f"black {p['black']:#x} white {p['white']:#x} (overlap)",
-                  "legal": describe_bits(p["legal"])}
-        if kind != INNER:
-            terms = {name: p[name] for name in TERM_PORTS}
-            terms["fixed"], terms["adaptive"] = signed9(terms["fixed"]), signed9(terms["adaptive"])
-            record.update(value=signed9(p["value"]), stable=[p["stable_own"], p["stable_opp"]],
-                          terms=terms)
-        return record
-
     async def start(self, case):
         """Apply the root and limits of ``case`` and pulse ``start``; return at the falling
         edge of cycle 0 (the first cycle after the start edge)."""
-        dut = self.dut
-        pos = case.position
-        dut.root_black.value = pos.black
-        dut.root_white.value = pos.white
-        dut.root_white_to_move.value = int(pos.white_to_move)
-        dut.depth_limit.value = case.depth
-        dut.budget.value = case.budget if case.budget is not None else (1 << 32) - 1
-        dut.root_alpha.value = case.alpha & 0x1FF
-        # 9 bits cannot hold +256: -256, which no beta can be, stands for plus infinity
-        dut.root_beta.value = (MINUS_INFINITY if case.beta == PLUS_INFINITY else case.beta) & 0x1FF
-        dut.start.value = 1
-        await FallingEdge(dut.clk)          # the start edge is the rising edge before this
-        dut.start.value = 0
+        apply_case(self.dut, case)
+        self.dut.start.value = 1
+        await FallingEdge(self.dut.clk)          # the start edge is the rising edge before this
+        self.dut.start.value = 0
 
-    def answer(self):
-        dut = self.dut
-        return {"best": "pass" if int(dut.best_pass.value) else square_name(int(dut.best_move.value)),
-                "value": signed9(int(dut.value.value)), "depth": int(dut.depth.value),
-                "nodes": int(dut.nodes.value), "cycles": int(dut.cycles.value)}
+    def answer_ports(self):
+        return {name: int(getattr(self.dut, name).value) for name in ANSWER_PORTS}
 
-    async def run(self, case, golden):
-        """Start the engine on ``case`` and check every node against ``golden`` (a
-        SearchResult); return (actual answer, mismatch or None). Samples on falling edges."""
+    async def run(self, case, limit):
+        """Run ``case``, sampling every falling edge until done, a fault or cycle ``limit``;
+        return the event lines (the same as the harness's event file)."""
         dut = self.dut
         await self.start(case)
-        started_ns = get_sim_time("ns") - CLOCK_NS // 2
-        trace = golden.trace
-        index = 0
+        lines = [f"S {round(get_sim_time('ns')) - CLOCK_NS // 2}"]
         cycle = 0
-        give_up = golden.cycles + STALL_CYCLES
         while True:
             if int(dut.fault.value):
-                return None, self.mismatch(case, golden, index, cycle, started_ns,
-                                           "the flipper found the engine's chosen move illegal",
-                                           None, None)
-            if int(dut.node_event.value):
-                actual = self.read_event(cycle)
-                if index >= len(trace):
-                    return None, self.mismatch(case, golden, index, cycle, started_ns,
-                                               "a node the golden search never generates",
-                                               None, actual)
-                expected = expected_event(trace[index])
-                if actual != expected:
-                    return None, self.mismatch(case, golden, index, cycle, started_ns,
-                                               "node differs", expected, actual)
-                index += 1
-            elif index < len(trace) and cycle > trace[index].cycle:
-                return None, self.mismatch(case, golden, index, cycle, started_ns,
-                                           "no node reported in the expected cycle",
-                                           expected_event(trace[index]), None)
-            if int(dut.done.value):
+                lines.append(f"F {cycle:0{CYCLE_DIGITS}x}")
                 break
-            if cycle > give_up:
-                return None, self.mismatch(case, golden, index, cycle, started_ns,
-                                           f"no done {STALL_CYCLES} cycles after the golden answer",
-                                           None, None)
+            if int(dut.node_event.value):
+                lines.append(self.format.sampled_line(
+                    cycle, {name: int(port.value) for name, port in self.event_ports.items()}))
+            if int(dut.done.value):
+                lines.append(self.format.answer_line(cycle, self.answer_ports()))
+                break
+            if cycle >= limit:
+                lines.append(f"T {cycle:0{CYCLE_DIGITS}x}")
+                break
             await FallingEdge(dut.clk)
             cycle += 1
-        answer = self.answer()
-        if index != len(trace):
-            return answer, self.mismatch(case, golden, index, cycle, started_ns,
-                                         f"done after {index} of {len(trace)} nodes",
-                                         expected_event(trace[index]), None)
-        if answer != golden.summary():
-            return answer, {"what": "answer differs", "expected": golden.summary(), "actual": answer,
-                            "cycle": cycle, "time_ns": started_ns + cycle * CLOCK_NS}
-        return answer, None
+        return lines
 
-    def mismatch(self, case, golden, index, cycle, started_ns, what, expected, actual):
-        node = golden.trace[index] if index < len(golden.trace) else None
-        return {"what": what, "node": index, "cycle": cycle,
-                "time_ns": started_ns + cycle * CLOCK_NS,
-                "iteration": node.iteration if node else None,
-                "path": node.path_text() if node else None,
-                "expected": expected, "actual": actual}
+
+class ClockedSearchTB:
+    """The hdl monitor: the harness clocks the engine and logs its events; Python starts a
+    search, then sleeps in simulated time until it ends, looking up now and then to lower
+    the harness's limit once the golden search knows its length, to stop at a divergence the
+    golden process has already found, and to show progress."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.log = dut._log
+        dut.go.value = 0
+        dut.slot.value = 0
+        dut.trace.value = 1
+        dut.limit.value = NO_LIMIT
+        self.format = line_format(dut)
+
+    async def ready(self):
+        if str(self.dut.ready.value) != "1":   # X before the harness's first instant
+            await RisingEdge(self.dut.ready)
+
+    async def run(self, case, slot, golden=None, number=None, trace=True, label=""):
+        """Start ``case`` (events to EVENT_FILES[slot]) and return when it ends, or when the
+        golden process has already answered request ``number`` with a divergence."""
+        dut = self.dut
+        apply_case(dut, case)
+        dut.slot.value = slot
+        dut.trace.value = int(trace)
+        dut.limit.value = NO_LIMIT
+        dut.go.value = 1 - int(dut.go.value)
+        started_ns, started, shown = get_sim_time("ns"), time.perf_counter(), time.perf_counter()
+        wake = FIRST_WAKE_CYCLES
+        limited = False
+        while True:
+            await First(RisingEdge(dut.finished), Timer(wake * CLOCK_NS, "ns"))
+            if int(dut.finished.value):
+                return
+            wake = min(2 * wake, MAX_WAKE_CYCLES)
+            if golden is not None:
+                cycles = golden.golden_cycles(number)
+                if cycles is not None and not limited:
+                    dut.limit.value = cycles + STALL_CYCLES + 1
+                    limited = True
+                if golden.done(number):
+                    return
+            if time.perf_counter() - shown >= PROGRESS_SECONDS:
+                shown = time.perf_counter()
+                simulated = int((get_sim_time("ns") - started_ns) // CLOCK_NS)
+                progress(f"{label}: {simulated:,} cycles simulated, "
+                         f"{simulated / (shown - started):,.0f} cycles/s")
 
 
 def failure_text(case, mismatch, env):
@@ -234,16 +194,19 @@ def failure_text(case, mismatch, env):
 
 def environment():
     return dict(batch_environment(), design=os.environ.get("GAMECHIP_DESIGN", DESIGN),
-                scale=os.environ.get("GAMECHIP_SEARCH_SCALE", "small"))
+                scale=os.environ.get("GAMECHIP_SEARCH_SCALE", "small"),
+                monitor=os.environ.get("GAMECHIP_SEARCH_MONITOR", "python"))
 
 
-def record_result(test, checked, searches, seconds, cycles, failure=None):
+def record_result(test, checked, searches, seconds, cycles, failure=None, sim_cpu_seconds=None,
+                  golden_cpu_seconds=None, depths=None):
     record = {"tests": {}}
     if os.path.exists(RESULT_FILE):
         with open(RESULT_FILE) as previous:
             record = json.load(previous)
     record["tests"][test] = {"checked": checked, "searches": searches, "wall_seconds": seconds,
-                             "cycles": cycles}
+                             "cycles": cycles, "sim_cpu_seconds": sim_cpu_seconds,
+                             "golden_cpu_seconds": golden_cpu_seconds, "depths": depths}
     record["checked"] = sum(t["checked"] for t in record["tests"].values())
     if failure:
         record.setdefault("failure", failure)
@@ -252,38 +215,108 @@ def record_result(test, checked, searches, seconds, cycles, failure=None):
     os.replace(RESULT_FILE + ".tmp", RESULT_FILE)
 
 
-async def check_searches(dut, cases, test):
-    """Run every case with the scoreboard; stop at the first divergence with a named node."""
-    env = environment()
-    tb = SearchTB(dut)
-    await tb.reset()
-    checked = cycles = 0
-    started = time.perf_counter()
-    for number, case in enumerate(cases, 1):
-        golden = search(case.position, case.depth, case.budget, alpha=case.alpha, beta=case.beta)
-        answer, mismatch = await tb.run(case, golden)
-        if test == "replay":
+class Tally:
+    """Searches checked so far by one cocotb test: counts, and the first failure raised."""
+
+    def __init__(self, test, cases, env):
+        self.test, self.cases, self.env = test, cases, env
+        self.checked = self.cycles = self.searches = 0
+        self.golden_cpu = 0.0
+        self.depths = []   # the completed depth of each search
+        self.started, self.cpu_started = time.perf_counter(), time.process_time()
+
+    def settle(self, case, outcome):
+        """One search's outcome from tb.search_check.check_search: count it, or save the case
+        and raise the failure report."""
+        mismatch, answer = outcome["mismatch"], outcome["answer"]
+        if self.test == "replay":
             with open(ACTUAL_FILE, "w") as out:
                 json.dump({"answer": answer, "trace_match": mismatch is None,
-                           "nodes_checked": len(golden.trace) if mismatch is None else mismatch.get("node")},
-                          out)
-        if mismatch is None and case.exact and golden.value != solve(case.position):
-            mismatch = {"what": "golden search value differs from the exhaustive solver",
-                        "expected": solve(case.position), "actual": golden.value,
-                        "cycle": golden.cycles, "time_ns": 0}
+                           "nodes_checked": outcome["nodes"] if mismatch is None else mismatch.get("node"),
+                           "golden": outcome["golden"]}, out)
         if mismatch is not None:
             if not os.path.exists(CASE_FILE):
                 with open(CASE_FILE, "w") as out:
-                    json.dump(case_record("search", case, env, mismatch=mismatch), out, indent=2)
-            message = failure_text(case, mismatch, env)
-            record_result(test, checked, number - 1, time.perf_counter() - started, cycles, message)
+                    json.dump(case_record("search", case, self.env, mismatch=mismatch), out, indent=2)
+            message = failure_text(case, mismatch, self.env)
+            record_result(self.test, self.checked, self.searches, time.perf_counter() - self.started,
+                          self.cycles, message)
             raise AssertionError(message)
-        checked += len(golden.trace)
-        cycles += golden.cycles
-        progress(f"search {test} on {env['sim']}: {number}/{len(cases)} searches, {checked:,} nodes, "
-                 f"{cycles:,} cycles checked ({case.label}: best {answer['best']}, value {answer['value']}, "
-                 f"depth {answer['depth']}, {answer['cycles'] / max(1, answer['nodes']):.2f} cycles/node)")
-    record_result(test, checked, len(cases), time.perf_counter() - started, cycles)
+        self.checked += outcome["nodes"]
+        self.cycles += outcome["cycles"]
+        self.searches += 1
+        self.golden_cpu += outcome.get("cpu_seconds", 0.0)
+        self.depths.append(answer["depth"])
+        seconds = time.perf_counter() - self.started
+        progress(f"search {self.test} on {self.env['sim']} ({self.env['monitor']} monitor): "
+                 f"{self.searches}/{len(self.cases)} searches, {self.checked:,} nodes, {self.cycles:,} cycles "
+                 f"checked, {self.cycles / max(seconds, 1e-9):,.0f} cycles/s ({case.label}: best {answer['best']}, "
+                 f"value {answer['value']}, depth {answer['depth']}, "
+                 f"{answer['cycles'] / max(1, answer['nodes']):.2f} cycles/node)")
+
+    def done(self):
+        """Record the counts; the simulator's CPU time (this process: the model and cocotb) and
+        the golden process's tell what each side costs on a shared machine."""
+        record_result(self.test, self.checked, self.searches, time.perf_counter() - self.started, self.cycles,
+                      sim_cpu_seconds=time.process_time() - self.cpu_started,
+                      golden_cpu_seconds=self.golden_cpu or None, depths=self.depths)
+
+
+async def check_searches(dut, cases, test):
+    """Run every case under the scoreboard; stop at the first divergence with a named node."""
+    env = environment()
+    if env["monitor"] == "hdl":
+        await check_searches_clocked(dut, cases, test, env)
+    else:
+        await check_searches_per_cycle(dut, cases, test, env)
+
+
+async def check_searches_per_cycle(dut, cases, test, env):
+    tb = SearchTB(dut)
+    await tb.reset()
+    tally = Tally(test, cases, env)
+    for case in cases:
+        golden = search_events(case.position, case.depth, case.budget)   # its length: when to give up
+        lines = await tb.run(case, golden.cycles + STALL_CYCLES + 1)
+        tally.settle(case, check_search(case, lines, tb.format))
+    tally.done()
+
+
+async def check_searches_clocked(dut, cases, test, env):
+    """The hdl monitor's loop: search k+1 runs while the golden process checks search k, each
+    in its own event file; outcomes are settled in order."""
+    tb = ClockedSearchTB(dut)
+    await tb.ready()
+    tally = Tally(test, cases, env)
+    golden = GoldenProcess(log_path=os.path.abspath("golden_process.log"))
+    progress(f"search {test}: golden process {golden.python}")
+    in_flight = deque()
+    try:
+        for number, case in enumerate(cases, 1):
+            if len(in_flight) == len(EVENT_FILES):
+                tally.settle(*golden_outcome(golden, in_flight.popleft()))
+            slot = number % len(EVENT_FILES)
+            events = os.path.abspath(EVENT_FILES[slot])
+            if os.path.exists(events):
+                os.unlink(events)   # so that the golden process never reads the last search's file
+            golden.submit(number, case, events, tb.format.widths)
+            await tb.run(case, slot, golden, number, label=f"search {number}/{len(cases)} ({case.label})")
+            in_flight.append((number, case))
+            while in_flight and golden.done(in_flight[0][0]):
+                tally.settle(*golden_outcome(golden, in_flight.popleft()))
+        while in_flight:
+            tally.settle(*golden_outcome(golden, in_flight.popleft()))
+    finally:
+        golden.close()
+    for events in EVENT_FILES:   # hundreds of MB for long searches: kept only on a failure
+        if os.path.exists(events):
+            os.unlink(events)
+    tally.done()
+
+
+def golden_outcome(golden, entry):
+    number, case = entry
+    return case, golden.result(number)
 
 
 # --- the positions ---------------------------------------------------------------------
@@ -291,11 +324,15 @@ async def check_searches(dut, cases, test):
 SCALES = {
     # depth and number of random-play searches, searches with a budget that stops inside an
     # iteration, searches with a pass and a finished game inside the horizon, endgames
-    # (number, empties) searched to the end, positions searched with the seven root windows
-    "tiny": {"depth": 2, "random": 1, "budgeted": 1, "passes": 1, "endgames": 1, "empties": 3, "windows": 0},
-    "small": {"depth": 3, "random": 3, "budgeted": 2, "passes": 2, "endgames": 2, "empties": 5, "windows": 1},
-    "medium": {"depth": 4, "random": 6, "budgeted": 3, "passes": 3, "endgames": 3, "empties": 7, "windows": 2},
-    "large": {"depth": 5, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 8, "windows": 4},
+    # (number, empties) searched to the end, and long searches of the depth limit 16 with a budget
+    # of ``long_budget`` cycles (deep iterations, killers of many plies)
+    "tiny": {"windows": 0, "depth": 2, "random": 1, "budgeted": 1, "passes": 1, "endgames": 1, "empties": 3, "long": 0},
+    "small": {"windows": 1, "depth": 3, "random": 3, "budgeted": 2, "passes": 2, "endgames": 2, "empties": 5, "long": 0},
+    "medium": {"windows": 2, "depth": 4, "random": 6, "budgeted": 3, "passes": 3, "endgames": 3, "empties": 7, "long": 0},
+    "large": {"windows": 4, "depth": 5, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 8, "long": 4,
+              "long_budget": 250_000},
+    "huge": {"depth": 6, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 10, "long": 10,
+             "long_budget": 1_000_000},
 }
 
 
@@ -364,7 +401,7 @@ def directed_cases():
     return cases + window_cases(black_start, 3) + window_cases(pv_not_first, 4)
 
 
-def window_cases(position, depth, label="", tag=""):
+def window_cases(position, depth, label=""):
     """The root windows a host hands an engine (SPEC §12) around the position's true value v:
     null windows just below, at and above v (fail high, exact boundary, fail low), a narrow
     window holding v, one wholly above (every move fails low) and one wholly below (the first
@@ -372,7 +409,7 @@ def window_cases(position, depth, label="", tag=""):
     v = search(position, depth).value
     windows = [(v - 1, v), (v, v + 1), (v - 2, v + 2), (v + 1, v + 9), (v - 9, v - 1), (MINUS_INFINITY, v),
                (v, PLUS_INFINITY)]
-    return [SearchCase(position, depth, None, f"{label or 'root window'}{tag} ({a}, {b}) around the value {v}",
+    return [SearchCase(position, depth, None, f"{label or 'root window'} ({a}, {b}) around the value {v}",
                        alpha=a, beta=b)
             for a, b in windows if MINUS_INFINITY <= a < b <= PLUS_INFINITY]
 
@@ -387,7 +424,10 @@ def random_cases(seed, scale):
               for i, p in enumerate(random_midgames(rng, size["budgeted"]))]
     cases += [SearchCase(p, 4, None, f"pass and game over within the horizon #{i} (seed {seed})")
               for i, p in enumerate(with_pass_or_end(rng, size["passes"], 4))]
-    for i, p in enumerate(random_midgames(rng, size["windows"])):
+    cases += [SearchCase(p, 16, size["long_budget"], f"random play #{i} (seed {seed}), "
+                         f"budget {size['long_budget']:,} cycles")
+              for i, p in enumerate(random_midgames(rng, size["long"], low=20))]
+    for i, p in enumerate(random_midgames(rng, size.get("windows", 0))):
         cases += window_cases(p, size["depth"], f"random play #{i} (seed {seed}), root window")
     return cases
 
@@ -435,11 +475,11 @@ async def from_file(dut):
     await check_searches(dut, cases, "from_file")
 
 
-def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None):
+def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None, tag="game-nodes"):
     """Run the searches of ``boards`` (board texts) on ``sim`` with the scoreboard; the number
     of nodes checked, or AssertionError with the failure report."""
     cases = [SearchCase(parse_board(text), depth, budget, f"search #{i} of the game") for i, text in enumerate(boards)]
-    return check_search_cases(sim, cases, "game-nodes", echo=echo, rtl_root=rtl_root)
+    return check_search_cases(sim, cases, tag, echo=echo, rtl_root=rtl_root)
 
 
 def check_search_cases(sim, cases, tag, echo=False, rtl_root=None):
@@ -462,56 +502,68 @@ def check_search_cases(sim, cases, tag, echo=False, rtl_root=None):
 @cocotb.test()
 async def free_run(dut):
     """The searches in the file GAMECHIP_CASES without the scoreboard (for ``make bench``):
-    the engine runs free until ``done``; each answer and its wall time go to ACTUAL_FILE."""
+    under the HDL clock, node events not even written; each answer and its wall time go to
+    ACTUAL_FILE."""
     with open(os.environ["GAMECHIP_CASES"]) as saved:
         cases = [SearchCase.from_dict(record) for record in json.load(saved)]
-    tb = SearchTB(dut)
-    await tb.reset()
+    tb = ClockedSearchTB(dut)
+    await tb.ready()
     results = []
     for number, case in enumerate(cases, 1):
-        await tb.start(case)
-        started = time.perf_counter()
-        await RisingEdge(dut.done)
-        results.append(dict(tb.answer(), seconds=time.perf_counter() - started))
-        seconds = results[-1]["seconds"]
+        started, cpu_started = time.perf_counter(), time.process_time()
+        await tb.run(case, 0, trace=os.environ.get("GAMECHIP_SEARCH_TRACE") == "1",
+                     label=f"free run {number}/{len(cases)}")
+        seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
+        with open(EVENT_FILES[0]) as events:
+            last = events.read().splitlines()[-1]
+        if not last.startswith("D "):
+            raise AssertionError(f"free run of {case.to_dict()} ended with {last!r}")
+        results.append(dict(answer_of(last), seconds=seconds, cpu_seconds=cpu_seconds))
         progress(f"search free run: {number}/{len(cases)} ({results[-1]['cycles']:,} cycles, "
                  f"{results[-1]['cycles'] / max(seconds, 1e-9):,.0f} cycles/s)")
-        await FallingEdge(dut.clk)
     with open(ACTUAL_FILE, "w") as out:
         json.dump(results, out)
 
 
 # --- pytest ----------------------------------------------------------------------------
 
-# Icarus evaluates this design at about 30 cycles/s, GHDL at about 200, Verilator (cocotb
-# sampling every cycle) at thousands: sizes chosen so each stays around a minute.
-SCALE_FOR_SIM = {"icarus": "tiny", "verilator": "medium", "ghdl": "small"}
+# Under the HDL clock with every node checked, Verilator runs this design at 100k+ cycles/s, GHDL
+# and Icarus at a few hundred: sizes chosen so each stays around a minute.
+SCALE_FOR_SIM = {"icarus": "small", "verilator": "large", "ghdl": "small"}
 
 
 def run_search_bench(sim, tests, scale, seed=1, waves=False, tag="", case_file=None, echo=False,
-                     rtl_root=None, optimised=False, cases_file=None):
-    env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_SEARCH_SCALE": scale}
+                     rtl_root=None, optimised=False, cases_file=None, monitor="hdl"):
+    """Run cocotb ``tests`` of this bench; ``monitor`` "hdl" (HDL clock, events logged by the
+    harness) or "python" (the per-cycle monitor, the engine as the top level)."""
+    if monitor not in MONITORS:
+        raise ValueError(f"monitor must be one of {', '.join(MONITORS)}, got {monitor!r}")
+    env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_SEARCH_SCALE": scale, "GAMECHIP_SEARCH_MONITOR": monitor}
     if cases_file:
         env["GAMECHIP_CASES"] = str(cases_file)
     if case_file:
         env["GAMECHIP_CASE"] = str(case_file)
-    return runner.run_design(DESIGN, sim, "tb.test_search", tests, env=env, waves=waves, tag=tag,
-                             echo=echo, rtl_root=rtl_root, direct=True, quiet=True,
+    clocked = monitor == "hdl"
+    return runner.run_design(DESIGN, sim, "tb.test_search", tests, env=env, waves=waves,
+                             tag="-".join(filter(None, (tag, "clocked" if clocked else "cycle"))),
+                             echo=echo, rtl_root=rtl_root, direct=not clocked, clocked=clocked, quiet=True,
                              quick_build=not optimised)
 
 
-def waveform(sim_dir, sim):
-    return {"icarus": sim_dir / f"{DESIGN}.vcd", "verilator": sim_dir / "dump.fst",
-            "ghdl": sim_dir / f"{DESIGN}.ghw"}[sim]
+def waveform(sim_dir, sim, monitor="python"):
+    top = DESIGN if monitor == "python" else runner.harness.clocked_harness_name(DESIGN)
+    return {"icarus": sim_dir / f"{top}.vcd", "verilator": sim_dir / "dump.fst",
+            "ghdl": sim_dir / f"{top}.ghw"}[sim]
 
 
-def replay_search_case(case_file, waves=True, echo=False, rtl_root=None):
-    """Re-run one saved search case; return (RunResult, waveform path or None)."""
+def replay_search_case(case_file, waves=True, echo=False, rtl_root=None, monitor="python"):
+    """Re-run one saved search case (by default under the per-cycle monitor, every cycle seen
+    by Python); return (RunResult, waveform path or None)."""
     record = json.loads(open(case_file).read())
     outcome = run_search_bench(record["sim"], ["replay"], "small", seed=record.get("seed", 1), waves=waves,
                                tag="replay", case_file=os.path.abspath(case_file), echo=echo,
-                               rtl_root=rtl_root)
-    return outcome, waveform(outcome.sim_dir, record["sim"]) if waves else None
+                               rtl_root=rtl_root, monitor=monitor)
+    return outcome, waveform(outcome.sim_dir, record["sim"], monitor) if waves else None
 
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)

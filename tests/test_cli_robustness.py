@@ -124,6 +124,8 @@ def _flipper_case(**case):
       "case": {"board": format_board(START), "label": "x", "depth": 40}}, "'depth' must be 1..16"),
     ({"block": "search", "design": "search", "sim": "icarus", "seed": 1,
       "case": {"board": format_board(START), "label": "x", "depth": 2, "budget": "lots"}}, "'budget' must be"),
+    ({"block": "search", "design": "search", "sim": "icarus", "seed": 1,
+      "case": {"board": format_board(START), "label": "x", "depth": 2, "alpha": 5, "beta": 5}}, "the root window must be"),
     ([1, 2], "holds a JSON list, not a case object"),
 ])
 def test_a_damaged_case_file_is_refused_before_any_simulation(record, expected, tmp_path):

@@ -60,3 +60,19 @@ def test_search_mutant_is_caught(name, tmp_path):
     what = next(line for line in message.splitlines() if line.startswith("what:"))
     node = next((line for line in message.splitlines() if line.startswith("node:")), "node: (answer)")
     print(f"{name}: {what} | {node}")
+
+
+def test_both_monitors_name_the_same_node_in_the_same_words(tmp_path):
+    """The HDL clock's event log and the per-cycle Python monitor feed one scoreboard: a broken
+    engine's report is the same, word for word (but for the paths of the case files)."""
+    name = IN_DEFAULT_REGRESSION[0]
+    root = mutant_root(tmp_path, *MUTANTS[name])
+    reports = {}
+    for monitor in ("hdl", "python"):
+        outcome = run_search_bench("ghdl", ["directed"], "tiny", tag=mutant_tag(name), rtl_root=root,
+                                   monitor=monitor)
+        assert not outcome.passed
+        reports[monitor] = [line for line in outcome.result.get("failure", "").splitlines()
+                            if not line.startswith(("case file:", "replay it"))]
+    assert reports["hdl"] and any(line.startswith("node:") for line in reports["hdl"]), reports["hdl"]
+    assert reports["hdl"] == reports["python"]
