@@ -128,6 +128,17 @@ class Position:
             raise BoardError(f"{noun} {names} {verb} in both the black and the white bitboard")
 
     @classmethod
+    def trusted(cls, black: int, white: int, white_to_move: bool, size: int = 8) -> "Position":
+        """A Position without the checks, for code whose positions follow from valid ones by
+        legal moves (random games for the fuzzers: millions of positions)."""
+        pos = object.__new__(cls)
+        object.__setattr__(pos, "black", black)
+        object.__setattr__(pos, "white", white)
+        object.__setattr__(pos, "white_to_move", white_to_move)
+        object.__setattr__(pos, "size", size)
+        return pos
+
+    @classmethod
     def from_own_opp(cls, own: int, opp: int, white_to_move: bool, size: int = 8) -> "Position":
         """Build from side-to-move-relative bitboards, as the move code uses them."""
         if white_to_move:

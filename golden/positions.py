@@ -11,39 +11,27 @@ from __future__ import annotations
 import random
 
 from .board import Position, check_size, squares_of, start_position
-from .othello import flips, legal_moves
-
-
-def _occupancy_runs() -> tuple:
-    """(black, white) bits of 8 squares for each of the 3**8 ways to fill them: base-3 digit k of
-    the index is square k (0 empty, 1 black, 2 white)."""
-    runs = []
-    for code in range(3 ** 8):
-        black = white = 0
-        for square in range(8):
-            code, kind = divmod(code, 3)
-            if kind == 1:
-                black |= 1 << square
-            elif kind == 2:
-                white |= 1 << square
-        runs.append((black, white))
-    return tuple(runs)
-
-
-_OCCUPANCY_RUNS = _occupancy_runs()
+from .othello import _flips, _legal_moves_8, flips, legal_moves
 
 
 def random_occupancy(rng: random.Random, size: int = 8) -> Position:
-    """Each square independently empty, black or white (1/3 each); random side. Eight squares
-    per random draw (a draw below 3**8 picks all eight at once): the fuzzers ask for hundreds of
-    thousands of these."""
+    """Each square independently empty, black or white (1/3 each); random side.
+
+    All squares are drawn at once: two random bits per square (01 black, 10 white, 00 empty),
+    and the squares that drew 11 draw again, all together, until none is left: a few word
+    operations a round instead of one random draw per square, because the fuzzers ask for
+    hundreds of thousands of these. Reproducible from the seed like any draw of ``rng``."""
     check_size(size)
-    black = white = 0
     squares = size * size
-    for first in range(0, squares, 8):
-        run_black, run_white = _OCCUPANCY_RUNS[rng.randrange(3 ** min(8, squares - first))]
-        black |= run_black << first
-        white |= run_white << first
+    getrandbits = rng.getrandbits
+    black = white = 0
+    pending = (1 << squares) - 1
+    while pending:
+        first, second = getrandbits(squares), getrandbits(squares)
+        settled = pending & ~(first & second)
+        black |= settled & first
+        white |= settled & second
+        pending &= first & second
     return Position(black, white, rng.random() < 0.5, size)
 
 
@@ -57,18 +45,23 @@ def random_game_positions(rng: random.Random, size: int = 8) -> list[Position]:
     pos = start_position(size)
     own, opp, white = pos.own, pos.opp, pos.white_to_move
     positions = [pos]
+    # the 8x8 kernels of golden.othello without their argument checks: every position here
+    # follows from the last by a legal move, so none can fail them
+    legal, flip = (_legal_moves_8, lambda own, opp, move: _flips(own, opp, 1 << move)) if size == 8 else \
+        (lambda own, opp: legal_moves(own, opp, size), lambda own, opp, move: flips(own, opp, move, size))
+    trusted = Position.trusted
     while True:
-        moves = legal_moves(own, opp, size)
+        moves = legal(own, opp)
         if moves:
             move = rng.choice(squares_of(moves))
-            flipped = flips(own, opp, move, size)
+            flipped = flip(own, opp, move)
             own, opp = opp & ~flipped, own | flipped | (1 << move)
-        elif legal_moves(opp, own, size):
+        elif legal(opp, own):
             own, opp = opp, own
         else:
             return positions
         white = not white
-        positions.append(Position.from_own_opp(own, opp, white, size))
+        positions.append(trusted(opp, own, True, size) if white else trusted(own, opp, False, size))
 
 
 def random_played(rng: random.Random, count: int, size: int = 8) -> list[Position]:

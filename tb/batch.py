@@ -11,6 +11,7 @@ import json
 import os
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Optional
 
@@ -18,12 +19,12 @@ from cocotb.triggers import RisingEdge, Timer
 
 from golden.board import Position, draw, format_board, format_game_record, parse_board, square_name, squares_of
 from tb.directed import directed_positions, mixed_positions, random_positions
-from tb.harness import IN_FILE, OUT_FILE
+from tb.harness import COUNT_FILE, IN_FILE, MAX_BATCH, OUT_FILE
 
 RESULT_FILE = "gamechip_result.json"
 CASE_FILE = "gamechip_failure.json"
 ACTUAL_FILE = "gamechip_actual.json"  # what the block answered for a replayed case
-CHUNK = 4096
+CHUNK = 8192   # cases per batch (at most tb.harness.MAX_BATCH)
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,28 @@ class BatchTB:
         dut.go.value = 0
 
     async def run(self, lines):
+        """Each line is one case's stimulus: one vector, or several joined by newlines. The
+        harness takes at most MAX_BATCH vectors a go (its stimulus memory), so longer runs go in
+        several, split between cases."""
+        answers, batch, vectors = [], [], 0
+        for line in lines:
+            size = line.count("\n") + 1
+            if size > MAX_BATCH:
+                raise ValueError(f"one case of {size} vectors: a batch holds at most {MAX_BATCH}")
+            if vectors + size > MAX_BATCH:
+                answers += await self._go(batch, vectors)
+                batch, vectors = [], 0
+            batch.append(line)
+            vectors += size
+        if batch:
+            answers += await self._go(batch, vectors)
+        return answers
+
+    async def _go(self, lines, vectors):
         with open(IN_FILE, "w") as stimulus:
             stimulus.write("".join(line + "\n" for line in lines))
+        with open(COUNT_FILE, "w") as count:
+            count.write(f"{vectors}\n")
         self.dut.go.value = 0
         await Timer(1, "ns")
         self.dut.go.value = 1
@@ -239,39 +260,86 @@ def progress(text):
     print(f"gamechip: {text}", flush=True)
 
 
-async def check_cases(tb, check, cases, test, tally=None, total=None):
-    """Run ``cases`` through the harness in chunks; raise AssertionError on the first mismatch.
+def _prepare(check, chunks):
+    """The next chunk of cases with its stimulus lines and expected values (None when there are
+    no more), and the seconds the golden model took: work for the golden thread."""
+    chunk = next(chunks, None)
+    if chunk is None:
+        return None
+    stimulus = [check.stimulus(case) for case in chunk]
+    started = time.perf_counter()
+    expected = [check.expected(case) for case in chunk]
+    return chunk, stimulus, expected, time.perf_counter() - started
 
-    ``tally`` carries counts across calls (fuzz feeds chunks); ``total`` turns on progress lines.
+
+def _verify(check, chunk, expected, lines):
+    """Parse a chunk's response lines and compare: (cases that matched, their check units, first
+    mismatch as (case, expected, actual) or None)."""
+    actuals = check.parse(lines, chunk)
+    if len(actuals) != len(chunk):   # zip would check the cases answered and drop the rest unseen
+        return 0, 0, (chunk[min(len(actuals), len(chunk) - 1)], "an answer for every case of the batch",
+                      f"the harness answered {len(actuals)} of {len(chunk)} cases")
+    units = 0
+    for matched, (case, want, got) in enumerate(zip(chunk, expected, actuals)):
+        if want != got:
+            return matched, units, (case, want, got)
+        units += check.units(case, want)
+    return len(chunk), units, None
+
+
+async def check_cases(tb, check, cases, test, tally=None, total=None):
+    """Run ``cases`` (a list, or an iterator of lists: chunks made on demand) through the
+    harness; raise AssertionError on the first mismatch. ``tally`` carries counts across calls;
+    ``total`` turns on progress lines.
+
+    The simulator and the golden model overlap: while the simulator runs chunk k (the GIL is
+    free then), a golden thread parses and checks chunk k - 1 and makes chunk k + 1 with its
+    stimulus and expected values. Mismatches are still reported in case order, the first one.
     """
     env = environment()
     tally = tally or Tally()
     started = time.perf_counter() - tally.wall_seconds
-    for first in range(0, len(cases), CHUNK):
-        chunk = cases[first:first + CHUNK]
-        t0 = time.perf_counter()
-        actuals = check.parse(await tb.run([check.stimulus(case) for case in chunk]), chunk)
-        if len(actuals) != len(chunk):  # zip would check the cases answered and drop the rest unseen
-            raise AssertionError(f"the harness answered {len(actuals)} of {len(chunk)} cases")
-        t1 = time.perf_counter()
-        expecteds = [check.expected(case) for case in chunk]
-        t2 = time.perf_counter()
-        tally.sim_seconds += t1 - t0
-        tally.golden_seconds += t2 - t1
-        for case, expected, actual in zip(chunk, expecteds, actuals):
-            tally.checked += 1  # the mismatching case too: it was compared
-            if expected != actual:
-                tally.wall_seconds = time.perf_counter() - started
-                save_failure(check, case, expected, actual, env)
-                message = failure_message(check, case, expected, actual, env)
-                record_result(test, tally, failure=message)
-                raise AssertionError(message)
-            tally.units += check.units(case, expected)
+    chunks = (iter([cases[first:first + CHUNK] for first in range(0, len(cases), CHUNK)])
+              if isinstance(cases, list) else iter(cases))
+    golden = ThreadPoolExecutor(1)
+    pending = None   # the last simulated chunk's check, running in the golden thread
+
+    def settle(checking, chunk_golden_seconds):
+        matched, units, mismatch = checking.result()
+        tally.checked += matched + (mismatch is not None)   # the mismatching case was compared too
+        tally.units += units
+        tally.golden_seconds += chunk_golden_seconds
         tally.wall_seconds = time.perf_counter() - started
+        if mismatch is not None:
+            case, expected, actual = mismatch
+            save_failure(check, case, expected, actual, env)
+            message = failure_message(check, case, expected, actual, env)
+            record_result(test, tally, failure=message)
+            raise AssertionError(message)
         if total:
             rate = tally.checked / tally.wall_seconds if tally.wall_seconds else 0.0
             progress(f"{check.block} on {env['sim']}: {tally.checked:,}/{total:,} cases checked, {rate:,.0f}/s, "
                      f"seed {env['seed']}")
+
+    try:
+        preparing = golden.submit(_prepare, check, chunks)
+        while True:
+            prepared = preparing.result()
+            if prepared is None:
+                break
+            preparing = golden.submit(_prepare, check, chunks)
+            chunk, stimulus, expected, golden_seconds = prepared
+            simulated = time.perf_counter()
+            lines = await tb.run(stimulus)
+            tally.sim_seconds += time.perf_counter() - simulated
+            if pending is not None:
+                settle(*pending)
+            pending = (golden.submit(_verify, check, chunk, expected, lines), golden_seconds)
+        if pending is not None:
+            settle(*pending)
+    finally:
+        golden.shutdown(wait=True, cancel_futures=True)
+    tally.wall_seconds = time.perf_counter() - started
     record_result(test, tally)
     return tally
 
@@ -291,14 +359,18 @@ async def run_random(dut, check, kind):
 async def run_fuzz(dut, check):
     """``count`` mixed random positions from ``seed``, fed in chunks so memory stays flat."""
     env = environment()
-    tb, tally = BatchTB(dut), Tally()
     positions_rng, moves_rng = random.Random(env["seed"]), random.Random(env["seed"] + 1)
-    done = 0
-    while done < env["count"]:
-        positions = mixed_positions(positions_rng, min(CHUNK, env["count"] - done), check.size, first=done)
-        cases = check.cases(positions, rng=moves_rng)
-        await check_cases(tb, check, cases, "fuzz", tally=tally, total=env["count"] * len(cases) // len(positions))
-        done += len(positions)
+
+    def chunks():   # made in the golden thread, one chunk ahead of the simulator
+        done = 0
+        while done < env["count"]:
+            positions = mixed_positions(positions_rng, min(CHUNK, env["count"] - done), check.size, first=done)
+            yield check.cases(positions, rng=moves_rng)
+            done += len(positions)
+
+    # cases per position: 2 for stable_discs (both colours), else 1
+    per_position = len(check.cases(mixed_positions(random.Random(0), 1, check.size), rng=random.Random(0)))
+    await check_cases(BatchTB(dut), check, chunks(), "fuzz", total=env["count"] * per_position)
 
 
 async def run_replay(dut, check):

@@ -197,16 +197,15 @@ def hdl_dir(design, root=None):
             (out / f"{harness.harness_name(design)}.v").write_text(harness.verilog_harness(design, PORTS[design]))
             (out / f"{harness.harness_name(design)}.vhd").write_text(
                 harness.vhdl_harness(design, PORTS[design], SIGNED.get(design, ())))
+            (out / f"{harness.harness_name(design)}.vlt").write_text(harness.verilator_visibility(
+                harness.harness_name(design)))
             if harness.has_clocked_harness(design):
                 clocked = harness.clocked_harness_name(design)
                 (out / f"{clocked}.v").write_text(
                     harness.verilog_search_harness(design, PORTS[design], SIGNED.get(design, ())))
                 (out / f"{clocked}.vhd").write_text(
                     harness.vhdl_search_harness(design, PORTS[design], SIGNED.get(design, ())))
-                # Verilator: only the harness's own signals visible to cocotb (--public-flat-rw
-                # on every signal of the design makes the model 3-4x slower)
-                (out / f"{clocked}.vlt").write_text(
-                    f'`verilator_config\npublic_flat_rw -module "{clocked}" -var "*"\n')
+                (out / f"{clocked}.vlt").write_text(harness.verilator_visibility(clocked))
             stamp.write_text("ok\n")
     return out
 
@@ -379,7 +378,9 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
             kwargs.update(waves=False, compile_args=["-s", VCD_DUMP_MODULE],
                           verilog_sources=kwargs["verilog_sources"] + [str(_vcd_dump_source(sim_dir, top))])
         if sim == "verilator":
-            visibility = ["--no-public-flat-rw", str(sources / f"{top}.vlt")] if clocked else []
+            # a harness is all Python touches: only its signals visible (--public-flat-rw on every
+            # signal of the design, cocotb-test's default, makes the model several times slower)
+            visibility = [] if direct else ["--no-public-flat-rw", str(sources / f"{top}.vlt")]
             kwargs.update(compile_args=VERILATOR_BUILD_ARGS + visibility, plus_args=["--trace"] if waves else [])
             if quick_build:
                 kwargs.update(make_args=CLOCKED_QUICK_BUILD_MAKE_ARGS if clocked else QUICK_BUILD_MAKE_ARGS)
