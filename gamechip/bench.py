@@ -18,7 +18,7 @@ COUNTS = {"verilator": 200_000, "icarus": 10_000, "ghdl": 5_000}
 # Blocks whose positions cost far more (a chess position is ~50 generator requests): their own counts.
 BLOCK_COUNTS = {"chess_movegen": {"verilator": 2_000, "icarus": 60, "ghdl": 40},
                 "chess_repetition": {"verilator": 500, "icarus": 20, "ghdl": 15}}
-TARGET_RATE = 100_000  # cases/s on Verilator for the move checker and the flipper
+TARGET_RATE = 100_000  # cases/s end to end on Verilator for the move checker and the flipper
 TARGET_RATIO = 0.5  # no block's sim path below half the golden model's own rate
 SEED = 2010
 
@@ -48,7 +48,8 @@ def run_bench(blocks, sims, scale=1.0):
         if sim == "verilator":  # the targets are set for Verilator; Icarus and GHDL interpret
             notes.append(f"ratio {'>=' if ratio >= TARGET_RATIO else 'BELOW'} {TARGET_RATIO}")
             if name in ("move_checker", "disc_flipper"):
-                notes.append(f"rate {'>=' if sim_rate >= TARGET_RATE else 'BELOW'} {TARGET_RATE:,}/s")
+                end_to_end = t["checked"] / t["wall_seconds"]
+                notes.append(f"end to end {'>=' if end_to_end >= TARGET_RATE else 'BELOW'} {TARGET_RATE:,}/s")
         print(f"{name:<17} {sim:<10} {t['checked']:>9,} {sim_rate:>11,.0f} {golden_rate:>10,.0f} {ratio:>6.2f} "
               f"{t['checked'] / t['wall_seconds']:>13,.0f}  {', '.join(notes)}")
     unit_rows = [(name, sim, t) for name, sim, t in rows if t.get("units") and t["units"] != t["checked"]]

@@ -14,16 +14,20 @@ nodes are the engine's own, checked, not only its twin's.
 import csv
 import io
 import json
+import os
 import random
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from golden.board import popcount
 from golden.othello import game_over, legal_moves
-from golden.parallel import HOST_CYCLES, SCHEMES, Job, golden_engine_run, parallel_search, sequential
+from golden.parallel import (HOST_CYCLES, SCHEMES, Job, engine_run_from_answer, golden_engine_run, parallel_search,
+                             sequential)
 from golden.positions import random_game_positions
+from tb.search_check import ROOT, golden_python
 
 # The seed's measured speed-ups (parallel-minimax seed, section V: depths 10-12, fox and geese
 # moves timed apart at depth 11), (processes, speed-up, what).
@@ -52,6 +56,42 @@ def midgame_positions(count, seed, low=20, high=32):
     return out
 
 
+class _EngineServer:
+    """This process's golden engine server (``python -m golden.parallel``) in the golden
+    interpreter (PyPy when installed: the engine's twin runs 3-4x faster there), started on
+    the first job and kept for the process's life; one job at a time."""
+
+    def __init__(self, python):
+        import subprocess
+
+        self.process = subprocess.Popen([python, "-m", "golden.parallel"], cwd=ROOT, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=ROOT))
+
+    def run(self, board, depth, alpha, beta):
+        self.process.stdin.write(json.dumps({"board": board, "depth": depth, "alpha": alpha, "beta": beta}) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"the golden engine server ({self.process.args[0]}) stopped with status "
+                               f"{self.process.wait()}")
+        return engine_run_from_answer(json.loads(answer))
+
+
+_SERVER = {"server": None, "lock": threading.Lock()}
+
+
+def engine_run(board, depth, alpha, beta):
+    """One engine job as a Dask task: on this worker's golden engine server when the golden
+    interpreter is another one (PyPy), else in this process."""
+    python = golden_python()
+    if python == sys.executable:
+        return golden_engine_run(board, depth, alpha, beta)
+    with _SERVER["lock"]:
+        if _SERVER["server"] is None or _SERVER["server"].process.poll() is not None:
+            _SERVER["server"] = _EngineServer(python)
+        return _SERVER["server"].run(board, depth, alpha, beta)
+
+
 class Engines:
     """The engines' searches as Dask tasks: submitted as soon as the host knows them
     (``prefetch``), awaited when the simulated schedule needs their result (``run``)."""
@@ -61,7 +101,7 @@ class Engines:
 
     def prefetch(self, job):
         if job not in self.futures and job not in self.results:
-            self.futures[job] = self.client.submit(golden_engine_run, job.board, job.depth, job.alpha, job.beta,
+            self.futures[job] = self.client.submit(engine_run, job.board, job.depth, job.alpha, job.beta,
                                                    pure=False)
 
     def run(self, job):
@@ -286,8 +326,6 @@ def plot(rows, path, depth):
 
 def cluster_client(address):
     """A Dask client: the scheduler at ``address``, or a LocalCluster of one worker per core."""
-    import os
-
     from distributed import Client, LocalCluster
 
     if address:

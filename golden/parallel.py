@@ -39,7 +39,7 @@ from typing import Callable, Optional
 from .board import Position
 from .othello import legal_moves, pass_move, play
 from .ordering import ordered_moves
-from .search import MINUS_INFINITY, PLUS_INFINITY, leaf_value, search
+from .search import MINUS_INFINITY, PLUS_INFINITY, leaf_value, search, search_events
 from .evaluator import evaluate
 
 SCHEMES = ("seed", "ybw")
@@ -72,12 +72,44 @@ class EngineRun:
 
 
 def golden_engine_run(board: str, depth: int, alpha: int, beta: int) -> EngineRun:
-    """The golden twin of the engine (golden.search) on one subtree: the default engine."""
+    """The golden twin of the engine (golden.search) on one subtree: the default engine. The
+    nodes are streamed (only each one's generation cycle is kept), so a subtree of millions of
+    nodes costs a few bytes a node."""
     from .board import parse_board
 
-    result = search(parse_board(board), depth, None, alpha=alpha, beta=beta)
-    generated = array("I", sorted(node.generated for node in result.trace if node.ply > 0))
-    return EngineRun(result.value, result.cycles, result.nodes, generated)
+    generated = array("I")
+    keep = generated.append
+
+    def on_node(iteration, ply, path, own, opp, white_to_move, legal, kind, terms, value, cycle_generated, cycle):
+        if ply > 0:
+            keep(cycle_generated)
+
+    result = search_events(parse_board(board), depth, None, on_node=on_node, alpha=alpha, beta=beta)
+    return EngineRun(result.value, result.cycles, result.nodes, array("I", sorted(generated)))
+
+
+def engine_server(lines, write) -> None:
+    """Answer engine jobs, one JSON object a line (``board``, ``depth``, ``alpha``, ``beta``),
+    with ``value``, ``cycles``, ``nodes`` and ``generated`` (the generation cycles as base64 of
+    32-bit words): ``python -m golden.parallel`` runs this on stdin and stdout, so that a host
+    in CPython can have its engines' golden searches run by PyPy."""
+    import base64
+    import json
+
+    for line in lines:
+        job = json.loads(line)
+        run = golden_engine_run(job["board"], job["depth"], job["alpha"], job["beta"])
+        write(json.dumps({"value": run.value, "cycles": run.cycles, "nodes": run.nodes,
+                          "generated": base64.b64encode(run.generated.tobytes()).decode("ascii")}) + "\n")
+
+
+def engine_run_from_answer(answer: dict) -> EngineRun:
+    """An EngineRun from one answer line of :func:`engine_server`."""
+    import base64
+
+    generated = array("I")
+    generated.frombytes(base64.b64decode(answer["generated"]))
+    return EngineRun(answer["value"], answer["cycles"], answer["nodes"], generated)
 
 
 @dataclass(frozen=True)
@@ -378,3 +410,13 @@ def sequential(position: Position, depth: int, run: Callable[[Job], EngineRun] =
     """The whole tree on one engine, full window: the reference for speed-up and overhead."""
     run = run or (lambda job: golden_engine_run(job.board, job.depth, job.alpha, job.beta))
     return run(Job(position.text(), depth, MINUS_INFINITY, PLUS_INFINITY))
+
+
+if __name__ == "__main__":
+    import sys
+
+    def _write(text):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    engine_server(sys.stdin, _write)
