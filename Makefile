@@ -9,7 +9,7 @@ VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
 
-.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament parallel chess-perft tables
+.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament parallel chess-perft tables area
 
 setup:
 	@scripts/setup.sh
@@ -64,6 +64,11 @@ TABLE_JOBS   ?= 2
 tables: setup
 	$(GAMECHIP) tournament --budget $(TABLE_BUDGET) --sim verilator --mode engine --jobs $(TABLE_JOBS) \
 		--out runs/table-$(TABLE_BUDGET) --resume
+
+# Area and clock of every design (gamechip/area.py): Yosys 0.70 for 7-series and iCE40/ECP5, nextpnr
+# place and route on an HX8K where a design fits, else an ECP5-85F; table and CSV under runs/area.
+area: setup
+	$(GAMECHIP) area --out runs/area
 
 convert: setup
 	$(GAMECHIP) convert --out build/hdl-out

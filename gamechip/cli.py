@@ -633,6 +633,27 @@ def cmd_parallel(args):
                args.sim, args.cluster, out, args.json, args.sim_sample)
 
 
+def cmd_area(args):
+    from gamechip.area import DEFAULT_FAMILIES, FAMILIES, AreaError, run
+    from rtl.designs import PORTS
+
+    designs = args.designs or list(PORTS)
+    for design in designs:
+        if design not in PORTS:
+            raise UsageError(f"unknown design '{design}': choose from {', '.join(PORTS)}")
+    families = args.families or list(DEFAULT_FAMILIES)
+    for family in families:
+        if family not in FAMILIES:
+            raise UsageError(f"unknown family '{family}': choose from {', '.join(FAMILIES)}")
+    out = _output_dir(args.out or "runs/area", "--out")
+    _announce_rtl()
+    try:
+        return run(list(dict.fromkeys(designs)), list(dict.fromkeys(families)), out, args.json,
+                   place=not args.no_place)
+    except AreaError as error:
+        raise UsageError(f"area: {error}")
+
+
 def cmd_replay(args):
     from tb.runner import replay_case
 
@@ -1027,6 +1048,16 @@ def build_parser():
     parallel.add_argument("--out", help="folder for parallel.csv, parallel.svg, parallel.json (default: under runs/)")
     parallel.add_argument("--json", action="store_true", help="print one JSON object: {\"rows\": [...]}")
     parallel.set_defaults(run=cmd_parallel)
+
+    area = sub.add_parser("area", help="LUTs, flip-flops, block RAMs, logic levels and clock of every design "
+                                       "(pinned Yosys; nextpnr place and route where a design fits)")
+    area.add_argument("--designs", nargs="+", help="designs (default: all of rtl/designs.py)")
+    area.add_argument("--families", nargs="+", help="xc7, ice40, ecp5 (default: xc7 ice40; ecp5 is added for "
+                                                    "designs too large for the HX8K)")
+    area.add_argument("--no-place", action="store_true", help="synthesis only (no place and route)")
+    area.add_argument("--out", help="folder for area.md, area.csv, area.json (default runs/area)")
+    area.add_argument("--json", action="store_true", help="print one JSON object: {\"rows\": [...]}")
+    area.set_defaults(run=cmd_area)
 
     replay = sub.add_parser("replay", help="re-run one saved failing case, with its waveform")
     replay.add_argument("case", help="case file (JSON) named in a failure report")

@@ -1,0 +1,96 @@
+"""`gamechip area` (gamechip/area.py): the small blocks synthesise with the pinned Yosys (which
+also proves their Verilog synthesises), the numbers come from the tools, the UART is placed and
+routed for a measured clock, and the logic-level count is right on netlists built by hand."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamechip.area import WRAPPER, lut_levels, wrapper_verilog
+from rtl.designs import PORTS
+from tb.runner import hdl_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def gamechip(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "gamechip", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=1800)
+
+
+@pytest.fixture(scope="module")
+def small_blocks(tmp_path_factory):
+    out = tmp_path_factory.mktemp("area")
+    done = gamechip("area", "--designs", "uart", "move_checker", "--families", "xc7", "ice40", "--json",
+                    "--out", str(out))
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = {(r["design"], r["family"]): r for r in json.loads(done.stdout)["rows"]}
+    return rows, out
+
+
+def test_the_small_blocks_synthesise_with_the_pinned_yosys(small_blocks):
+    rows, out = small_blocks
+    assert set(rows) == {(d, f) for d in ("uart", "move_checker") for f in ("xc7", "ice40")}
+    for row in rows.values():
+        assert row["yosys"].startswith("Yosys 0.70"), row
+        assert row["lut"] > 0 and row["levels"] >= 1 and row["bram"] == 0 and row["dsp"] == 0, row
+    # the move checker is combinational: no flip-flop; its 64 squares x 8 directions need hundreds of LUTs
+    assert rows[("move_checker", "xc7")]["ff"] == 0 and 300 <= rows[("move_checker", "xc7")]["lut"] <= 3000
+    # the UART: receiver and transmitter shift registers, counters and synchroniser
+    assert 30 <= rows[("uart", "xc7")]["ff"] <= 120 and rows[("uart", "ice40")]["lut"] < 400
+    assert rows[("move_checker", "xc7")]["levels"] > rows[("uart", "xc7")]["levels"]
+    for name in ("area.md", "area.csv", "area.json"):
+        assert (out / name).stat().st_size > 0
+
+
+def test_a_clock_is_measured_by_place_and_route_where_the_design_fits(small_blocks):
+    rows, _ = small_blocks
+    for design in ("uart", "move_checker"):
+        placed, estimated = rows[(design, "ice40")], rows[(design, "xc7")]
+        assert placed["fmax_measured"] and placed["device"] == "iCE40 HX8K" and 10 < placed["fmax_mhz"] < 500, placed
+        assert not estimated["fmax_measured"] and estimated["fmax_mhz"] > 0, estimated
+    assert rows[("uart", "ice40")]["fmax_mhz"] > rows[("move_checker", "ice40")]["fmax_mhz"]
+
+
+def test_unknown_designs_and_families_are_one_line():
+    for args, expected in ((["--designs", "nope"], "unknown design 'nope'"),
+                           (["--families", "virtex2"], "unknown family 'virtex2'")):
+        done = gamechip("area", *args)
+        assert done.returncode == 2 and expected in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def _netlist(cells, ports=("a", "b", "y")):
+    """A one-module Yosys JSON netlist: ``cells`` as (name, type, inputs, outputs) on bit numbers."""
+    return {"modules": {"top": {
+        "attributes": {"top": 1},
+        "netnames": {p: {"bits": [i + 2]} for i, p in enumerate(ports)},
+        "cells": {name: {"type": kind,
+                         "port_directions": {**{f"I{k}": "input" for k in range(len(ins))},
+                                             **{f"O{k}": "output" for k in range(len(outs))}},
+                         "connections": {**{f"I{k}": [b] for k, b in enumerate(ins)},
+                                         **{f"O{k}": [b] for k, b in enumerate(outs)}}}
+                  for name, kind, ins, outs in cells}}}}
+
+
+def test_lut_levels_count_luts_on_the_deepest_path_and_stop_at_flip_flops():
+    # a(2) -> LUT -> 10 -> CARRY4 -> 11 -> LUT -> 12 -> FF -> 13 -> LUT -> 4 (y); b(3) -> LUT -> 12
+    cells = [("l1", "LUT2", [2], [10]), ("c1", "CARRY4", [10], [11]), ("l2", "LUT3", [11, 3], [12]),
+             ("ff", "FDRE", [12], [13]), ("l3", "LUT1", [13], [4])]
+    levels, start, end = lut_levels(_netlist(cells), "xc7")
+    assert (levels, start, end) == (2, "a", "12")
+    # without the flip-flop the path runs on through the third LUT
+    cells[3] = ("buf", "LUT1", [12], [13])
+    assert lut_levels(_netlist(cells), "xc7")[0] == 4
+
+
+def test_the_place_and_route_wrapper_connects_every_port(tmp_path):
+    for design in ("move_checker", "uart", "search"):
+        source = hdl_dir(design) / f"{design}.v"
+        wrapper = tmp_path / f"{design}_wrapper.v"
+        wrapper.write_text(wrapper_verilog(design, PORTS[design]))
+        done = subprocess.run(["iverilog", "-Wimplicit", "-Wportbind", "-s", WRAPPER, "-o", str(tmp_path / "a.out"),
+                               str(source), str(wrapper)], capture_output=True, text=True)
+        assert done.returncode == 0 and "warning" not in done.stderr.lower(), (design, done.stderr)
