@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from golden.board import popcount
 from golden.evaluator import T_DONE_CYCLE
@@ -131,6 +132,38 @@ def checked_run(sim, cases):
             "depths": t.get("depths", [])}
 
 
+AREA_RESULTS = Path("runs/area/area.json")   # written by make area
+SEED_CHIP = (32.0, "the seed's processor: 32 MHz, 2 cycles a node plus the stable-disc iterations")
+DEEP_BLUE = "the Deep Blue chess chip: 2-2.5 M positions/s at 24 MHz"
+
+
+def print_nodes_per_second(cycles_per_node, area_results=AREA_RESULTS):
+    """The engine's nodes per second at its clock: the place-and-route Fmax of ``search`` from
+    the last ``make area`` (GAMECHIP_AREA_JSON names another area.json) over the cycles per node."""
+    path = Path(os.environ.get("GAMECHIP_AREA_JSON") or area_results)
+    print()
+    if not path.exists():
+        print(f"nodes per second at the engine's clock: no area results at {path} (make area places and routes "
+              f"the engine; GAMECHIP_AREA_JSON names another area.json)")
+        return
+    try:
+        rows = [r for r in json.loads(path.read_text())["rows"] if r["design"] == "search" and r["fmax_mhz"]]
+    except (ValueError, KeyError, TypeError) as error:
+        print(f"nodes per second at the engine's clock: {path} is not an area.json of make area ({error})")
+        return
+    if not rows:
+        print(f"nodes per second at the engine's clock: {path} has no clock for the search design")
+        return
+    print(f"{'engine clock':<44} {'MHz':>7} {'cycles/node':>12} {'M nodes/s':>10}")
+    for r in sorted(rows, key=lambda r: not r["fmax_measured"]):
+        how = f"{r['family']}, {'place and route, ' + r['device'] if r['fmax_measured'] else 'estimated from levels'}"
+        print(f"{how:<44} {r['fmax_mhz']:>7.1f} {cycles_per_node:>12.3f} {r['fmax_mhz'] / cycles_per_node:>10.2f}")
+    print(f"{'seed: ' + SEED_CHIP[1]:<44}")
+    print(f"{'  (2 cycles a node, stable iterations left out: at most)':<44} {SEED_CHIP[0]:>7.1f} {2.0:>12.3f} "
+          f"{SEED_CHIP[0] / 2:>10.2f}")
+    print(f"{DEEP_BLUE} (clocks from {path}, {rows[0].get('yosys', '?')})")
+
+
 def run_search_bench(sims, scale=1.0):
     from tb.search_check import golden_python, SearchCase
 
@@ -195,6 +228,7 @@ def run_search_bench(sims, scale=1.0):
           f"(generation {totals[1] / nodes:.3f}, stable-disc waits {totals[2] / nodes:.3f}, "
           f"returns {totals[3] / nodes:.3f}; {nodes:,} nodes; target <= {TARGET_CYCLES_PER_NODE}: "
           f"{'met' if sum(totals[1:]) / nodes <= TARGET_CYCLES_PER_NODE else 'NOT met'})")
+    print_nodes_per_second(sum(totals[1:]) / nodes)
     print()
     print(f"{'golden search':<16} {'nodes/CPU-s':>12}  kernel")
     for name, answer in golden_rates.items():

@@ -94,3 +94,21 @@ def test_the_place_and_route_wrapper_connects_every_port(tmp_path):
         done = subprocess.run(["iverilog", "-Wimplicit", "-Wportbind", "-s", WRAPPER, "-o", str(tmp_path / "a.out"),
                                str(source), str(wrapper)], capture_output=True, text=True)
         assert done.returncode == 0 and "warning" not in done.stderr.lower(), (design, done.stderr)
+
+
+def test_make_bench_gives_nodes_per_second_at_the_clock_of_the_last_area_run(tmp_path, capsys):
+    from gamechip.search_bench import print_nodes_per_second
+
+    area = tmp_path / "area.json"
+    print_nodes_per_second(1.25, area)
+    assert "no area results" in capsys.readouterr().out
+    area.write_text(json.dumps({"rows": [
+        {"design": "search", "family": "ecp5", "fmax_mhz": 20.0, "fmax_measured": True, "device": "ECP5 LFE5U-85F",
+         "yosys": "Yosys 0.70"},
+        {"design": "uart", "family": "ice40", "fmax_mhz": 150.0, "fmax_measured": True, "device": "iCE40 HX8K"}]}))
+    print_nodes_per_second(1.25, area)
+    out = capsys.readouterr().out
+    assert "ECP5 LFE5U-85F" in out and " 16.00" in out and "150.0" not in out, out   # 20 MHz / 1.25 = 16 M nodes/s
+    area.write_text("not json")
+    print_nodes_per_second(1.25, area)
+    assert "is not an area.json" in capsys.readouterr().out
