@@ -100,3 +100,27 @@ def test_the_command_on_a_dask_cluster_with_subtrees_checked_on_the_simulated_en
     assert (tmp_path / "parallel.csv").read_text().count("\n") == 5
     assert "<svg" in (tmp_path / "parallel.svg").read_text()
     assert "position 2/2" in run.stderr
+
+
+def test_the_engine_server_answers_as_the_golden_engine_does_with_its_trace():
+    """The PyPy engine server (python -m golden.parallel) gives each job's value, cycles, nodes
+    and generation cycles exactly as the in-process engine run, and those agree with the full
+    trace of the golden search (the streamed run keeps only generation cycles)."""
+    from gamechip.parallel import _EngineServer
+    from golden.board import parse_board
+    from tb.search_check import golden_python
+
+    server = _EngineServer(golden_python())
+    try:
+        for position in POSITIONS:
+            for alpha, beta in ((-256, 256), (-3, -2), (10, 40)):
+                job = (position.text(), 4, alpha, beta)
+                served, local = server.run(*job), golden_engine_run(*job)
+                traced = search(parse_board(job[0]), 4, None, alpha=alpha, beta=beta)
+                assert (served.value, served.cycles, served.nodes) == (local.value, local.cycles, local.nodes) \
+                    == (traced.value, traced.cycles, traced.nodes), job
+                assert list(served.generated) == list(local.generated) == sorted(
+                    n.generated for n in traced.trace if n.ply > 0), job
+    finally:
+        server.process.stdin.close()
+        server.process.wait()
