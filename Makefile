@@ -9,7 +9,7 @@ VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
 
-.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament parallel chess-perft tables area
+.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament parallel chess-perft tables area codesign
 
 setup:
 	@scripts/setup.sh
@@ -69,6 +69,13 @@ tables: setup
 # place and route on an HX8K where a design fits, else an ECP5-85F; table and CSV under runs/area.
 area: setup
 	$(GAMECHIP) area --out runs/area
+
+# The co-design seed's workload (SPEC 10): a self-play game of the NegaScout host at every depth 1-8,
+# both transfer models on the golden bus model of the peripheral (the RTL peripheral is not built
+# yet); counts, ratios and the cost model. Hours in CPython: CODESIGN_DEPTH=6 takes minutes.
+CODESIGN_DEPTH ?= 8
+codesign: setup
+	$(GAMECHIP) codesign --game --depth $(CODESIGN_DEPTH)
 
 convert: setup
 	$(GAMECHIP) convert --out build/hdl-out

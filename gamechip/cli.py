@@ -633,6 +633,23 @@ def cmd_parallel(args):
                args.sim, args.cluster, out, args.json, args.sim_sample)
 
 
+def cmd_codesign(args):
+    from gamechip.codesign import Mismatch, run
+
+    if args.depth < 1:
+        raise UsageError(f"--depth must be at least 1, got {args.depth}")
+    if args.positions is not None and args.positions < 0:
+        raise UsageError(f"--positions must be 0 or more, got {args.positions}")
+    if args.game and args.positions is not None:
+        raise UsageError("choose --game or --positions N, not both")
+    mode = "positions" if args.positions is not None else "game"
+    try:
+        return run(mode, args.positions or 0, args.depth, args.seed, args.json)
+    except Mismatch as error:
+        print(f"gamechip codesign: MISMATCH: {error}", file=sys.stderr)
+        return 1
+
+
 def cmd_area(args):
     from gamechip.area import DEFAULT_FAMILIES, FAMILIES, AreaError, run
     from rtl.designs import PORTS
@@ -1048,6 +1065,15 @@ def build_parser():
     parallel.add_argument("--out", help="folder for parallel.csv, parallel.svg, parallel.json (default: under runs/)")
     parallel.add_argument("--json", action="store_true", help="print one JSON object: {\"rows\": [...]}")
     parallel.set_defaults(run=cmd_parallel)
+
+    codesign = sub.add_parser("codesign", help="the co-design seed's measurements (SPEC 10): NegaScout host, the "
+                                               "evaluator on a bus, whole board against changeboard transfers")
+    codesign.add_argument("--game", action="store_true", help="one self-play game at every depth 1..D (default)")
+    codesign.add_argument("--positions", type=int, help="N seeded midgame positions at every depth 1..D instead")
+    codesign.add_argument("--depth", type=int, required=True, help="deepest search depth D (the seed: 8)")
+    codesign.add_argument("--seed", type=_natural, default=1, help="seed of the positions (default 1)")
+    codesign.add_argument("--json", action="store_true", help="print one JSON object")
+    codesign.set_defaults(run=cmd_codesign)
 
     area = sub.add_parser("area", help="LUTs, flip-flops, block RAMs, logic levels and clock of every design "
                                        "(pinned Yosys; nextpnr place and route where a design fits)")
