@@ -30,7 +30,8 @@ address        access  meaning
                        move is the colour that did not move.
 =============  ======  ==================================================================
 
-A changeboard whose k points above the root (k > d_last), one sent before any whole board,
+A whole board with a square both black and white is refused (SLVERR, nothing committed; the
+words stay in the window). A changeboard whose k points above the root (k > d_last), one sent before any whole board,
 one whose new depth would pass :data:`MAX_DEPTH`, or a high word without its low word is
 refused with SLVERR and changes nothing stored. Writes to RESULT/STATUS and reads of the
 board and changeboard windows are SLVERR too.
@@ -55,7 +56,8 @@ CHANGE_BASE, CHANGE_END = 0x100, 0x200
 OKAY, SLVERR = 0, 2
 REASONS = {1: "unmapped address", 2: "changeboard before any whole board", 3: "depth difference above the root",
            4: "depth past the ancestor memory", 5: "changeboard high word without its low word",
-           6: "read of a write-only register", 7: "read before any board was committed"}
+           6: "read of a write-only register", 7: "read before any board was committed",
+           8: "a whole board with a square both black and white"}
 WRITE_CYCLES = 3          # AXI4-Lite write: address and data handshakes, then the response
 READ_CYCLES = 3           # AXI4-Lite read: address handshake, the evaluator's answer, the data
 SEED_COMMUNICATION_CUT = 0.195   # Table II: 5.02 s -> 4.04 s of communication at depth 8
@@ -98,11 +100,14 @@ class BusModel:
         data &= 0xFFFFFFFF
         if address in (0x000, 0x004, 0x008, 0x00C, COMMIT_WHITE):
             self.board_words[0x00C // 4 if address == COMMIT_WHITE else address // 4] = data
+            self.low_word = None
             if address in (0x00C, COMMIT_WHITE):
                 w = self.board_words
+                black, white = w[0] | w[1] << 32, w[2] | w[3] << 32
+                if black & white:
+                    return self._refuse(8)
                 self.boards = []
-                self._commit(w[0] | w[1] << 32, w[2] | w[3] << 32, address == COMMIT_WHITE)
-            self.low_word = None
+                self._commit(black, white, address == COMMIT_WHITE)
             return OKAY
         if CHANGE_BASE <= address < CHANGE_END and address % 4 == 0:
             offset = address - CHANGE_BASE

@@ -16,6 +16,7 @@ from rtl.chess.movegen import chess_movegen
 from rtl.chess.repetition import chess_repetition
 from rtl.disc_flipper import disc_flipper
 from rtl.evaluator import DEFAULT, HEAVY, evaluator
+from rtl.evaluator_axi import evaluator_axi
 from rtl.geometry import move_width
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order
@@ -79,6 +80,16 @@ def uart_ports():
             ("tx_data", 8, "in"), ("tx_send", 1, "in"), ("tx_busy", 1, "out")]
 
 
+def evaluator_axi_ports():
+    return [("clk", 1, "in"), ("rst", 1, "in"),
+            ("s_axil_awaddr", 12, "in"), ("s_axil_awvalid", 1, "in"), ("s_axil_awready", 1, "out"),
+            ("s_axil_wdata", 32, "in"), ("s_axil_wstrb", 4, "in"), ("s_axil_wvalid", 1, "in"),
+            ("s_axil_wready", 1, "out"), ("s_axil_bresp", 2, "out"), ("s_axil_bvalid", 1, "out"),
+            ("s_axil_bready", 1, "in"), ("s_axil_araddr", 12, "in"), ("s_axil_arvalid", 1, "in"),
+            ("s_axil_arready", 1, "out"), ("s_axil_rdata", 32, "out"), ("s_axil_rresp", 2, "out"),
+            ("s_axil_rvalid", 1, "out"), ("s_axil_rready", 1, "in")]
+
+
 def search_ports():
     return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("root_black", 64, "in"),
             ("root_white", 64, "in"), ("root_white_to_move", 1, "in"), ("depth_limit", 5, "in"),
@@ -128,6 +139,7 @@ SIZE = {
     "processor": 8,
     "chess_movegen": 8,
     "chess_repetition": 8,
+    "evaluator_axi": 8,
     "uart": 8,  # no board: tb.runner hands every bench a board side, and the uart bench ignores it
 }
 
@@ -146,6 +158,7 @@ PORTS = {
     "search": search_ports(),
     "chess_movegen": chess_movegen_ports(),
     "chess_repetition": chess_repetition_ports(),
+    "evaluator_axi": evaluator_axi_ports(),
 }
 
 SIGNED = {
@@ -212,6 +225,13 @@ def build_uart():
     return uart(divisor=UART_DIVISOR, **signals)
 
 
+def build_evaluator_axi():
+    """rst is a synchronous active-high ResetSignal; the AXI4-Lite ports are prefixed s_axil_."""
+    signals = dict(zip((name for name, _, _ in evaluator_axi_ports()), port_signals(evaluator_axi_ports())))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    return evaluator_axi(**signals)
+
+
 def build_search(adaptive):
     """rst is a synchronous active-high ResetSignal; value / event_value are signed 9-bit;
     depth_limit and the depth / ply outputs hold 0..16."""
@@ -274,4 +294,5 @@ DESIGNS = {
     "search": lambda: build_search(False),
     "chess_movegen": build_chess_movegen,
     "chess_repetition": build_chess_repetition,
+    "evaluator_axi": build_evaluator_axi,
 }

@@ -89,7 +89,7 @@ install_cocotb2() {
   # The same project with cocotb 2.x instead of the pinned 1.9.2: the project without its
   # dependencies, then the dependencies with cocotb swapped.
   "$1" -m pip install --no-deps -e .
-  "$1" -m pip install "cocotb>=2.0,<3" cocotb-test==0.3.0 myhdl==0.11.52 pytest pytest-xdist chess
+  "$1" -m pip install "cocotb>=2.0,<3" cocotb-test==0.3.0 myhdl==0.11.52 pytest pytest-xdist chess cocotbext-axi==0.1.28
 }
 stamp=$(sha256sum pyproject.toml | cut -c1-16)
 make_venv .venv "$stamp" install_main

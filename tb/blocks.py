@@ -47,6 +47,8 @@ CHECKED_ELSEWHERE = {
     "search": "every node of its searches against the golden search: gamechip search --sim S, make search-deep",
     "uart": "byte streams with noise, glitches and breaks: make test (tb/test_uart.py)",
     "processor": "whole refereed games: gamechip play --sim S, gamechip tournament --sim S",
+    "evaluator_axi": "every bus response against the golden bus model, NegaScout searches replayed: "
+                     "make test (tb/test_evaluator_axi.py)",
 }
 
 

@@ -165,3 +165,41 @@ def test_uart_mutant_is_caught(name, tmp_path):
         f"mutant '{name}' failed without a named frame:\n{outcome.log[-3000:]}")
     for test, failure in outcome.result["failures"].items():
         print(f"{name}: caught by test {test}, {failure.splitlines()[1]}")
+
+
+# The co-design peripheral's bench drives the AXI4-Lite bus (no batch harness): its mutants run
+# through its own runner (the fast tests, not the replayed searches) and must fail with a named
+# transaction: what was read or written, expected and actual.
+AXI_MUTANTS = {
+    "evaluator_axi rebuilds with the wrong colour's equation": (
+        "evaluator_axi.py",
+        "                        if address[7]:   # white moved",
+        "                        if not address[7]:   # white moved"),
+    "evaluator_axi picks the parent one level off": (
+        "evaluator_axi.py",
+        "            parent_index.next = depth - change_k\n",
+        "            parent_index.next = depth - change_k - 1\n"),
+    "evaluator_axi ignores a pass (cb = 0)": (
+        "evaluator_axi.py",
+        "                    else:\n                        if address[7]:",
+        "                    elif change_bits != 0:\n                        if address[7]:"),
+    "evaluator_axi answers reads with a stale result (never refreshed)": (
+        "evaluator_axi.py",
+        "            result_value.next = adaptive_value",
+        "            result_value.next = result_value"),
+}
+
+
+@pytest.mark.parametrize("name", AXI_MUTANTS)
+def test_evaluator_axi_mutant_is_caught(name, tmp_path):
+    from tb.test_evaluator_axi import run_evaluator_axi
+
+    file, *edits = AXI_MUTANTS[name]
+    outcome = run_evaluator_axi("icarus", ["register_map", "random_transactions", "games_with_backtracks"],
+                                tag=mutant_tag(name), rtl_root=mutant_root(tmp_path, file, *edits))
+    assert not outcome.passed, f"mutant '{name}' passed every evaluator_axi test: the bench cannot see it"
+    message = outcome.result.get("failure", "")
+    assert "MISMATCH in evaluator_axi" in message and "expected:" in message, (
+        f"mutant '{name}' failed without a named transaction:\n{outcome.log[-3000:]}")
+    for test, failure in outcome.result["failures"].items():
+        print(f"{name}: caught by test {test}, {failure.splitlines()[0]}")

@@ -1,0 +1,324 @@
+"""Bench for rtl/evaluator_axi (SPEC §10): the adaptive evaluator on an AXI4-Lite bus, driven by
+cocotbext-axi's AxiLiteMaster. Every response (write response, read data and read response) is
+checked against the golden bus model (golden/codesign.py); after every changeboard the board
+the peripheral rebuilt (the evaluator's latched board) is checked against the model's.
+
+Sequences: the register map and its refusals; random transactions (mapped and unmapped
+addresses, changeboards with random k, reads anywhere); random games sent as changeboards with
+backtracks of 1-16 plies, passes and returns to the root; and whole NegaScout searches recorded
+on the golden bus model through each transfer model and replayed on the simulated bus.
+
+The converted ``evaluator_axi`` is the simulation's top level (tb.runner's ``direct`` runs).
+"""
+
+import inspect
+import logging
+import os
+import random
+
+import cocotb
+import pytest
+from cocotb.clock import Clock
+from cocotb.triggers import RisingEdge
+
+from golden.board import Position, start_position
+from golden.codesign import (COMMIT_WHITE, MAX_DEPTH, RESULT, STATUS, Bus, BusModel, ChangeboardTransfer,
+                             StandardTransfer, changeboard, changeboard_address)
+from golden.negascout import NegaScout
+from golden.othello import legal_moves, pass_move, play
+from golden.positions import random_game_positions
+from tb import runner
+from tb.batch import Tally, record_result
+
+DESIGN = "evaluator_axi"
+TESTS = ("register_map", "random_transactions", "games_with_backtracks", "searches_replayed")
+# per simulator: (random transactions, random games, search depth of the replayed searches, positions)
+SIZES = {"verilator": (1500, 6, 4, 1), "icarus": (600, 3, 4, 1), "ghdl": (400, 2, 4, 1)}
+# AxiLiteMaster drives the bus from Python (about 4 ms a transaction here): a depth-4 search of a
+# midgame is 20-40k transactions, so the replayed searches are the smallest depth-4 searches of
+# the candidates that still make SEARCH_MIN_CALLS hardware calls.
+SEARCH_CANDIDATES = 30
+SEARCH_MIN_CALLS = 300
+
+
+def value_of(signal):
+    """A signal's value as an int, or its bit string when it holds X or Z (reported, not raised)."""
+    value = signal.value
+    try:
+        return int(value)
+    except ValueError:
+        return str(value)
+
+
+class RecordingBus(Bus):
+    """The golden bus model, keeping every transaction the host made: ("w", address, data) and
+    ("r", address), to be replayed on the simulated bus."""
+
+    def __init__(self):
+        super().__init__()
+        self.log = []
+
+    def write(self, address, data):
+        self.log.append(("w", address, data))
+        return super().write(address, data)
+
+    def read(self, address):
+        self.log.append(("r", address))
+        return super().read(address)
+
+
+class AxiTB:
+    def __init__(self, dut, test):
+        from cocotbext.axi import AxiLiteBus, AxiLiteMaster
+
+        self.dut, self.test = dut, test
+        self.sim = os.environ.get("GAMECHIP_SIM", "?")
+        self.seed = int(os.environ.get("GAMECHIP_SEED", "1"))
+        self.rng = random.Random(f"{self.seed}-{test}")
+        self.sizes = SIZES.get(self.sim, SIZES["icarus"])
+        clock = Clock(dut.clk, 10, "ns").start()
+        if inspect.iscoroutine(clock):   # cocotb 1.x: a coroutine to schedule; 2.x: already a task
+            cocotb.start_soon(clock)
+        self.master = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
+        logging.getLogger(f"cocotb.{dut._name}.s_axil").setLevel(logging.WARNING)   # a line per transaction otherwise
+        self.model = BusModel()
+        self.checked = 0
+        self.last = []   # the last transactions, for the failure report
+
+    async def reset(self):
+        self.dut.rst.value = 1
+        for _ in range(3):
+            await RisingEdge(self.dut.clk)
+        self.dut.rst.value = 0
+        await RisingEdge(self.dut.clk)
+        self.model = BusModel()
+
+    def fail(self, what, expected, actual):
+        message = (f"MISMATCH in evaluator_axi on {self.sim}, seed {self.seed}, test {self.test}: {what}\n"
+                   f"expected: {expected}\nactual:   {actual}\n"
+                   f"stored path (model): depth {self.model.depth}, last board "
+                   f"{self.model.boards[-1] if self.model.boards else None}\n"
+                   f"last transactions: {self.last[-8:]}")
+        record_result(self.test, Tally(checked=self.checked), failure=message)
+        raise AssertionError(message)
+
+    def note(self, item):
+        self.last.append(item)
+        del self.last[:-16]
+
+    async def write(self, address, data):
+        self.note(("w", hex(address), hex(data)))
+        answer = await self.master.write(address, int(data).to_bytes(4, "little"))
+        expected = self.model.write(address, data)
+        self.checked += 1
+        if int(answer.resp) != expected:
+            self.fail(f"write of {data:#010x} to {address:#05x}: bresp", expected, int(answer.resp))
+        if expected == 0 and 0x100 <= address < 0x200 and address % 8 == 4:
+            await self.check_rebuilt()
+        return expected
+
+    async def check_rebuilt(self):
+        """The board the peripheral rebuilt, as its evaluator latched it, against the model's."""
+        black, white, white_to_move = self.model.boards[-1]
+        actual = (value_of(self.dut.eval_black), value_of(self.dut.eval_white), value_of(self.dut.eval_wtm))
+        self.checked += 1
+        if actual != (black, white, int(white_to_move)):
+            self.fail("rebuilt board (black, white, white to move)", (hex(black), hex(white), int(white_to_move)),
+                      tuple(hex(x) if isinstance(x, int) else x for x in actual))
+
+    async def read(self, address):
+        self.note(("r", hex(address)))
+        answer = await self.master.read(address, 4)
+        data, response = int.from_bytes(answer.data, "little"), int(answer.resp)
+        expected = self.model.read(address)
+        self.checked += 1
+        if (data, response) != expected:
+            self.fail(f"read of {address:#05x}: (data, rresp)", (hex(expected[0]), expected[1]), (hex(data), response))
+        return data
+
+    async def send_whole(self, position):
+        for address, word in ((0x000, position.black & 0xFFFFFFFF), (0x004, position.black >> 32),
+                              (0x008, position.white & 0xFFFFFFFF)):
+            await self.write(address, word)
+        await self.write(COMMIT_WHITE if position.white_to_move else 0x00C, position.white >> 32)
+
+    async def send_change(self, parent, child, k):
+        cb = changeboard(parent, child)
+        await self.write(changeboard_address(parent.white_to_move, k, False), cb & 0xFFFFFFFF)
+        return await self.write(changeboard_address(parent.white_to_move, k, True), cb >> 32)
+
+    async def replay(self, log):
+        for item in log:
+            if item[0] == "w":
+                await self.write(item[1], item[2])
+            else:
+                await self.read(item[1])
+
+    def done(self):
+        record_result(self.test, Tally(checked=self.checked))
+
+
+@cocotb.test()
+async def register_map(dut):
+    """Every refusal of the register map, none of which may change the stored path."""
+    tb = AxiTB(dut, "register_map")
+    await tb.reset()
+    await tb.read(RESULT)                                   # before any board: SLVERR
+    await tb.read(STATUS)
+    await tb.write(changeboard_address(False, 0, False), 1)
+    await tb.write(changeboard_address(False, 0, True), 0)  # no board yet
+    await tb.send_whole(start_position())
+    await tb.read(RESULT)
+    await tb.read(STATUS)
+    for address in (0x030, 0x0FC, 0x200, 0x400, 0xFFC, RESULT, STATUS):
+        await tb.write(address, 0x5A5A5A5A)
+        await tb.read(STATUS)
+    for address in (0x000, 0x00C, 0x01C, 0x100, 0x1FC, 0x028, 0x300):
+        await tb.read(address)
+        await tb.read(STATUS)
+    await tb.write(changeboard_address(True, 1, False), 1)  # k = 1: above the root
+    await tb.write(changeboard_address(True, 1, True), 0)
+    await tb.write(changeboard_address(False, 0, False), 1)  # a high word for another k
+    await tb.write(changeboard_address(False, 2, True), 0)
+    await tb.write(changeboard_address(False, 0, True), 0)   # the low word was used up
+    # fill the ancestor memory: 16 passes (cb = 0) below the root, then one more is refused
+    def passed(p):   # the same discs, the other side to move: what a pass sends (cb = 0)
+        return Position(p.black, p.white, not p.white_to_move)
+
+    position = start_position()
+    for _ in range(MAX_DEPTH):
+        child = passed(position)
+        await tb.send_change(position, child, 0)
+        position = child
+    await tb.read(STATUS)
+    await tb.send_change(position, passed(position), 0)   # past depth 16
+    await tb.read(STATUS)
+    await tb.read(RESULT)
+    await tb.send_change(position, passed(position), 15)   # its parent 15 levels up: back to depth 2
+    await tb.read(RESULT)
+    await tb.read(STATUS)
+    await tb.write(0x000, 1)                                  # a whole board with A1 both black and white
+    await tb.write(0x008, 1)
+    await tb.write(0x00C, 0)
+    await tb.read(RESULT)
+    await tb.read(STATUS)
+    tb.done()
+
+
+@cocotb.test()
+async def random_transactions(dut):
+    tb = AxiTB(dut, "random_transactions")
+    await tb.reset()
+    count = tb.sizes[0]
+    game = random_game_positions(tb.rng)
+    await tb.send_whole(game[0])
+    for _ in range(count):
+        roll = tb.rng.random()
+        if roll < 0.3:
+            await tb.read(tb.rng.choice([RESULT, STATUS, RESULT, tb.rng.randrange(0, 0x1000, 4)]))
+        elif roll < 0.6:
+            side, k, high = tb.rng.random() < 0.5, tb.rng.randrange(16), tb.rng.random() < 0.5
+            await tb.write(changeboard_address(side, k, high), tb.rng.getrandbits(32))
+        elif roll < 0.8:
+            depth = tb.rng.randrange(1, len(game))
+            parent, child = game[depth - 1], game[depth]
+            await tb.send_change(parent, child, tb.rng.randrange(0, 4))
+        elif roll < 0.9:
+            await tb.write(tb.rng.choice([0x000, 0x004, 0x008, 0x00C, 0x01C]), tb.rng.getrandbits(32))
+        else:
+            await tb.write(tb.rng.randrange(0, 0x1000, 4), tb.rng.getrandbits(32))
+    tb.done()
+
+
+@cocotb.test()
+async def games_with_backtracks(dut):
+    """Random games sent move by move as changeboards; at random points the path steps back 1-16
+    plies to a stored ancestor and sends a sibling (every board below it is rebuilt again), and
+    once in a while goes back to the root."""
+    tb = AxiTB(dut, "games_with_backtracks")
+    await tb.reset()
+    for _ in range(tb.sizes[1]):
+        game = random_game_positions(tb.rng)[:MAX_DEPTH + 1]
+        await tb.send_whole(game[0])
+        path = [game[0]]
+        for depth in range(1, len(game)):
+            await tb.send_change(game[depth - 1], game[depth], len(path) - 1 - (depth - 1))
+            path = path[:depth] + [game[depth]]
+            await tb.read(RESULT)
+            if tb.rng.random() < 0.35:
+                back = tb.rng.randrange(1, depth + 1)   # the sibling's parent is at depth - back
+                parent = path[depth - back]
+                legal = legal_moves(parent.own, parent.opp)
+                moves = [m for m in range(64) if legal >> m & 1]
+                sibling = play(parent, tb.rng.choice(moves)) if moves else pass_move(parent)
+                await tb.send_change(parent, sibling, len(path) - 1 - (depth - back))
+                await tb.read(RESULT)
+                await tb.read(STATUS)
+                # back onto the game's own path below that ancestor
+                for redo in range(depth - back + 1, depth + 1):
+                    await tb.send_change(game[redo - 1], game[redo], 1 if redo == depth - back + 1 else 0)
+                path = game[:depth + 1]
+                await tb.read(RESULT)
+    tb.done()
+
+
+@cocotb.test()
+async def searches_replayed(dut):
+    """Whole NegaScout searches, each transfer model recorded on the golden bus model and every
+    transaction replayed on the simulated bus with every response checked."""
+    tb = AxiTB(dut, "searches_replayed")
+    _, _, depth, count = tb.sizes
+    rng = random.Random(tb.seed)
+    candidates = []
+    while len(candidates) < SEARCH_CANDIDATES:
+        game = [p for p in random_game_positions(rng) if 20 <= bin(p.black | p.white).count("1") <= 50]
+        if game:
+            candidates.append(rng.choice(game))
+    sizes = []
+    for position in candidates:
+        searcher = NegaScout()
+        searcher.search(position, depth)
+        if searcher.stats.evaluations >= SEARCH_MIN_CALLS:
+            sizes.append((searcher.stats.evaluations, position.text(), position))
+    positions = [position for _, _, position in sorted(sizes)[:count]]
+    for transfer_class in (StandardTransfer, ChangeboardTransfer):
+        for position in positions:
+            await tb.reset()
+            bus = RecordingBus()
+            transfer = transfer_class(bus)
+            transfer.new_search()
+            NegaScout(transfer.evaluate).search(position, depth)
+            await tb.replay(bus.log)
+            dut._log.info(f"{transfer.name}: depth {depth} search of {position.text()}: {len(bus.log):,} "
+                          f"transactions replayed, {transfer.counts.calls:,} evaluations")
+    tb.done()
+
+
+# ---------------------------------------------------------------- host side
+
+def run_evaluator_axi(sim, tests=TESTS, waves=False, tag="", rtl_root=None):
+    """Build (if needed) and run ``tests`` of this bench on the converted peripheral under ``sim``,
+    the design itself as the top level; returns tb.runner's RunResult."""
+    env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1")}
+    return runner.run_design(DESIGN, sim, "tb.test_evaluator_axi", list(tests), env=env, waves=waves, tag=tag,
+                             rtl_root=rtl_root, direct=True, quiet=True, quick_build=True)
+
+
+# Verilator is not among them yet: under cocotb 1.9 with Verilator 5.006 this bench stops at 0 ns
+# right after AxiLiteMaster starts (the model alone, clocked from a Verilog test bench, runs);
+# an open defect, not a pass.
+SIMULATORS = ("icarus", "ghdl")
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+def test_evaluator_axi(sim):
+    outcome = run_evaluator_axi(sim)
+    if outcome.passed:
+        assert outcome.result.get("checked", 0) > 0, f"evaluator_axi on {sim}: nothing was checked\n{outcome.log[-3000:]}"
+        return
+    message = outcome.result.get("failure") or f"evaluator_axi on {sim} failed before any check:\n{outcome.log[-4000:]}"
+    failures = outcome.result.get("failures", {})
+    if failures:
+        replay = run_evaluator_axi(sim, [next(iter(failures))], waves=True, tag="replay")
+        message += f"\nwaveform: under {replay.sim_dir}"
+    raise AssertionError(message)
