@@ -201,10 +201,9 @@ def hdl_dir(design, root=None):
                 harness.harness_name(design)))
             if harness.has_clocked_harness(design):
                 clocked = harness.clocked_harness_name(design)
-                (out / f"{clocked}.v").write_text(
-                    harness.verilog_search_harness(design, PORTS[design], SIGNED.get(design, ())))
-                (out / f"{clocked}.vhd").write_text(
-                    harness.vhdl_search_harness(design, PORTS[design], SIGNED.get(design, ())))
+                for name, text in harness.clocked_harness_sources(design, PORTS[design],
+                                                                  SIGNED.get(design, ())).items():
+                    (out / name).write_text(text)
                 (out / f"{clocked}.vlt").write_text(harness.verilator_visibility(clocked))
             stamp.write_text("ok\n")
     return out

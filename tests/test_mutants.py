@@ -203,3 +203,23 @@ def test_evaluator_axi_mutant_is_caught(name, tmp_path):
         f"mutant '{name}' failed without a named transaction:\n{outcome.log[-3000:]}")
     for test, failure in outcome.result["failures"].items():
         print(f"{name}: caught by test {test}, {failure.splitlines()[0]}")
+
+
+# The same peripheral under the streamed replay on Verilator (whole NegaScout searches of both
+# transfer models played by the HDL harness): a wrong rebuild and a stale answer must be named
+# at their transaction there too.
+STREAMED_AXI_MUTANTS = ("evaluator_axi rebuilds with the wrong colour's equation",
+                        "evaluator_axi answers reads with a stale result (never refreshed)")
+
+
+@pytest.mark.parametrize("name", STREAMED_AXI_MUTANTS)
+def test_evaluator_axi_mutant_is_caught_streamed(name, tmp_path):
+    from tb.test_evaluator_axi import run_stream
+
+    file, *edits = AXI_MUTANTS[name]
+    outcome = run_stream("verilator", tag=mutant_tag(name) + "-stream", rtl_root=mutant_root(tmp_path, file, *edits))
+    assert not outcome.passed, f"mutant '{name}' passed the streamed searches: the replay cannot see it"
+    message = outcome.result.get("failure", "")
+    assert "MISMATCH in evaluator_axi" in message and "expected:" in message and "transaction" in message, (
+        f"mutant '{name}' failed without a named transaction:\n{outcome.log[-3000:]}")
+    print(f"{name}: {message.splitlines()[0]}")
