@@ -9,7 +9,7 @@ VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
 
-.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament parallel chess-perft tables area codesign
+.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament parallel chess-perft tables area codesign codesign-sim
 
 setup:
 	@scripts/setup.sh
@@ -76,6 +76,10 @@ area: setup
 CODESIGN_DEPTH ?= 8
 codesign: setup
 	$(GAMECHIP) codesign --game --depth $(CODESIGN_DEPTH)
+
+# the depth-8 self-play game with every bus transaction of both models checked on the simulated peripheral
+codesign-sim: setup
+	$(GAMECHIP) codesign --game --depth $(CODESIGN_DEPTH) --sim verilator --out runs/codesign-sim
 
 convert: setup
 	$(GAMECHIP) convert --out build/hdl-out

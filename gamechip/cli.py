@@ -644,7 +644,8 @@ def cmd_codesign(args):
         raise UsageError("choose --game or --positions N, not both")
     mode = "positions" if args.positions is not None else "game"
     try:
-        return run(mode, args.positions or 0, args.depth, args.seed, args.json)
+        stream_dir = _output_dir(args.out or os.path.join("build", "codesign"), "--out") if args.sim else None
+        return run(mode, args.positions or 0, args.depth, args.seed, args.json, sim=args.sim, stream_dir=stream_dir)
     except Mismatch as error:
         print(f"gamechip codesign: MISMATCH: {error}", file=sys.stderr)
         return 1
@@ -1072,6 +1073,11 @@ def build_parser():
     codesign.add_argument("--positions", type=int, help="N seeded midgame positions at every depth 1..D instead")
     codesign.add_argument("--depth", type=int, required=True, help="deepest search depth D (the seed: 8)")
     codesign.add_argument("--seed", type=_natural, default=1, help="seed of the positions (default 1)")
+    codesign.add_argument("--sim", choices=("verilator", "icarus"),
+                          help="also stream every bus transaction of both models through the simulated peripheral "
+                               "(HDL-clocked AXI4-Lite replay) and check every response against the golden bus model")
+    codesign.add_argument("--out", help="folder of the recorded transaction stream with --sim "
+                                                   "(default build/codesign)")
     codesign.add_argument("--json", action="store_true", help="print one JSON object")
     codesign.set_defaults(run=cmd_codesign)
 

@@ -19,9 +19,12 @@ cycles alone).
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from golden.board import start_position
 from golden.codesign import (READ_CYCLES, SEED_COMMUNICATION_CUT, WRITE_CYCLES, Bus, ChangeboardTransfer, Counts,
@@ -54,7 +57,8 @@ def midgames(count, seed):
 class Measurement:
     """Counts per depth and model over every search made at that depth."""
 
-    def __init__(self):
+    def __init__(self, stream=None):
+        self.stream = stream      # a tb.axi_stream.StreamWriter recording every transaction, or None
         self.counts = {}          # (depth, model) -> Counts
         self.searches = {}        # depth -> searches
         self.identical = True
@@ -70,9 +74,16 @@ class Measurement:
         for k, n in counts.depth_differences.items():
             total.depth_differences[k] = total.depth_differences.get(k, 0) + n
 
+    def bus(self, model, depth, position):
+        """The golden bus of one search's transfer model; with a stream, one that records."""
+        if self.stream is None:
+            return Bus()
+        return self.stream.bus(f"{model} model, depth-{depth} search of {position.text()}")
+
     def search_both(self, position, depth, moves_so_far=None):
         """One search on the golden evaluator and through each model; the move (or None)."""
-        transfers = {"standard": StandardTransfer(Bus()), "changeboard": ChangeboardTransfer(Bus())}
+        transfers = {"standard": StandardTransfer(self.bus("standard", depth, position)),
+                     "changeboard": ChangeboardTransfer(self.bus("changeboard", depth, position))}
         results, traces = {}, {}
         for name, backend in (("golden", golden_backend), *((m, t.evaluate) for m, t in transfers.items())):
             if name in transfers:
@@ -120,9 +131,26 @@ def cut_at(standard: Counts, changes: Counts, per_call: float) -> float:
     return 1 - changes.communication(per_call) / standard.communication(per_call)
 
 
-def run(mode, count, depth, seed, as_json, progress=None):
-    say = progress or (lambda text: print(f"codesign: {text}", file=sys.stderr, flush=True))
-    measurement = Measurement()
+def say(text):
+    print(f"codesign: {text}", file=sys.stderr, flush=True)
+
+
+def measure(mode, count, depth, seed, stream_path=None):
+    """The golden measurement: every search of the workload on the golden evaluator and through
+    both transfer models on their bus models; the result object (``rows``, ``models``...).
+    ``stream_path``: also record every transaction of both models there (tb/axi_stream.py)."""
+    stream = None
+    if stream_path:
+        from tb.axi_stream import StreamWriter
+        stream = StreamWriter(stream_path)
+    try:
+        return _measure(mode, count, depth, seed, Measurement(stream))
+    finally:
+        if stream:
+            stream.close()
+
+
+def _measure(mode, count, depth, seed, measurement):
     started = time.perf_counter()
     for d in range(1, depth + 1):
         if mode == "game":
@@ -159,17 +187,76 @@ def run(mode, count, depth, seed, as_json, progress=None):
             t.reads + counts.reads, t.boards + counts.boards
         for k, n in counts.depth_differences.items():
             t.depth_differences[k] = t.depth_differences.get(k, 0) + n
-    result = {"mode": mode, "depth": depth, "seed": seed, "identical_search": measurement.identical,
-              "value_match": measurement.values_match, "checked": 0, "mismatches": 0, "sim": None,
-              "models": {m: totals[m].to_dict() for m in MODELS}, "rows": rows,
-              "cost_model": {"write_cycles": WRITE_CYCLES, "read_cycles": READ_CYCLES,
-                             "seed_fixed_cost": SEED_FIXED_COST, "seed_cut": SEED_COMMUNICATION_CUT}}
+    return {"mode": mode, "count": count, "depth": depth, "seed": seed, "identical_search": measurement.identical,
+            "value_match": measurement.values_match, "checked": 0, "mismatches": 0, "sim": None,
+            "transactions": measurement.stream.transactions if measurement.stream else None,
+            "golden_seconds": round(time.perf_counter() - started, 1),
+            "models": {m: totals[m].to_dict() for m in MODELS}, "rows": rows,
+            "cost_model": {"write_cycles": WRITE_CYCLES, "read_cycles": READ_CYCLES,
+                           "seed_fixed_cost": SEED_FIXED_COST, "seed_cut": SEED_COMMUNICATION_CUT}}
+
+
+def measure_in_golden_process(mode, count, depth, seed, stream_path):
+    """``measure`` in a golden process (PyPy when installed: tb.search_check.golden_python), its
+    progress on stderr as it goes."""
+    import subprocess
+
+    from tb.search_check import ROOT, golden_python
+
+    command = [golden_python(), "-m", "gamechip.codesign", json.dumps([mode, count, depth, seed, str(stream_path)])]
+    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": ROOT})
+    if done.returncode:
+        raise Mismatch(f"the golden measurement ({command[0]}) stopped with exit status {done.returncode}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    if "golden_mismatch" in result:
+        raise Mismatch(result["golden_mismatch"])
+    return result
+
+
+def run(mode, count, depth, seed, as_json, sim=None, stream_dir=None):
+    """``gamechip codesign``: the measurement, and with ``sim`` every transaction of both models
+    streamed through the simulated peripheral and checked; returns the exit status."""
+    if sim:
+        from tb.test_evaluator_axi import run_stream
+
+        folder = Path(stream_dir or Path(tempfile.gettempdir()))
+        folder.mkdir(parents=True, exist_ok=True)
+        stream_path = folder / f"codesign-{mode}-d{depth}-seed{seed}.hex"
+        say(f"golden measurement, recording every bus transaction of both models into {stream_path}")
+        result = measure_in_golden_process(mode, count, depth, seed, stream_path)
+        say(f"{result['transactions']:,} transactions recorded in {result['golden_seconds']:,.0f} s; "
+            f"streaming them through evaluator_axi on {sim}")
+        started = time.perf_counter()
+        outcome = run_stream(sim, stream_path, echo=not as_json, tag="codesign")
+        tally = outcome.result.get("tests", {}).get("searches_streamed", {})
+        result.update(sim=sim, checked=outcome.result.get("checked", 0), mismatches=0 if outcome.passed else 1,
+                      sim_seconds=round(time.perf_counter() - started, 1), stream=str(stream_path))
+        if not outcome.passed:
+            result["failure"] = outcome.result.get("failure") or f"the simulation failed:\n{outcome.log[-3000:]}"
+        elif tally.get("units") != result["transactions"]:
+            result.update(mismatches=1, failure=f"{tally.get('units')} of {result['transactions']} transactions "
+                                                f"were checked")
+    else:
+        result = measure(mode, count, depth, seed)
+    status = _print(result, as_json)
+    if result.get("failure"):
+        print(f"gamechip codesign: MISMATCH: {result['failure']}", file=sys.stderr)
+        return 1
+    return status
+
+
+def _print(result, as_json):
+    mode, count, depth, seed, rows = result["mode"], result["count"], result["depth"], result["seed"], result["rows"]
     if as_json:
         print(json.dumps(result))
         return 0
     print(f"co-design, {'self-play game' if mode == 'game' else f'{count} midgame positions (seed {seed})'} at "
-          f"depths 1-{depth}; searches identical on both models and the golden evaluator: {measurement.identical}; "
-          f"NegaScout values equal plain alpha-beta: {measurement.values_match}")
+          f"depths 1-{depth}; searches identical on both models and the golden evaluator: "
+          f"{result['identical_search']}; NegaScout values equal plain alpha-beta: {result['value_match']}")
+    if result["sim"]:
+        print(f"simulated peripheral on {result['sim']}: {result['transactions']:,} transactions of both models "
+              f"streamed, {result['checked']:,} responses and rebuilt boards checked against the golden bus model, "
+              f"{result['mismatches']} mismatches ({result['sim_seconds']:,.0f} s; golden {result['golden_seconds']:,.0f} s)")
     print(f"{'d':>2} {'searches':>8} {'calls':>9} {'writes std':>11} {'writes cb':>10} {'reads':>9} "
           f"{'cycles std':>11} {'cycles cb':>10} {'writes':>7} {'worst':>6} {'cycles':>7} {'F for -19.5%':>12} "
           f"{'cut F=6.3':>9} {'cut F=0':>8}")
@@ -186,10 +273,17 @@ def run(mode, count, depth, seed, as_json, progress=None):
               f"{ratio(r['worst_search_write_ratio']):>6} {ratio(r['cycle_ratio']):>7} "
               f"{'-' if f is None else f'{f:.2f}':>12} {percent(r['cut_at_seed_fixed_cost']):>9} "
               f"{percent(r['cut_bus_cycles_only']):>8}")
-    hist = totals["changeboard"].depth_differences
+    hist = {int(k): n for k, n in result["models"]["changeboard"]["depth_differences"].items()}
     print(f"depth differences k of the changeboards (all depths): "
           f"{', '.join(f'k={k}: {n:,}' for k, n in sorted(hist.items()))}")
     print(f"cost model: write {WRITE_CYCLES} bus cycles, read {READ_CYCLES}; communication = bus cycles / "
           f"{WRITE_CYCLES} + F per call (write-equivalents). Seed: -50 % board writes, -19.5 % communication at "
           f"depth 8 (Table II: 26.9 % vs 31.1 % of the time)")
     return 0
+
+
+if __name__ == "__main__":   # the golden process of --sim: python -m gamechip.codesign '[mode, count, depth, seed, stream]'
+    try:
+        print(json.dumps(measure(*json.loads(sys.argv[1]))))
+    except Mismatch as error:
+        print(json.dumps({"golden_mismatch": str(error)}))
