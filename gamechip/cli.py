@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from golden.board import BoardError, START, draw, format_board, parse_board, parse_square, square_name, squares_of
 from golden.othello import IllegalMove, flips, game_over, legal_moves, pass_move, perft, play
@@ -694,9 +695,59 @@ def cmd_replay(args):
     return 1
 
 
+def cmd_mutate(args):
+    from gamechip.mutate import MutateError, mutation_blocks, print_summary, run, summarise
+
+    if args.limit is not None and args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    try:
+        if args.replay:
+            return _mutate_replay(args.out, args.replay, args.blocks[0] if args.blocks else None)
+        blocks = args.blocks or [b for b in mutation_blocks() if not b.startswith("chess_")]
+        result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=args.workers,
+                     seed=args.seed)
+    except MutateError as error:
+        raise UsageError(str(error))
+    print_summary(result, args.json, args.out)
+    return 1 if result["errors"] else 0
+
+
+def _mutate_replay(out, mutant_id, block=None):
+    """One mutant of a finished run again, with waves: its verdict and where the waveform is."""
+    from gamechip.mutate import CATALOGUE, MutateError, run_mutant
+
+    try:
+        catalogue = json.loads((Path(out) / CATALOGUE).read_text())
+    except (OSError, ValueError) as error:
+        raise MutateError(f"{out} is not a mutation run folder ({CATALOGUE}: {error})")
+    mutant = next((m for m in catalogue["mutants"] if m["id"] == mutant_id), None)
+    if mutant is None:
+        raise MutateError(f"no mutant '{mutant_id}' in {out}")
+    holders = [b for b, spec in catalogue["blocks"].items() if mutant_id in spec["mutants"]]
+    if block not in holders:
+        if block is not None or not holders:
+            raise MutateError(f"mutant '{mutant_id}' is not among the mutants of {block or 'any block'} in {out}")
+        block = holders[0]
+    design = catalogue["blocks"][block]["design"]
+    print(f"mutant {mutant_id} ({block}): {mutant['original']}  ->  {mutant['mutated']}")
+    verdict, test, message = run_mutant(block, design, catalogue["sim"], Path(out) / "schemata", mutant["number"],
+                                        "mutate-replay")
+    print(f"{verdict}{f' by {test}' if test else ''}: {message}")
+    return 0
+
+
 def cmd_report(args):
     from gamechip.report import ReportError, write_report
 
+    if (Path(args.dir) / "mutants.json").exists():
+        from gamechip.mutate import MutateError, print_summary, summarise
+        try:
+            print_summary(summarise(args.dir), False, args.dir)
+        except MutateError as error:
+            raise UsageError(str(error))
+        return 0
     try:
         path, campaign = write_report(args.dir)
     except ReportError as error:
@@ -1095,6 +1146,19 @@ def build_parser():
     replay.add_argument("case", help="case file (JSON) named in a failure report")
     replay.add_argument("--waves", action="store_true", help="record the waveform of the case")
     replay.set_defaults(run=cmd_replay)
+
+    mutate = sub.add_parser("mutate", help="the regression's mutation score: every RTL block's source mutants in one "
+                                           "schemata build per design, each run through its bench")
+    mutate.add_argument("--blocks", nargs="+", help="blocks to mutate (default: every Reversi block)")
+    mutate.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
+    mutate.add_argument("--out", required=True, help="results folder (journal.jsonl, mutants.json, report.md)")
+    mutate.add_argument("--resume", action="store_true", help="go on with the run in --out, skipping finished mutants")
+    mutate.add_argument("--limit", type=int, help="at most N mutants per block, spread over files and operators")
+    mutate.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)), help="parallel runs")
+    mutate.add_argument("--seed", type=_natural, default=1, help="seed of the benches' random positions")
+    mutate.add_argument("--replay", metavar="ID", help="run one mutant of --out again and say how it ends")
+    mutate.add_argument("--json", action="store_true", help="print the per-block scores as one JSON object")
+    mutate.set_defaults(run=cmd_mutate)
 
     report = sub.add_parser("report", help="one static HTML page (DIR/report.html) for a campaign folder: counts, "
                                            "tools, failures with board pictures and replay commands, logs")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from golden.codesign import CHANGE_BASE, CHANGE_END, Bus, BusModel
+from tb.harness import AXI_TRANSACTION_TIMEOUT
 
 WRITE_FLAG = 1 << 44
 
@@ -145,6 +146,9 @@ class Comparison:
 def compare(expected, lines, context, contexts, first_index):
     """Every response of a chunk against the model's; the first difference as a report."""
     result = Comparison()
+    timed_out = bool(lines) and lines[-1].startswith("T ")
+    if timed_out:
+        lines = lines[:-1]
     if lines and lines[-1].startswith("C "):
         result.cycles = int(lines[-1][2:], 16)
         lines = lines[:-1]
@@ -154,7 +158,9 @@ def compare(expected, lines, context, contexts, first_index):
         what = (f"write of {item.data:#010x} to {item.address:#05x}" if item.write
                 else f"read of {item.address:#05x}")
         if index >= len(lines):
-            result.failure = f"{where}: {what}: no response (the harness stopped after {len(lines):,})"
+            why = (f"no response within {AXI_TRANSACTION_TIMEOUT:,} cycles" if timed_out
+                   else f"no response (the harness stopped after {len(lines):,})")
+            result.failure = f"{where}: {what}: {why}"
             return result
         actual = parse_response(lines[index])
         if actual is None or (actual[1] is None) != item.write:
@@ -177,6 +183,8 @@ def compare(expected, lines, context, contexts, first_index):
                                   f"expected: {tuple(hex(x) for x in item.board)}\n"
                                   f"actual:   {tuple(hex(x) for x in board)}")
                 return result
+    if len(lines) > len(expected):
+        result.failure = f"{len(lines) - len(expected):,} more responses than transactions in the chunk after {context}"
     return result
 
 

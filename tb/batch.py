@@ -22,6 +22,9 @@ from tb.directed import directed_positions, mixed_positions, random_positions
 from tb.harness import COUNT_FILE, IN_FILE, MAX_BATCH, OUT_FILE
 
 RESULT_FILE = "gamechip_result.json"
+# set (gamechip mutate): once a test of the run has failed, the later tests fail at once
+# without simulating (a mutant is killed by its first mismatch; the rest would only cost time)
+FIRST_FAILURE_ENDS_RUN = "GAMECHIP_FIRST_FAILURE_ENDS_RUN"
 CASE_FILE = "gamechip_failure.json"
 ACTUAL_FILE = "gamechip_actual.json"  # what the block answered for a replayed case
 CHUNK = 8192   # cases per batch (at most tb.harness.MAX_BATCH)
@@ -296,6 +299,10 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
     free then), a golden thread parses and checks chunk k - 1 and makes chunk k + 1 with its
     stimulus and expected values. Mismatches are still reported in case order, the first one.
     """
+    if os.environ.get(FIRST_FAILURE_ENDS_RUN) and os.path.exists(RESULT_FILE):
+        with open(RESULT_FILE) as previous:
+            if json.load(previous).get("failure"):
+                raise AssertionError(f"{test} not run: an earlier test of this run failed ({FIRST_FAILURE_ENDS_RUN})")
     env = environment()
     tally = tally or Tally()
     started = time.perf_counter() - tally.wall_seconds

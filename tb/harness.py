@@ -524,6 +524,7 @@ end architecture;
 AXI_TRANSACTIONS = "axi_transactions.hex"
 AXI_RESPONSES = "axi_responses.txt"
 AXI_MAX_TRANSACTIONS = 1 << 20
+AXI_TRANSACTION_TIMEOUT = 4096   # cycles one transaction may wait for its response (a broken peripheral)
 
 
 def verilog_axi_replay_harness(design):
@@ -542,6 +543,7 @@ module {clocked_harness_name(design)}(input wire go, input wire [31:0] count, ou
   reg [47:0] transactions [0:{AXI_MAX_TRANSACTIONS - 1}];
   reg [47:0] entry;
   reg [31:0] index = 0;
+  reg [31:0] waited = 0;
   reg [63:0] cycles = 0;
   reg running = 0;
   reg busy = 0;
@@ -589,8 +591,14 @@ module {clocked_harness_name(design)}(input wire go, input wire [31:0] count, ou
       if (b_hs) begin $fwrite(fout, "%h\\n", b_line); s_axil_bready = 0; busy = 0; index = index + 1; end
       if (r_hs) begin $fwrite(fout, "%h\\n", r_line); s_axil_rready = 0; busy = 0; index = index + 1; end
       aw_hs = 0; w_hs = 0; ar_hs = 0; b_hs = 0; r_hs = 0;
+      waited = waited + 1;
+      if (busy && waited > {AXI_TRANSACTION_TIMEOUT}) begin
+        $fwrite(fout, "T %h\\n", index);
+        $fclose(fout); fout = 0; running = 0; finished = 1; busy = 0;
+      end
     end
-    if (!busy) begin
+    if (running && !busy) begin
+      waited = 0;
       if (index >= count) begin
         $fwrite(fout, "C %h\\n", cycles);
         $fclose(fout); fout = 0; running = 0; finished = 1;

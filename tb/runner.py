@@ -11,6 +11,7 @@ import io
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -182,13 +183,17 @@ def hdl_dir(design, root=None):
             from rtl.designs import PORTS, SIGNED
 
             out.mkdir(parents=True, exist_ok=True)
+            schemata = (root / "rtl" / f"_{MUTANT_SELECTOR.lower()}.py").exists()
             # MyHDL renames signals when blocks are elaborated twice in one process: convert
             # in a fresh interpreter every time.
             converted = subprocess.run(
-                [sys.executable, "-c", _CONVERT, str(root), "--out", str(out), "--design", design],
+                [sys.executable, "-c", _CONVERT, str(root), "--out", str(out), "--design", design]
+                + (["--hdl", "verilog"] if schemata else []),
                 cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                 env={**os.environ, "PYTHONPATH": str(root)},
             )
+            if schemata:
+                _select_mutant_by_plusarg(out / f"{design}.v")
             if converted.returncode:
                 error = [line for line in converted.stderr.splitlines() if line.strip()]
                 raise ConversionFailed(f"converting {design} from {root / 'rtl'} failed: "
@@ -207,6 +212,26 @@ def hdl_dir(design, root=None):
                 (out / f"{clocked}.vlt").write_text(harness.verilator_visibility(clocked))
             stamp.write_text("ok\n")
     return out
+
+
+# A schemata copy of rtl/ (gamechip/mutate.py) holds every mutant behind the module-level
+# Signal MUTANT_SELECTOR, which nothing drives: MyHDL ties it to 0. The converted Verilog reads
+# it from the plusarg +MUTSEL=k instead, so one build runs every mutant (Verilog only).
+MUTANT_SELECTOR = "MUTSEL"
+_TIED_SELECTOR = re.compile(rf"^wire (\[\d+:0\] )?{MUTANT_SELECTOR};\n", re.M)
+_TIE = re.compile(rf"^assign {MUTANT_SELECTOR} = [^;]*;\n", re.M)
+
+
+def _select_mutant_by_plusarg(verilog):
+    text = verilog.read_text()
+    declared, tied = _TIED_SELECTOR.search(text), _TIE.search(text)
+    if not (declared and tied):
+        return   # this design holds no mutant
+    width = declared.group(1) or ""
+    text = _TIE.sub(f'initial if (!$value$plusargs("{MUTANT_SELECTOR}=%d", {MUTANT_SELECTOR})) '
+                    f'{MUTANT_SELECTOR} = 0;\n', text)
+    text = _TIED_SELECTOR.sub(f"reg {width}{MUTANT_SELECTOR} = 0;\n", text)
+    verilog.write_text(text)
 
 
 def build_dir(design, sim, sources, waves=False, tag=""):
@@ -337,7 +362,7 @@ class _Collect(logging.Handler):
 
 
 def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=None, quiet=False,
-               direct=False, quick_build=False, clocked=False):
+               direct=False, quick_build=False, clocked=False, plusargs=()):
     """Build (if needed) and run ``tests`` of bench ``module`` on ``design`` under ``sim``.
 
     The simulator's output goes to ``gamechip.log`` in the build directory; ``echo`` shows its
@@ -347,7 +372,9 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     ``quick_build``: compile Verilator's C++ at -O0 (7x faster to build, slower to run: for
     large designs that a regression runs for only a few thousand cycles).
     ``clocked``: the top level is the design's HDL-clocked harness (tb.harness
-    ``clocked_harness_name``), with only the harness's signals visible on Verilator."""
+    ``clocked_harness_name``), with only the harness's signals visible on Verilator.
+    ``plusargs``: for the simulator's command line (``+MUTSEL=k`` selects a mutant of a
+    schemata build)."""
     from rtl.designs import SIZE
 
     check_simulator(sim)
@@ -380,9 +407,12 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
             # a harness is all Python touches: only its signals visible (--public-flat-rw on every
             # signal of the design, cocotb-test's default, makes the model several times slower)
             visibility = [] if direct else ["--no-public-flat-rw", str(sources / f"{top}.vlt")]
-            kwargs.update(compile_args=VERILATOR_BUILD_ARGS + visibility, plus_args=["--trace"] if waves else [])
+            kwargs.update(compile_args=VERILATOR_BUILD_ARGS + visibility,
+                          plus_args=(["--trace"] if waves else []) + list(plusargs))
             if quick_build:
                 kwargs.update(make_args=CLOCKED_QUICK_BUILD_MAKE_ARGS if clocked else QUICK_BUILD_MAKE_ARGS)
+    if plusargs and sim != "verilator":
+        kwargs["plus_args"] = list(plusargs)
     if echo and sim == "verilator" and not (sim_dir / top).exists():
         print(f"building {design} for Verilator (the first build of this RTL version takes 1-3 minutes) ...",
               file=sys.stderr, flush=True)

@@ -376,14 +376,14 @@ def run_evaluator_axi(sim, tests=TESTS, waves=False, tag="", rtl_root=None):
                              rtl_root=rtl_root, direct=True, quiet=True, quick_build=True)
 
 
-def run_stream(sim, stream=None, waves=False, tag="stream", rtl_root=None, echo=False):
+def run_stream(sim, stream=None, waves=False, tag="stream", rtl_root=None, echo=False, plusargs=()):
     """Replay a stream file (default: the regression's depth-4 searches) through the HDL-clocked
     replay harness under ``sim`` (Verilator or Icarus); returns tb.runner's RunResult."""
     env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1")}
     if stream:
         env[STREAM_ENV] = os.path.abspath(stream)
     return runner.run_design(DESIGN, sim, "tb.test_evaluator_axi", ["searches_streamed"], env=env, waves=waves,
-                             tag=tag, rtl_root=rtl_root, clocked=True, quiet=not echo, echo=echo)
+                             tag=tag, rtl_root=rtl_root, clocked=True, quiet=not echo, echo=echo, plusargs=plusargs)
 
 
 # AxiLiteMaster's bench runs on Icarus and GHDL. Under cocotb 1.9 with Verilator 5.006 the

@@ -1,0 +1,626 @@
+"""``gamechip mutate``: the regression's mutation score on every block.
+
+Mutants are generated from the sources of ``rtl/`` by rewriting the code inside the bodies of
+``@always_comb``, ``@always_seq`` and ``@always`` generators (the logic MyHDL converts):
+operator swaps (``+ -``, ``& | ^``, ``<< >>``, ``and or``), comparison boundaries and
+negations, integer constants +1/-1 (not in slices: those are widths), dropping ``not``/``~``/
+unary minus, negating an ``if`` condition, and stuck-at-0 of a ``.next`` assignment. Every
+mutant has a stable id: file, line, column, operator and a digest of the file, so verdicts
+survive edits elsewhere.
+
+All mutants live in one *schemata* copy of ``rtl/``: each mutated statement becomes
+``if MUTSEL == k: <mutant k> elif ...: else: <original>`` (a mutated ``if`` condition becomes
+``(MUTSEL == k and C_k) or ... or (MUTSEL not in ks and C)``), ``MUTSEL`` a module-level
+Signal that the converted Verilog reads from the simulator's ``+MUTSEL=k`` plusarg (tb.runner).
+So a design is converted and built once, and every mutant is one run of the block's regression
+bench with its plusarg: ``MUTSEL=0`` must pass first (else the design's mutants are errors), a
+mutant dies at its first mismatch, and the test that killed it says whether the directed set
+or only the random positions see it.
+
+Results go to ``OUT/journal.jsonl`` (one line per mutant, appended as they finish; ``--resume``
+skips the mutants already there) and ``OUT/mutants.json`` (the catalogue: id, file, line,
+operator, original and mutated source). ``gamechip report OUT`` and ``--json`` give the score,
+killed / (killed + survivors not proved equivalent or waived), per block, file, function and
+operator, and every survivor with its diff and the command that replays it.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+import json
+import logging
+import os
+import re
+import shutil
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+MUTSEL = "MUTSEL"
+MUTSEL_BITS = 16
+GENERATOR_DECORATORS = ("always_comb", "always_seq", "always")
+# files of rtl/ that hold no converted logic (the converter, the design table, lint waivers)
+NOT_LOGIC = {"convert.py", "designs.py", "lint.py", "elaboration.py", "__init__.py"}
+
+BINOP_SWAPS = {ast.Add: (ast.Sub,), ast.Sub: (ast.Add,), ast.BitAnd: (ast.BitOr, ast.BitXor),
+               ast.BitOr: (ast.BitAnd, ast.BitXor), ast.BitXor: (ast.BitOr, ast.BitAnd),
+               ast.LShift: (ast.RShift,), ast.RShift: (ast.LShift,)}
+COMPARE_SWAPS = {ast.Lt: (ast.LtE,), ast.LtE: (ast.Lt,), ast.Gt: (ast.GtE,), ast.GtE: (ast.Gt,),
+                 ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,)}
+SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
+           ast.RShift: ">>", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+           ast.And: "and", ast.Or: "or", ast.Not: "not", ast.Invert: "~", ast.USub: "-"}
+
+
+@dataclass
+class Mutant:
+    id: str            # file:line:column:operator:file-digest
+    number: int        # its MUTSEL value in the schemata build (1...)
+    file: str          # relative to the rtl root's parent, e.g. rtl/move_checker.py
+    line: int
+    column: int
+    operator: str
+    function: str      # the generator (and its block): decide_legal in legal_cell
+    original: str      # the statement (or condition) as written
+    mutated: str       # the same with the mutation
+
+    def to_dict(self):
+        return asdict(self)
+
+
+def _decorator_name(node):
+    target = node.func if isinstance(node, ast.Call) else node
+    return target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else None
+
+
+def _is_generator(function):
+    return any(_decorator_name(d) in GENERATOR_DECORATORS for d in function.decorator_list)
+
+
+def _sites(tree, skip_slices=True):
+    """(path, node) of every expression node under ``tree``; ``path`` addresses the node from
+    ``tree`` as (field, index or None) steps. Slice bounds (widths) are left out."""
+    out = []
+
+    def walk(node, path):
+        out.append((path, node))
+        for name, value in ast.iter_fields(node):
+            if skip_slices and isinstance(node, ast.Slice):
+                continue
+            if isinstance(value, ast.AST):
+                walk(value, path + ((name, None),))
+            elif isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, ast.AST):
+                        walk(item, path + ((name, i),))
+
+    walk(tree, ())
+    return out
+
+
+def _replace(tree, path, new):
+    """A copy of ``tree`` with the node at ``path`` replaced by ``new``."""
+    tree = copy.deepcopy(tree)
+    if not path:
+        return new
+    parent = tree
+    for name, index in path[:-1]:
+        parent = getattr(parent, name) if index is None else getattr(parent, name)[index]
+    name, index = path[-1]
+    if index is None:
+        setattr(parent, name, new)
+    else:
+        getattr(parent, name)[index] = new
+    return tree
+
+
+def _at(tree, path):
+    node = tree
+    for name, index in path:
+        node = getattr(node, name) if index is None else getattr(node, name)[index]
+    return node
+
+
+def _in_range_call(path, root):
+    """True when the node at ``path`` sits inside a call (``range(8)``, ``intbv(0)[8:]``...):
+    elaboration-time arguments, not logic."""
+    node = root
+    for name, index in path:
+        if isinstance(node, ast.Call) and name == "args":
+            return True
+        node = getattr(node, name) if index is None else getattr(node, name)[index]
+    return False
+
+
+def expression_mutations(expression):
+    """(path, operator name, replacement node) of every mutation inside ``expression``."""
+    out = []
+    for path, node in _sites(expression):
+        if _in_range_call(path, expression):
+            continue
+        if isinstance(node, ast.BinOp) and type(node.op) in BINOP_SWAPS:
+            for swap in BINOP_SWAPS[type(node.op)]:
+                out.append((path, f"{SYMBOLS[type(node.op)]} -> {SYMBOLS[swap]}",
+                            ast.BinOp(left=copy.deepcopy(node.left), op=swap(), right=copy.deepcopy(node.right))))
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in COMPARE_SWAPS:
+            for swap in COMPARE_SWAPS[type(node.ops[0])]:
+                out.append((path, f"{SYMBOLS[type(node.ops[0])]} -> {SYMBOLS[swap]}",
+                            ast.Compare(left=copy.deepcopy(node.left), ops=[swap()],
+                                        comparators=copy.deepcopy(node.comparators))))
+        elif isinstance(node, ast.BoolOp):
+            swap = ast.Or if isinstance(node.op, ast.And) else ast.And
+            out.append((path, f"{SYMBOLS[type(node.op)]} -> {SYMBOLS[swap]}",
+                        ast.BoolOp(op=swap(), values=copy.deepcopy(node.values))))
+        elif isinstance(node, ast.UnaryOp) and type(node.op) in (ast.Not, ast.Invert, ast.USub):
+            out.append((path, f"drop {SYMBOLS[type(node.op)]}", copy.deepcopy(node.operand)))
+        elif isinstance(node, ast.Constant) and type(node.value) is int:
+            out.append((path, "constant + 1", ast.Constant(node.value + 1)))
+            if node.value > 0:
+                out.append((path, "constant - 1", ast.Constant(node.value - 1)))
+        elif isinstance(node, ast.Constant) and type(node.value) is bool:
+            out.append((path, "flip constant", ast.Constant(not node.value)))
+    return out
+
+
+def _is_next_assignment(statement):
+    if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+        return False
+    target = statement.targets[0]
+    while isinstance(target, ast.Subscript):
+        target = target.value
+    return isinstance(target, ast.Attribute) and target.attr == "next"
+
+
+def _selector(number):
+    return ast.Compare(left=ast.Name(MUTSEL, ast.Load()), ops=[ast.Eq()], comparators=[ast.Constant(number)])
+
+
+def _not_selected(numbers):
+    return [ast.Compare(left=ast.Name(MUTSEL, ast.Load()), ops=[ast.NotEq()], comparators=[ast.Constant(n)])
+            for n in numbers]
+
+
+class _Schemata(ast.NodeTransformer):
+    """Rewrites one module: every mutation of every generator body behind MUTSEL."""
+
+    def __init__(self, relative, source, digest, first_number):
+        self.relative, self.source, self.digest = relative, source, digest
+        self.number = first_number
+        self.mutants = []
+        self.block = self.function = None
+
+    def _new(self, node, operator, original_node, mutated_node):
+        """``node``: where the mutation is (its line and column name the mutant)."""
+        self.number += 1
+        mutant = Mutant(id=f"{self.relative}:{node.lineno}:{node.col_offset}:{operator}:{self.digest}",
+                        number=self.number, file=self.relative, line=node.lineno, column=node.col_offset,
+                        operator=operator, function=f"{self.function} in {self.block}",
+                        original=ast.unparse(original_node), mutated=ast.unparse(mutated_node))
+        self.mutants.append(mutant)
+        return mutant
+
+    def visit_FunctionDef(self, node):
+        if _is_generator(node):
+            outer, self.function = self.function, node.name
+            node.body = self._statements(node.body)
+            self.function = outer
+            return node
+        outer, self.block = self.block, node.name
+        self.generic_visit(node)
+        self.block = outer
+        return node
+
+    def _statements(self, statements):
+        out = []
+        for statement in statements:
+            out.append(self._statement(statement))
+        return out
+
+    def _statement(self, statement):
+        if isinstance(statement, (ast.If, ast.While)):
+            statement.body = self._statements(statement.body)
+            statement.orelse = self._statements(statement.orelse)
+            return self._condition(statement)
+        if isinstance(statement, ast.For):
+            statement.body = self._statements(statement.body)
+            statement.orelse = self._statements(statement.orelse)
+            return statement
+        if isinstance(statement, (ast.Assign, ast.AugAssign)):
+            return self._simple(statement)
+        return statement
+
+    def _simple(self, statement):
+        variants = []
+        value = statement.value
+        for path, operator, replacement in expression_mutations(value):
+            mutated = copy.deepcopy(statement)
+            mutated.value = _replace(value, path, replacement)
+            variants.append((self._new(_at(value, path), operator, statement, mutated), mutated))
+        if _is_next_assignment(statement) and not (isinstance(value, ast.Constant) and value.value in (0, False)) \
+                and not isinstance(value, ast.Attribute):   # an enum state: 0 is not one of its values
+            mutated = copy.deepcopy(statement)
+            mutated.value = ast.Constant(0)
+            variants.append((self._new(value, "stuck at 0", statement, mutated), mutated))
+        if not variants:
+            return statement
+        chain = copy.deepcopy(statement)
+        for mutant, mutated in reversed(variants):
+            chain = ast.If(test=_selector(mutant.number), body=[mutated], orelse=[chain])
+        return chain
+
+    def _condition(self, statement):
+        test = statement.test
+        variants = [(path, operator, replacement) for path, operator, replacement in expression_mutations(test)]
+        variants.append(((), "negate condition", ast.UnaryOp(op=ast.Not(), operand=copy.deepcopy(test))))
+        terms, numbers = [], []
+        for path, operator, replacement in variants:
+            mutated = _replace(test, path, replacement)
+            mutant = self._new(_at(test, path), operator, test, mutated)
+            numbers.append(mutant.number)
+            terms.append(ast.BoolOp(op=ast.And(), values=[_selector(mutant.number), mutated]))
+        terms.append(ast.BoolOp(op=ast.And(), values=_not_selected(numbers) + [copy.deepcopy(test)]))
+        statement.test = ast.BoolOp(op=ast.Or(), values=terms)
+        return statement
+
+
+def rtl_files(rtl_root):
+    package = Path(rtl_root) / "rtl"
+    return sorted(p for p in package.rglob("*.py") if p.name not in NOT_LOGIC and not p.name.startswith("_"))
+
+
+def build_schemata(rtl_root, out_root):
+    """Write the schemata copy of ``rtl_root``'s rtl package under ``out_root``; the mutants."""
+    rtl_root, out_root = Path(rtl_root), Path(out_root)
+    if (out_root / "rtl").exists():
+        shutil.rmtree(out_root / "rtl")
+    shutil.copytree(rtl_root / "rtl", out_root / "rtl", ignore=shutil.ignore_patterns("__pycache__"))
+    (out_root / "rtl" / "_mutsel.py").write_text(
+        '"""The mutant selector of a schemata build (gamechip/mutate.py): 0 is the original design."""\n\n'
+        "from myhdl import Signal, intbv\n\n"
+        f"{MUTSEL} = Signal(intbv(0)[{MUTSEL_BITS}:])\n")
+    mutants = []
+    for path in rtl_files(rtl_root):
+        relative = path.relative_to(rtl_root).as_posix()
+        source = path.read_text()
+        digest = hashlib.sha256(source.encode()).hexdigest()[:8]
+        tree = ast.parse(source)
+        rewriter = _Schemata(relative, source, digest, len(mutants))
+        tree = rewriter.visit(tree)
+        if not rewriter.mutants:
+            continue
+        mutants += rewriter.mutants
+        ast.fix_missing_locations(tree)
+        body = tree.body
+        position = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 0
+        while position < len(body) and isinstance(body[position], ast.ImportFrom) and body[position].module == "__future__":
+            position += 1
+        body.insert(position, ast.ImportFrom(module="rtl._mutsel", names=[ast.alias(MUTSEL)], level=0))
+        (out_root / path.relative_to(rtl_root)).write_text(ast.unparse(tree) + "\n")
+    if len(mutants) >= 1 << MUTSEL_BITS:
+        raise ValueError(f"{len(mutants)} mutants do not fit a {MUTSEL_BITS}-bit selector")
+    return mutants
+
+
+_SELECTED = re.compile(rf"\b{MUTSEL}\s*[!=]=\s*(\d+)")
+_CASE_OPEN = re.compile(r"\bcase[zx]?\s*\(")
+_LABEL = re.compile(r"^\s*'h([0-9A-Fa-f]+)\s*:")
+
+
+def mutants_in_verilog(text):
+    """The MUTSEL values a converted design tests (its mutants; the others are not in it):
+    ``MUTSEL == k`` terms, and the labels of MyHDL's ``case (MUTSEL)`` (an if/elif chain on it)."""
+    numbers = {int(n) for n in _SELECTED.findall(text)}
+    stack = []   # per open case: does it select on MUTSEL
+    for line in text.splitlines():
+        if stack and stack[-1] and len(stack) and _LABEL.match(line):
+            numbers.add(int(_LABEL.match(line).group(1), 16))
+        for _ in _CASE_OPEN.findall(line):
+            stack.append(f"({MUTSEL})" in line.replace(" ", ""))
+        for _ in re.findall(r"\bendcase\b", line):
+            if stack:
+                stack.pop()
+    return numbers
+
+
+# --------------------------------------------------------------------------- running them
+
+JOURNAL = "journal.jsonl"
+CATALOGUE = "mutants.json"
+WAIVERS = Path(__file__).resolve().parent.parent / "tb" / "mutation_waivers.json"
+STREAMED = "evaluator_axi"   # mutated through its streamed searches (tb/test_evaluator_axi.py)
+VERDICTS = ("killed", "survived", "error")
+
+
+class MutateError(Exception):
+    """Bad input (unknown block, unwritable folder, a folder of another run): one line, exit 2."""
+
+
+def mutation_blocks():
+    """Block name -> its 8x8 design: the batch-harness blocks and the streamed peripheral."""
+    from tb.blocks import BLOCKS
+
+    blocks = {name: block.designs[0] for name, block in BLOCKS.items()}
+    blocks[STREAMED] = STREAMED
+    return blocks
+
+
+def run_mutant(block, design, sim, root, number, tag, seed=1):
+    """Run ``block``'s regression bench on mutant ``number`` (0: the original) of the schemata
+    build at ``root``; (verdict, the test that failed or None, first line of its failure)."""
+    from tb import runner
+    from tb.batch import FIRST_FAILURE_ENDS_RUN
+    from tb.blocks import BLOCKS
+
+    plusargs = [f"+{MUTSEL}={number}"]
+    if block == STREAMED:
+        from tb.test_evaluator_axi import run_stream
+        outcome = run_stream(sim, rtl_root=root, tag=tag, plusargs=plusargs)
+    else:
+        spec = BLOCKS[block]
+        env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_COUNT": str(spec.counts[sim]), FIRST_FAILURE_ENDS_RUN: "1"}
+        outcome = runner.run_design(design, sim, spec.module, list(spec.tests), env=env, rtl_root=root, quiet=True,
+                                    quick_build=spec.quick_build, tag=tag, plusargs=plusargs)
+    failures = outcome.result.get("failures") or {}
+    if outcome.passed:
+        if not outcome.result.get("checked"):
+            return "error", None, "the bench passed without checking anything"
+        return "survived", None, ""
+    if failures:
+        test, message = next(iter(failures.items()))
+        return "killed", test, message.splitlines()[0] if message else ""
+    return "error", None, (outcome.log or "the simulation failed before comparing anything")[-400:]
+
+
+def _append(path, entry):
+    with open(path, "a") as out:
+        out.write(json.dumps(entry) + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def read_journal(path):
+    """(block, id) -> last entry (a mutant of a shared file is one per block that holds it);
+    lines that are not entries (a torn last line) are skipped."""
+    entries = {}
+    if not Path(path).exists():
+        return entries
+    for line in Path(path).read_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("block"), str) \
+                and entry.get("verdict") in VERDICTS + ("baseline", "baseline-failed"):
+            entries[entry["block"], entry["id"]] = entry
+    return entries
+
+
+def load_waivers(path=WAIVERS):
+    """id -> reason of the reviewed waivers (a mutant that is equivalent for a reason no
+    check here proves); a waiver names one version of the file (the id's digest)."""
+    if not Path(path).exists():
+        return {}
+    data = json.loads(Path(path).read_text())
+    return {key: value for key, value in data.items() if isinstance(value, str) and value.strip()}
+
+
+def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
+        sample=None):
+    """Generate, build and run the mutants of ``blocks`` on ``sim`` into ``out``; the summary.
+
+    ``limit``: at most this many mutants per block (spread over its files and operators);
+    ``sample``: the same, for the regression's sample."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    from tb import runner
+    from tb.slots import slot_tag, take_slot
+
+    say = progress or (lambda text: print(f"mutate: {text}", file=sys.stderr, flush=True))
+    out = Path(out)
+    known = mutation_blocks()
+    for block in blocks:
+        if block not in known:
+            raise MutateError(f"unknown block '{block}': choose from {', '.join(known)}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as error:
+        raise MutateError(f"--out {out}: cannot write there: {error.strerror or error}")
+    journal = out / JOURNAL
+    if journal.exists() and not resume:
+        raise MutateError(f"--out {out} holds a mutation run already: add --resume to go on with it, or choose "
+                          f"another folder")
+    rtl_root = Path(rtl_root or runner.ROOT)
+    schemata_root = out / "schemata"
+    mutants = build_schemata(rtl_root, schemata_root)
+    done = read_journal(journal) if resume else {}
+    started = time.monotonic()
+    catalogue = {"sim": sim, "rtl_root": str(rtl_root), "rtl_digest": runner.rtl_digest(rtl_root),
+                 "mutants": [m.to_dict() for m in mutants], "blocks": {}}
+    plan = []
+    for block in blocks:
+        design = known[block]
+        try:
+            sources = runner.hdl_dir(design, schemata_root)
+        except runner.ConversionFailed as error:
+            raise MutateError(f"the schemata build of {design} does not convert: {str(error).splitlines()[0]}")
+        inside = mutants_in_verilog((sources / f"{design}.v").read_text())
+        chosen = [m for m in mutants if m.number in inside]
+        if limit:
+            chosen = _spread(chosen, limit)
+        catalogue["blocks"][block] = {"design": design, "mutants": [m.id for m in chosen]}
+        plan.append((block, design, chosen))
+        say(f"{block}: {len(chosen)} mutants in {design} ({len(inside)} in its converted Verilog)")
+    (out / CATALOGUE).write_text(json.dumps(catalogue, indent=1))
+
+    def one(block, design, mutant):
+        slot, lock = take_slot(design, sim)
+        try:
+            clock = time.monotonic()
+            number = mutant.number if mutant else 0
+            verdict, test, message = run_mutant(block, design, sim, schemata_root, number, slot_tag(slot), seed)
+            return block, mutant, verdict, test, message, time.monotonic() - clock
+        finally:
+            lock.close()
+
+    # the runner switches the cocotb logger's propagation per run: with runs in threads that
+    # would leak simulator logs to the console, so it stays off for the whole run
+    logging.getLogger("cocotb").propagate = False
+    total = sum(len(chosen) for _, _, chosen in plan)
+    finished = sum(1 for block, _, chosen in plan for m in chosen if (block, m.id) in done)
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        for block, design, chosen in plan:
+            todo = [m for m in chosen if (block, m.id) not in done]
+            if not todo:
+                continue
+            baseline_id = f"{block}:baseline:{catalogue['rtl_digest']}"
+            if done.get((block, baseline_id), {}).get("verdict") != "baseline":
+                _, _, verdict, test, message, seconds = one(block, design, None)
+                entry = {"id": baseline_id, "block": block, "verdict": "baseline" if verdict == "survived"
+                         else "baseline-failed", "test": test, "message": message, "seconds": round(seconds, 2)}
+                _append(journal, entry)
+                if entry["verdict"] != "baseline":
+                    say(f"{block}: the original design (MUTSEL=0) fails its bench: {message}; its mutants are errors")
+                    for mutant in todo:
+                        _append(journal, {"id": mutant.id, "block": block, "number": mutant.number,
+                                          "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
+                    continue
+                say(f"{block}: MUTSEL=0 passes ({seconds:.1f} s with the build)")
+            futures = [pool.submit(one, block, design, m) for m in todo]
+            for future in as_completed(futures):
+                block_, mutant, verdict, test, message, seconds = future.result()
+                _append(journal, {"id": mutant.id, "block": block_, "number": mutant.number, "verdict": verdict,
+                                  "test": test, "message": message[:500], "seconds": round(seconds, 2)})
+                finished += 1
+                elapsed = time.monotonic() - started
+                say(f"{finished}/{total} {block_} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
+                    f"{verdict}{f' by {test}' if test else ''} ({seconds:.1f} s; {elapsed / 60:.1f} min)")
+    return summarise(out)
+
+
+def _spread(mutants, limit):
+    """At most ``limit`` of ``mutants``, taken round-robin over (file, operator) so a sample
+    covers every file and operator before it repeats one."""
+    groups = {}
+    for mutant in mutants:
+        groups.setdefault((mutant.file, mutant.operator), []).append(mutant)
+    chosen, queues = [], list(groups.values())
+    while len(chosen) < limit and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop(0))
+    return sorted(chosen, key=lambda m: m.number)
+
+
+# --------------------------------------------------------------------------- the score
+
+def summarise(out, waivers=None):
+    """The run's result object: per block, file, function and operator the counts and score,
+    and every survivor with its diff and replay command."""
+    out = Path(out)
+    try:
+        catalogue = json.loads((out / CATALOGUE).read_text())
+    except (OSError, ValueError) as error:
+        raise MutateError(f"{out} is not a mutation run folder ({CATALOGUE}: {error})")
+    entries = read_journal(out / JOURNAL)
+    waivers = load_waivers() if waivers is None else waivers
+    by_id = {m["id"]: m for m in catalogue["mutants"]}
+    result = {"sim": catalogue["sim"], "rtl_digest": catalogue["rtl_digest"], "blocks": {}, "files": {},
+              "functions": {}, "operators": {}, "survivors": [], "errors": [], "pending": 0,
+              "killed_by": {"directed": 0, "random": 0}}
+
+    def count(table, key, verdict):
+        row = table.setdefault(key, {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "waived": 0,
+                                     "errors": 0, "pending": 0})
+        row["mutants"] += 1
+        row[verdict] += 1
+
+    for block, spec in catalogue["blocks"].items():
+        result["blocks"].setdefault(block, {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "waived": 0,
+                                            "errors": 0, "pending": 0})
+        for mutant_id in spec["mutants"]:
+            mutant, entry = by_id[mutant_id], entries.get((block, mutant_id))
+            verdict = entry["verdict"] if entry else "pending"
+            if verdict == "survived" and entry.get("equivalent"):
+                verdict = "equivalent"
+            elif verdict == "survived" and mutant_id in waivers:
+                verdict = "waived"
+            key = {"killed": "killed", "survived": "survived", "equivalent": "equivalent", "waived": "waived",
+                   "error": "errors", "pending": "pending"}[verdict]
+            for table, name in ((result["blocks"], block), (result["files"], mutant["file"]),
+                                (result["functions"], f"{mutant['file']}: {mutant['function']}"),
+                                (result["operators"], mutant["operator"])):
+                if table is result["blocks"]:
+                    row = table[name]
+                    row["mutants"] += 1
+                    row[key] += 1
+                else:
+                    count(table, name, key)
+            if verdict == "killed":
+                result["killed_by"]["directed" if entry.get("test") == "directed" else "random"] += 1
+            if verdict == "survived":
+                result["survivors"].append({**mutant, "block": block, "replay": replay_command(out, block, mutant)})
+            if verdict == "error":
+                result["errors"].append({**mutant, "block": block, "message": entry.get("message", "")})
+            if verdict == "pending":
+                result["pending"] += 1
+    for table in ("blocks", "files", "functions", "operators"):
+        for row in result[table].values():
+            judged = row["killed"] + row["survived"]
+            row["score"] = round(row["killed"] / judged, 4) if judged else None
+    return result
+
+
+def replay_command(out, block, mutant):
+    return f"gamechip mutate --out {out} --blocks {block} --replay '{mutant['id']}'"
+
+
+def format_report(result, out=None):
+    """The report as Markdown: the score table, killed-by, survivors with their diffs."""
+    lines = [f"# Mutation score ({result['sim']}, RTL digest {result['rtl_digest']})", "",
+             "Score = killed / (killed + survivors); equivalent and waived survivors are left out of it.", "",
+             "| block | mutants | killed | survived | proved equivalent | waived | errors | pending | score |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for block, row in result["blocks"].items():
+        score = "-" if row["score"] is None else f"{100 * row['score']:.1f} %"
+        lines.append(f"| {block} | {row['mutants']} | {row['killed']} | {row['survived']} | {row['equivalent']} | "
+                     f"{row['waived']} | {row['errors']} | {row['pending']} | {score} |")
+    killed = result["killed_by"]
+    lines += ["", f"Killed by the directed set: {killed['directed']}; only by random positions: {killed['random']}.",
+              "", "## By operator", "", "| operator | mutants | killed | survived | score |", "|---|---|---|---|---|"]
+    for operator, row in sorted(result["operators"].items()):
+        score = "-" if row["score"] is None else f"{100 * row['score']:.1f} %"
+        lines.append(f"| {operator} | {row['mutants']} | {row['killed']} | {row['survived']} | {score} |")
+    lines += ["", f"## Survivors ({len(result['survivors'])})", ""]
+    for survivor in result["survivors"]:
+        lines += [f"- `{survivor['id']}` ({survivor['block']}, {survivor['function']})",
+                  f"  - `- {survivor['original']}`", f"  - `+ {survivor['mutated']}`",
+                  f"  - replay: `{survivor['replay']}`"]
+    if result["errors"]:
+        lines += ["", f"## Errors ({len(result['errors'])})", ""]
+        lines += [f"- `{e['id']}`: {e['message'][:200]}" for e in result["errors"]]
+    return "\n".join(lines) + "\n"
+
+
+def print_summary(result, as_json, out):
+    if as_json:
+        print(json.dumps({"blocks": {name: {key: row[key] for key in ("mutants", "killed", "survived", "equivalent",
+                                                                      "waived", "errors", "pending", "score")}
+                                     for name, row in result["blocks"].items()},
+                          "killed_by": result["killed_by"], "survivors": [s["id"] for s in result["survivors"]]}))
+        return
+    report = format_report(result)
+    (Path(out) / "report.md").write_text(report)
+    table = report.split("## By operator")[0]
+    print(table.rstrip())
+    for survivor in result["survivors"][:20]:
+        print(f"survived: {survivor['file']}:{survivor['line']} {survivor['operator']}: "
+              f"{survivor['original']}  ->  {survivor['mutated']}")
+    if len(result["survivors"]) > 20:
+        print(f"... {len(result['survivors']) - 20} more in {Path(out) / 'report.md'}")
+    print(f"report: {Path(out) / 'report.md'}")
