@@ -174,6 +174,11 @@ def _is_next_assignment(statement):
     return isinstance(target, ast.Attribute) and target.attr == "next"
 
 
+def _boolean(expression):
+    """``bool(expression)``: MyHDL's logical operators take booleans only (an ``if`` takes any)."""
+    return ast.Call(func=ast.Name("bool", ast.Load()), args=[expression], keywords=[])
+
+
 def _selector(number):
     return ast.Compare(left=ast.Name(MUTSEL, ast.Load()), ops=[ast.Eq()], comparators=[ast.Constant(number)])
 
@@ -260,8 +265,8 @@ class _Schemata(ast.NodeTransformer):
             mutated = _replace(test, path, replacement)
             mutant = self._new(_at(test, path), operator, test, mutated)
             numbers.append(mutant.number)
-            terms.append(ast.BoolOp(op=ast.And(), values=[_selector(mutant.number), mutated]))
-        terms.append(ast.BoolOp(op=ast.And(), values=_not_selected(numbers) + [copy.deepcopy(test)]))
+            terms.append(ast.BoolOp(op=ast.And(), values=[_selector(mutant.number), _boolean(mutated)]))
+        terms.append(ast.BoolOp(op=ast.And(), values=_not_selected(numbers) + [_boolean(copy.deepcopy(test))]))
         statement.test = ast.BoolOp(op=ast.Or(), values=terms)
         return statement
 
@@ -331,6 +336,10 @@ JOURNAL = "journal.jsonl"
 CATALOGUE = "mutants.json"
 WAIVERS = Path(__file__).resolve().parent.parent / "tb" / "mutation_waivers.json"
 STREAMED = "evaluator_axi"   # mutated through its streamed searches (tb/test_evaluator_axi.py)
+# the sequential blocks with benches of their own (the design is the block's name); the search
+# bench runs at its "small" scale per mutant (its regression scale, "large", takes 90 s a run)
+OWN_BENCHES = ("search", "uart", "processor", STREAMED)
+SEARCH_SCALE = "small"
 VERDICTS = ("killed", "survived", "error")
 
 
@@ -343,7 +352,7 @@ def mutation_blocks():
     from tb.blocks import BLOCKS
 
     blocks = {name: block.designs[0] for name, block in BLOCKS.items()}
-    blocks[STREAMED] = STREAMED
+    blocks.update({name: name for name in OWN_BENCHES})
     return blocks
 
 
@@ -355,23 +364,45 @@ def run_mutant(block, design, sim, root, number, tag, seed=1):
     from tb.blocks import BLOCKS
 
     plusargs = [f"+{MUTSEL}={number}"]
+    os.environ[FIRST_FAILURE_ENDS_RUN] = "1"   # every bench run of this process (the simulators inherit it)
     if block == STREAMED:
         from tb.test_evaluator_axi import run_stream
         outcome = run_stream(sim, rtl_root=root, tag=tag, plusargs=plusargs)
+    elif block == "search":
+        from tb.test_search import run_search_bench
+        outcome = run_search_bench(sim, ["directed", "random_play", "endgame"], SEARCH_SCALE, seed, tag=tag,
+                                   rtl_root=root, plusargs=plusargs)
+    elif block == "uart":
+        from tb.test_uart import run_uart
+        outcome = run_uart(sim, tag=tag, rtl_root=root, seed=seed, plusargs=plusargs)
+    elif block == "processor":
+        from tb.test_processor import PLAN, run_processor_bench
+        tests, env = PLAN[sim]
+        outcome = run_processor_bench(sim, tests, {**env, "GAMECHIP_SEED": str(seed)}, tag=tag, rtl_root=root,
+                                      plusargs=plusargs)
     else:
         spec = BLOCKS[block]
-        env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_COUNT": str(spec.counts[sim]), FIRST_FAILURE_ENDS_RUN: "1"}
+        env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_COUNT": str(spec.counts[sim])}
         outcome = runner.run_design(design, sim, spec.module, list(spec.tests), env=env, rtl_root=root, quiet=True,
                                     quick_build=spec.quick_build, tag=tag, plusargs=plusargs)
     failures = outcome.result.get("failures") or {}
     if outcome.passed:
-        if not outcome.result.get("checked"):
+        # the processor's bench asserts every reply and records no count
+        if not outcome.result.get("checked") and block != "processor":
             return "error", None, "the bench passed without checking anything"
         return "survived", None, ""
     if failures:
         test, message = next(iter(failures.items()))
         return "killed", test, message.splitlines()[0] if message else ""
-    return "error", None, (outcome.log or "the simulation failed before comparing anything")[-400:]
+    failed = _FAILED_TEST.search(outcome.log or "")
+    if failed:   # a bench that reports by assertion (the processor's), or a run the mutant hung or crashed
+        lines = [line.strip() for line in (outcome.log or "").splitlines()
+                 if "MISMATCH" in line or "AssertionError" in line or "Error" in line]
+        return "killed", failed.group(1), (lines[0] if lines else "the test failed")[:300]
+    return "error", None, (outcome.log or "the simulation failed before running a test")[-400:]
+
+
+_FAILED_TEST = re.compile(r"Failed: [\w.]+::(\w+)")
 
 
 def _append(path, entry):
@@ -442,20 +473,30 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     started = time.monotonic()
     catalogue = {"sim": sim, "rtl_root": str(rtl_root), "rtl_digest": runner.rtl_digest(rtl_root),
                  "mutants": [m.to_dict() for m in mutants], "blocks": {}}
-    plan = []
+    inside = {}
     for block in blocks:
         design = known[block]
         try:
             sources = runner.hdl_dir(design, schemata_root)
         except runner.ConversionFailed as error:
             raise MutateError(f"the schemata build of {design} does not convert: {str(error).splitlines()[0]}")
-        inside = mutants_in_verilog((sources / f"{design}.v").read_text())
-        chosen = [m for m in mutants if m.number in inside]
+        inside[block] = mutants_in_verilog((sources / f"{design}.v").read_text())
+    # a mutant is judged by the most focused bench that sees it: the block of the run whose
+    # design holds the fewest mutants (move_checker's cells there, not in the evaluator's run)
+    owner = {}
+    for block in sorted(blocks, key=lambda b: (len(inside[b]), b)):
+        for number in inside[block]:
+            owner.setdefault(number, block)
+    plan = []
+    for block in blocks:
+        design = known[block]
+        chosen = [m for m in mutants if owner.get(m.number) == block]
         if limit:
             chosen = _spread(chosen, limit)
         catalogue["blocks"][block] = {"design": design, "mutants": [m.id for m in chosen]}
         plan.append((block, design, chosen))
-        say(f"{block}: {len(chosen)} mutants in {design} ({len(inside)} in its converted Verilog)")
+        say(f"{block}: {len(chosen)} mutants to run on {design} ({len(inside[block])} in its converted Verilog, "
+            f"the others judged by a smaller block's bench)")
     (out / CATALOGUE).write_text(json.dumps(catalogue, indent=1))
 
     def one(block, design, mutant):

@@ -192,13 +192,13 @@ def hdl_dir(design, root=None):
                 cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                 env={**os.environ, "PYTHONPATH": str(root)},
             )
-            if schemata:
-                _select_mutant_by_plusarg(out / f"{design}.v")
             if converted.returncode:
                 error = [line for line in converted.stderr.splitlines() if line.strip()]
                 raise ConversionFailed(f"converting {design} from {root / 'rtl'} failed: "
                                        f"{error[-1] if error else 'exit status ' + str(converted.returncode)}"
                                        + ("\n" + "\n".join(error[-15:]) if len(error) > 1 else ""))
+            if schemata:
+                _select_mutant_by_plusarg(out / f"{design}.v")
             (out / f"{harness.harness_name(design)}.v").write_text(harness.verilog_harness(design, PORTS[design]))
             (out / f"{harness.harness_name(design)}.vhd").write_text(
                 harness.vhdl_harness(design, PORTS[design], SIGNED.get(design, ())))

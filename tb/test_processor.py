@@ -539,11 +539,12 @@ def simulated_game(sim, level, processor_color, budget, tag="play", echo=False, 
     return game
 
 
-def run_processor_bench(sim, tests, env=None, tag="", echo=False, rtl_root=None):
+def run_processor_bench(sim, tests, env=None, tag="", echo=False, rtl_root=None, plusargs=()):
     full_env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"),
                 "GAMECHIP_PROC_LEVEL": os.environ.get("GAMECHIP_PROC_LEVEL", "1"), **(env or {})}
     return runner.run_design(DESIGN, sim, "tb.test_processor", tests, env=full_env, tag=tag,
-                             direct=True, quick_build=True, quiet=True, echo=echo, rtl_root=rtl_root)
+                             direct=True, quick_build=True, quiet=True, echo=echo, rtl_root=rtl_root,
+                             plusargs=plusargs)
 
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)

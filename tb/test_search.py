@@ -32,7 +32,7 @@ from golden.othello import legal_moves
 from golden.positions import random_game_positions
 from golden.search import MINUS_INFINITY, PLUS_INFINITY, search, search_events
 from tb import runner
-from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE, case_record, progress
+from tb.batch import ACTUAL_FILE, CASE_FILE, FIRST_FAILURE_ENDS_RUN, RESULT_FILE, case_record, progress
 from tb.batch import environment as batch_environment
 from tb.search_check import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, LEAF_FIELDS, STALL_CYCLES,
                              GoldenProcess, LineFormat, SearchCase, answer_of, check_search)
@@ -210,6 +210,7 @@ def record_result(test, checked, searches, seconds, cycles, failure=None, sim_cp
     record["checked"] = sum(t["checked"] for t in record["tests"].values())
     if failure:
         record.setdefault("failure", failure)
+        record.setdefault("failures", {})[test] = failure
     with open(RESULT_FILE + ".tmp", "w") as out:
         json.dump(record, out)
     os.replace(RESULT_FILE + ".tmp", RESULT_FILE)
@@ -219,6 +220,10 @@ class Tally:
     """Searches checked so far by one cocotb test: counts, and the first failure raised."""
 
     def __init__(self, test, cases, env):
+        if os.environ.get(FIRST_FAILURE_ENDS_RUN) and os.path.exists(RESULT_FILE):
+            with open(RESULT_FILE) as previous:
+                if json.load(previous).get("failure"):
+                    raise AssertionError(f"{test} not run: an earlier test of this run failed ({FIRST_FAILURE_ENDS_RUN})")
         self.test, self.cases, self.env = test, cases, env
         self.checked = self.cycles = self.searches = 0
         self.golden_cpu = 0.0
@@ -533,7 +538,7 @@ SCALE_FOR_SIM = {"icarus": "small", "verilator": "large", "ghdl": "small"}
 
 
 def run_search_bench(sim, tests, scale, seed=1, waves=False, tag="", case_file=None, echo=False,
-                     rtl_root=None, optimised=False, cases_file=None, monitor="hdl"):
+                     rtl_root=None, optimised=False, cases_file=None, monitor="hdl", plusargs=()):
     """Run cocotb ``tests`` of this bench; ``monitor`` "hdl" (HDL clock, events logged by the
     harness) or "python" (the per-cycle monitor, the engine as the top level)."""
     if monitor not in MONITORS:
@@ -547,7 +552,7 @@ def run_search_bench(sim, tests, scale, seed=1, waves=False, tag="", case_file=N
     return runner.run_design(DESIGN, sim, "tb.test_search", tests, env=env, waves=waves,
                              tag="-".join(filter(None, (tag, "clocked" if clocked else "cycle"))),
                              echo=echo, rtl_root=rtl_root, direct=not clocked, clocked=clocked, quiet=True,
-                             quick_build=not optimised)
+                             quick_build=not optimised, plusargs=plusargs)
 
 
 def waveform(sim_dir, sim, monitor="python"):

@@ -526,7 +526,7 @@ def waveform_path(sim_dir, sim):
     return sim_dir / {"icarus": f"{DESIGN}.vcd", "verilator": "dump.fst", "ghdl": f"{DESIGN}.ghw"}[sim]
 
 
-def run_uart(sim, tests=TESTS, waves=False, tag="", rtl_root=None, seed=None):
+def run_uart(sim, tests=TESTS, waves=False, tag="", rtl_root=None, seed=None, plusargs=()):
     """Build (if needed) and run ``tests`` of this bench on the converted ``uart`` under ``sim``,
     the design itself as the top level; returns tb.runner's RunResult."""
     from rtl.designs import UART_DIVISOR
@@ -536,7 +536,7 @@ def run_uart(sim, tests=TESTS, waves=False, tag="", rtl_root=None, seed=None):
     # quick_build: Verilator's C++ at -O0 builds several times faster, and this bench's time
     # goes into cocotb's scheduler, not into the model.
     return runner.run_design(DESIGN, sim, "tb.test_uart", list(tests), env=env, waves=waves, tag=tag,
-                             rtl_root=rtl_root, direct=True, quiet=True, quick_build=True)
+                             rtl_root=rtl_root, direct=True, quiet=True, quick_build=True, plusargs=plusargs)
 
 
 def uart_regression(sim, rtl_root=None, tag=""):
