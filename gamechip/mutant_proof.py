@@ -111,7 +111,7 @@ def yosys_script(ports, seq_depth, timeout):
     sequential = seq_depth is not None
     # -nosdff/-nodffe keep plain $dff cells (reset and enable as muxes), which sat models.
     prep = "proc; opt_clean; opt -nosdff -nodffe" if sequential else "proc; opt_clean; opt"
-    sat = f"sat -set ok 1 -prove trigger 0 -show-inputs -timeout {int(timeout)}"
+    sat = f"sat -set ok 1 -prove trigger 0 -show-inputs -show trigger -timeout {int(timeout)}"
     if sequential:
         rst = " -set-at 1 rst 1" if any(n == "rst" for n, _, d in ports if d == "in") else ""
         sat += f" -seq {int(seq_depth)} -set-init-zero{rst}"
@@ -133,10 +133,9 @@ def yosys_script(ports, seq_depth, timeout):
 _ROW = re.compile(r"^\s*(?:(\d+)\s+)?\\(\S+)\s+\S+\s+\S+\s+([01xX-]+)\s*$")
 
 
-def parse_inputs(log, ports, sequential):
-    """The input values of the model ``sat -show-inputs`` printed (bits from the Bin column,
-    which is exact at any width; x bits read as 0)."""
-    names = {n for n, _, d in ports if d == "in"}
+def parse_model(log, names):
+    """{step: {name: value}} of the model ``sat -show...`` printed, for the signals ``names``
+    (bits from the Bin column, exact at any width; x bits read as 0). Step 1 when combinational."""
     steps = {}
     in_table = False
     for line in log.splitlines():
@@ -155,9 +154,7 @@ def parse_inputs(log, ports, sequential):
         step, name, bits = m.groups()
         if name in names:
             steps.setdefault(int(step or 1), {})[name] = int(re.sub(r"[xX-]", "0", bits), 2)
-    if not sequential:
-        return steps.get(1, {})
-    return [steps[k] for k in sorted(steps)]
+    return steps
 
 
 def prove(verilog_text, design, number, ports, constraint="legal_board", seq_depth=None,
@@ -196,8 +193,14 @@ def prove(verilog_text, design, number, ports, constraint="legal_board", seq_dep
         return result("equivalent", detail=f"bounded, {seq_depth} cycles" if sequential else "proved",
                       log=log)
     if "model found: FAIL!" in log:
-        inputs = parse_inputs(log, ports, sequential)
-        return result("counterexample", inputs, log=log)
+        names = {n for n, _, d in ports if d == "in"}
+        model = parse_model(log, names | {"trigger"})
+        steps = [{k: v for k, v in model[t].items() if k in names} for t in sorted(model)]
+        if not sequential:
+            return result("counterexample", steps[0] if steps else {}, log=log)
+        differ = [t for t in sorted(model) if model[t].get("trigger")]
+        detail = f"outputs differ in cycle {differ[0]}" if differ else ""
+        return result("counterexample", steps, detail, log=log)
     if "TIMEOUT" in log.upper() and "SAT" in log:
         return result("unknown", detail=f"SAT solver timed out after {timeout} s", log=log)
     errors = [line.strip() for line in (log + run.stderr).splitlines() if "ERROR" in line]

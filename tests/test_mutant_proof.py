@@ -149,6 +149,7 @@ def test_bounded_check_from_reset():
     assert within.verdict == "equivalent", within.detail
     beyond = prove(COUNTER, "tiny_counter", 1, COUNTER_PORTS, seq_depth=5)
     assert beyond.verdict == "counterexample"
+    assert beyond.detail == "outputs differ in cycle 5"
     steps = beyond.inputs
     assert len(steps) == 5 and steps[0]["rst"] == 1
     # the only way to 3 by cycle 5: counting in cycles 2, 3 and 4 without a reset
