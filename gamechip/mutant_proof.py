@@ -109,8 +109,9 @@ def wrapper_verilog(ports, constraint):
 def yosys_script(ports, seq_depth, timeout):
     """The script run on gold.v, gate.v and wrapper.v (modules gold, gate, mutant_proof_top)."""
     sequential = seq_depth is not None
-    # -nosdff/-nodffe keep plain $dff cells (reset and enable as muxes), which sat models.
-    prep = "proc; opt_clean; opt -nosdff -nodffe" if sequential else "proc; opt_clean; opt"
+    # sat has no model for memories: case-statement ROMs stay logic (-norom), arrays become
+    # registers and muxes (memory). -nosdff/-nodffe keep plain $dff cells, which sat models.
+    prep = "proc -norom; memory; opt_clean; " + ("opt -nosdff -nodffe" if sequential else "opt")
     sat = f"sat -set ok 1 -prove trigger 0 -show-inputs -show trigger -timeout {int(timeout)}"
     if sequential:
         rst = " -set-at 1 rst 1" if any(n == "rst" for n, _, d in ports if d == "in") else ""

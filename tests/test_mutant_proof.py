@@ -187,3 +187,42 @@ def test_command_line(tmp_path, capsys, monkeypatch):
     assert mutant_proof.main([str(source), "tiny_checker", "2"]) == 0
     line = capsys.readouterr().out.strip()
     assert line.startswith("tiny_checker mutant 2: counterexample") and "own=0x" in line
+
+
+# A case-statement ROM (as MyHDL converts a tuple of ints): Yosys would make it a memory,
+# which sat cannot model. Mutant 1 reads 0 for every entry.
+ROM_ENTRIES = [(5 * i + 3) % 16 for i in range(16)]
+ROM = """\
+module tiny_rom (
+    index,
+    value
+);
+input [3:0] index;
+output [3:0] value;
+reg [3:0] value;
+
+reg [15:0] MUTSEL = 0;
+
+initial if (!$value$plusargs("MUTSEL=%d", MUTSEL)) MUTSEL = 0;
+
+always @(MUTSEL, index) begin: tiny_rom_read
+    if ((MUTSEL == 1)) begin
+        value = 0;
+    end
+    else begin
+        case (index)
+""" + "".join(f"            {i}: value = {v};\n" for i, v in enumerate(ROM_ENTRIES)) + """\
+        endcase
+    end
+end
+
+endmodule
+"""
+
+
+@needs_yosys
+def test_rom_designs_are_proved():
+    ports = [("index", 4, "in"), ("value", 4, "out")]
+    assert prove(ROM, "tiny_rom", 0, ports).verdict == "equivalent"
+    outcome = prove(ROM, "tiny_rom", 1, ports)
+    assert outcome.verdict == "counterexample" and ROM_ENTRIES[outcome.inputs["index"]] != 0
