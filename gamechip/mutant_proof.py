@@ -19,7 +19,8 @@ and fixed to 1 by ``sat -set``, which in a sequential problem holds at every cyc
 Sequential designs (a ``clk`` port): the converted MyHDL registers have no initial values and
 a synchronous active-high ``rst``. The SAT problem starts every register at zero
 (``-set-init-zero``: the same start for gold and gate, so no difference comes from the start
-state itself), holds ``rst`` high in cycle 1 and leaves it free afterwards; the clock is
+state itself), holds ``rst`` high in cycle 1 and leaves it free afterwards, and compares the
+outputs from cycle 2 on (in cycle 1 they show the power-up state, not a reset one); the clock is
 implicit (every SAT step is one clock edge), so ``clk`` is left out of the counterexample.
 
 The YoWASP tools open relative paths only: every run happens in its own temporary folder.
@@ -115,7 +116,8 @@ def yosys_script(ports, seq_depth, timeout):
     sat = f"sat -set ok 1 -prove trigger 0 -show-inputs -show trigger -timeout {int(timeout)}"
     if sequential:
         rst = " -set-at 1 rst 1" if any(n == "rst" for n, _, d in ports if d == "in") else ""
-        sat += f" -seq {int(seq_depth)} -set-init-zero{rst}"
+        # -prove-skip 1: in cycle 1 (the reset cycle) outputs show the arbitrary power-up state
+        sat += f" -seq {int(seq_depth)} -set-init-zero{rst} -prove-skip 1"
     return "\n".join([
         "read_verilog gold.v",
         "read_verilog gate.v",
@@ -201,7 +203,7 @@ def prove(verilog_text, design, number, ports, constraint="legal_board", seq_dep
         steps = [{k: v for k, v in model[t].items() if k in names} for t in sorted(model)]
         if not sequential:
             return result("counterexample", steps[0] if steps else {}, log=log)
-        differ = [t for t in sorted(model) if model[t].get("trigger")]
+        differ = [t for t in sorted(model) if t > 1 and model[t].get("trigger")]
         detail = f"outputs differ in cycle {differ[0]}" if differ else ""
         return result("counterexample", steps, detail, log=log)
     if "TIMEOUT" in log.upper() and "SAT" in log:
