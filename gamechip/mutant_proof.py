@@ -122,7 +122,8 @@ def yosys_script(ports, seq_depth, timeout):
         "read_verilog gold.v",
         "read_verilog gate.v",
         prep,
-        # Not -ignore_gold_x: without undef modelling in sat it hides real differences.
+        # Not -ignore_gold_x: with sat run without undef modelling it hid a real difference
+        # (the counter fixture of tests/test_mutant_proof.py, mutant 1).
         "miter -equiv -flatten -make_outputs gold gate miter",
         "read_verilog wrapper.v",
         f"hierarchy -top {WRAPPER}",
