@@ -707,7 +707,7 @@ def cmd_mutate(args):
             return _mutate_replay(args.out, args.replay, args.blocks[0] if args.blocks else None)
         blocks = args.blocks or [b for b in mutation_blocks() if not b.startswith("chess_")]
         result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=args.workers,
-                     seed=args.seed)
+                     seed=args.seed, quick=args.quick, prove=not args.no_prove)
     except MutateError as error:
         raise UsageError(str(error))
     print_summary(result, args.json, args.out)
@@ -733,7 +733,7 @@ def _mutate_replay(out, mutant_id, block=None):
     design = catalogue["blocks"][block]["design"]
     print(f"mutant {mutant_id} ({block}): {mutant['original']}  ->  {mutant['mutated']}")
     verdict, test, message = run_mutant(block, design, catalogue["sim"], Path(out) / "schemata", mutant["number"],
-                                        "mutate-replay")
+                                        "mutate-replay", quick=catalogue.get("quick", False))
     print(f"{verdict}{f' by {test}' if test else ''}: {message}")
     return 0
 
@@ -1155,6 +1155,10 @@ def build_parser():
     mutate.add_argument("--resume", action="store_true", help="go on with the run in --out, skipping finished mutants")
     mutate.add_argument("--limit", type=int, help="at most N mutants per block, spread over files and operators")
     mutate.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)), help="parallel runs")
+    mutate.add_argument("--no-prove", action="store_true",
+                        help="leave survivors unproved (no Yosys SAT miter against the original)")
+    mutate.add_argument("--quick", action="store_true",
+                        help="every bench at its smallest size: a smoke run of the machinery, not a score")
     mutate.add_argument("--seed", type=_natural, default=1, help="seed of the benches' random positions")
     mutate.add_argument("--replay", metavar="ID", help="run one mutant of --out again and say how it ends")
     mutate.add_argument("--json", action="store_true", help="print the per-block scores as one JSON object")

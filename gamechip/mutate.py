@@ -197,11 +197,28 @@ class _Schemata(ast.NodeTransformer):
         self.mutants = []
         self.block = self.function = None
 
+    def _position(self, node):
+        """Line and column naming a mutation of ``node``: a binary operator's own symbol (the
+        operators of ``a | b | c`` are nested nodes that all start at ``a``)."""
+        if not isinstance(node, ast.BinOp):
+            return node.lineno, node.col_offset
+        lines = self.source.splitlines()
+        line, column = node.left.end_lineno, node.left.end_col_offset
+        while line <= len(lines):
+            text = lines[line - 1]
+            while column < len(text) and text[column] in " \t)\\":
+                column += 1
+            if column < len(text) and not text[column] == "#":
+                return line, column
+            line, column = line + 1, 0
+        return node.lineno, node.col_offset
+
     def _new(self, node, operator, original_node, mutated_node):
         """``node``: where the mutation is (its line and column name the mutant)."""
         self.number += 1
-        mutant = Mutant(id=f"{self.relative}:{node.lineno}:{node.col_offset}:{operator}:{self.digest}",
-                        number=self.number, file=self.relative, line=node.lineno, column=node.col_offset,
+        line, column = self._position(node)
+        mutant = Mutant(id=f"{self.relative}:{line}:{column}:{operator}:{self.digest}",
+                        number=self.number, file=self.relative, line=line, column=column,
                         operator=operator, function=f"{self.function} in {self.block}",
                         original=ast.unparse(original_node), mutated=ast.unparse(mutated_node))
         self.mutants.append(mutant)
@@ -248,7 +265,8 @@ class _Schemata(ast.NodeTransformer):
                 and not isinstance(value, ast.Attribute):   # an enum state: 0 is not one of its values
             mutated = copy.deepcopy(statement)
             mutated.value = ast.Constant(0)
-            variants.append((self._new(value, "stuck at 0", statement, mutated), mutated))
+            target = statement.targets[0] if isinstance(statement, ast.Assign) else statement.target
+            variants.append((self._new(target, "stuck at 0", statement, mutated), mutated))
         if not variants:
             return statement
         chain = copy.deepcopy(statement)
@@ -340,6 +358,8 @@ STREAMED = "evaluator_axi"   # mutated through its streamed searches (tb/test_ev
 # bench runs at its "small" scale per mutant (its regression scale, "large", takes 90 s a run)
 OWN_BENCHES = ("search", "uart", "processor", STREAMED)
 SEARCH_SCALE = "small"
+# --quick (the regression's sample): every bench at its smallest size, to prove the machinery
+QUICK_SEARCH_SCALE, QUICK_COUNT = "tiny", 256
 VERDICTS = ("killed", "survived", "error")
 
 
@@ -356,7 +376,7 @@ def mutation_blocks():
     return blocks
 
 
-def run_mutant(block, design, sim, root, number, tag, seed=1):
+def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False):
     """Run ``block``'s regression bench on mutant ``number`` (0: the original) of the schemata
     build at ``root``; (verdict, the test that failed or None, first line of its failure)."""
     from tb import runner
@@ -370,7 +390,8 @@ def run_mutant(block, design, sim, root, number, tag, seed=1):
         outcome = run_stream(sim, rtl_root=root, tag=tag, plusargs=plusargs)
     elif block == "search":
         from tb.test_search import run_search_bench
-        outcome = run_search_bench(sim, ["directed", "random_play", "endgame"], SEARCH_SCALE, seed, tag=tag,
+        outcome = run_search_bench(sim, ["directed", "random_play", "endgame"],
+                                   QUICK_SEARCH_SCALE if quick else SEARCH_SCALE, seed, tag=tag,
                                    rtl_root=root, plusargs=plusargs)
     elif block == "uart":
         from tb.test_uart import run_uart
@@ -382,7 +403,8 @@ def run_mutant(block, design, sim, root, number, tag, seed=1):
                                       plusargs=plusargs)
     else:
         spec = BLOCKS[block]
-        env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_COUNT": str(spec.counts[sim])}
+        count = min(spec.counts[sim], QUICK_COUNT) if quick else spec.counts[sim]
+        env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_COUNT": str(count)}
         outcome = runner.run_design(design, sim, spec.module, list(spec.tests), env=env, rtl_root=root, quiet=True,
                                     quick_build=spec.quick_build, tag=tag, plusargs=plusargs)
     failures = outcome.result.get("failures") or {}
@@ -439,11 +461,12 @@ def load_waivers(path=WAIVERS):
 
 
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
-        sample=None):
+        quick=False, prove=True):
     """Generate, build and run the mutants of ``blocks`` on ``sim`` into ``out``; the summary.
 
     ``limit``: at most this many mutants per block (spread over its files and operators);
-    ``sample``: the same, for the regression's sample."""
+    ``quick``: every bench at its smallest size (a smoke run of the machinery, not a score);
+    ``prove``: then a SAT miter of every survivor against the original (prove_survivors)."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from tb import runner
@@ -471,20 +494,38 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     mutants = build_schemata(rtl_root, schemata_root)
     done = read_journal(journal) if resume else {}
     started = time.monotonic()
-    catalogue = {"sim": sim, "rtl_root": str(rtl_root), "rtl_digest": runner.rtl_digest(rtl_root),
+    catalogue = {"sim": sim, "quick": quick, "rtl_root": str(rtl_root), "rtl_digest": runner.rtl_digest(rtl_root),
                  "mutants": [m.to_dict() for m in mutants], "blocks": {}}
-    inside = {}
-    for block in blocks:
-        design = known[block]
+    if resume and (out / CATALOGUE).exists():
         try:
-            sources = runner.hdl_dir(design, schemata_root)
+            before = json.loads((out / CATALOGUE).read_text())
+        except ValueError as error:
+            raise MutateError(f"--out {out}: {CATALOGUE} is damaged ({error}): choose another folder")
+        if (before.get("sim"), before.get("quick", False)) != (sim, quick):
+            raise MutateError(f"--out {out} was run with --sim {before.get('sim')}"
+                              f"{' --quick' if before.get('quick') else ''}: resume it the same way")
+        if before.get("rtl_digest") == catalogue["rtl_digest"]:   # the other blocks of the run stay in its report
+            catalogue["blocks"] = {b: spec for b, spec in before.get("blocks", {}).items() if b not in blocks}
+            kept = {i for spec in catalogue["blocks"].values() for i in spec["mutants"]}
+            known_ids = {m["id"] for m in catalogue["mutants"]}
+            catalogue["mutants"] += [m for m in before.get("mutants", []) if m["id"] in kept and m["id"] not in known_ids]
+    # a mutant is judged by the most focused bench that sees it: the block whose design holds the
+    # fewest mutants (move_checker's cells there, not in the evaluator's run), among all the blocks
+    # of its system, so that a narrowed run judges the same mutants by the same benches
+    systems = {block.startswith("chess_") for block in blocks}
+    judges = sorted(set(blocks) | {b for b in known if b.startswith("chess_") in systems})
+    def held(block):
+        try:
+            sources = runner.hdl_dir(known[block], schemata_root)
         except runner.ConversionFailed as error:
-            raise MutateError(f"the schemata build of {design} does not convert: {str(error).splitlines()[0]}")
-        inside[block] = mutants_in_verilog((sources / f"{design}.v").read_text())
-    # a mutant is judged by the most focused bench that sees it: the block of the run whose
-    # design holds the fewest mutants (move_checker's cells there, not in the evaluator's run)
+            raise MutateError(f"the schemata build of {known[block]} does not convert: {str(error).splitlines()[0]}")
+        return mutants_in_verilog((sources / f"{known[block]}.v").read_text())
+
+    say(f"converting the schemata build of {len(judges)} designs")
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:   # each conversion is a process of its own
+        inside = dict(zip(judges, pool.map(held, judges)))
     owner = {}
-    for block in sorted(blocks, key=lambda b: (len(inside[b]), b)):
+    for block in sorted(judges, key=lambda b: (len(inside[b]), b)):
         for number in inside[block]:
             owner.setdefault(number, block)
     plan = []
@@ -504,7 +545,8 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
         try:
             clock = time.monotonic()
             number = mutant.number if mutant else 0
-            verdict, test, message = run_mutant(block, design, sim, schemata_root, number, slot_tag(slot), seed)
+            verdict, test, message = run_mutant(block, design, sim, schemata_root, number, slot_tag(slot), seed,
+                                                quick)
             return block, mutant, verdict, test, message, time.monotonic() - clock
         finally:
             lock.close()
@@ -541,7 +583,59 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                 elapsed = time.monotonic() - started
                 say(f"{finished}/{total} {block_} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
                     f"{verdict}{f' by {test}' if test else ''} ({seconds:.1f} s; {elapsed / 60:.1f} min)")
+    if prove:
+        prove_survivors(out, plan, schemata_root, workers, say)
     return summarise(out)
+
+
+# Bounded checks of sequential designs: cycles from reset, enough for the block's whole answer
+# (a UART frame is 10 bits of UART_DIVISOR cycles each; the others answer within tens of cycles).
+PROOF_DEPTH = {"uart": 120, "stable_discs": 40, "openings": 24, "evaluator": 40}
+PROOF_TIMEOUT = 300   # seconds of SAT per survivor; beyond it the survivor stays a survivor
+
+
+def prove_survivors(out, plan, schemata_root, workers, say):
+    """Every survivor of the run not judged yet: Yosys SAT miter of it against the original
+    (gamechip/mutant_proof.py). Proved equivalent (combinational: under legal boards; sequential:
+    bounded from reset) -> equivalent; a counterexample is kept beside the survivor."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gamechip.mutant_proof import prove
+    from rtl.designs import PORTS
+    from tb import runner
+
+    journal = out / JOURNAL
+    entries = read_journal(journal)
+    todo = []
+    for block, design, chosen in plan:
+        sequential = any(name == "clk" for name, _, _ in PORTS[design])
+        if sequential and design not in PROOF_DEPTH:
+            continue   # the engine, the processor, the peripheral: too large for a SAT miter here
+        for mutant in chosen:
+            entry = entries.get((block, mutant.id))
+            if entry and entry["verdict"] == "survived" and "proof" not in entry:
+                todo.append((block, design, mutant, entry, PROOF_DEPTH.get(design) if sequential else None))
+    if not todo:
+        return
+    say(f"proving {len(todo)} survivors against the original design (Yosys SAT miter)")
+
+    def one(item):
+        block, design, mutant, entry, depth = item
+        verilog = (runner.hdl_dir(design, schemata_root) / f"{design}.v").read_text()
+        return item, prove(verilog, design, mutant.number, PORTS[design], seq_depth=depth, timeout=PROOF_TIMEOUT)
+
+    # a proof takes up to a core and half a gigabyte: one per worker
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        for done, ((block, design, mutant, entry, depth), proof) in enumerate(pool.map(one, todo), 1):
+            record = {"verdict": proof.verdict, "detail": proof.detail, "seconds": proof.seconds}
+            if proof.inputs is not None:
+                record["inputs"] = proof.inputs
+            if depth:
+                record["bounded_cycles"] = depth
+            _append(journal, {**entry, "proof": record, "equivalent": proof.verdict == "equivalent"})
+            say(f"proof {done}/{len(todo)} {block} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
+                f"{proof.verdict}{' within %d cycles' % depth if depth and proof.verdict == 'equivalent' else ''}"
+                f"{': ' + proof.detail if proof.detail and proof.verdict != 'equivalent' else ''} ({proof.seconds:.0f} s)")
 
 
 def _spread(mutants, limit):
@@ -571,9 +665,9 @@ def summarise(out, waivers=None):
     entries = read_journal(out / JOURNAL)
     waivers = load_waivers() if waivers is None else waivers
     by_id = {m["id"]: m for m in catalogue["mutants"]}
-    result = {"sim": catalogue["sim"], "rtl_digest": catalogue["rtl_digest"], "blocks": {}, "files": {},
-              "functions": {}, "operators": {}, "survivors": [], "errors": [], "pending": 0,
-              "killed_by": {"directed": 0, "random": 0}}
+    result = {"sim": catalogue["sim"], "rtl_root": catalogue.get("rtl_root"), "quick": catalogue.get("quick", False), "rtl_digest": catalogue["rtl_digest"], "blocks": {}, "files": {},
+              "functions": {}, "operators": {}, "lines": {}, "digests": {}, "survivors": [], "equivalent": [], "errors": [], "pending": 0,
+              "killed_by": {"directed": 0, "random": 0, "other": 0}, "killed_by_test": {}}
 
     def count(table, key, verdict):
         row = table.setdefault(key, {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "waived": 0,
@@ -602,10 +696,19 @@ def summarise(out, waivers=None):
                     row[key] += 1
                 else:
                     count(table, name, key)
+            result["digests"][mutant["file"]] = mutant_id.rsplit(":", 1)[1]
+            line = result["lines"].setdefault(mutant["file"], {}).setdefault(mutant["line"], {})
+            line[key] = line.get(key, 0) + 1
             if verdict == "killed":
-                result["killed_by"]["directed" if entry.get("test") == "directed" else "random"] += 1
+                test = entry.get("test") or "?"
+                result["killed_by"][_kind_of_test(test)] += 1
+                tests = result["killed_by_test"].setdefault(block, {})
+                tests[test] = tests.get(test, 0) + 1
             if verdict == "survived":
-                result["survivors"].append({**mutant, "block": block, "replay": replay_command(out, block, mutant)})
+                result["survivors"].append({**mutant, "block": block, "replay": replay_command(out, block, mutant),
+                                            "proof": entry.get("proof")})
+            if verdict == "equivalent":
+                result["equivalent"].append({**mutant, "block": block, "proof": entry.get("proof")})
             if verdict == "error":
                 result["errors"].append({**mutant, "block": block, "message": entry.get("message", "")})
             if verdict == "pending":
@@ -617,13 +720,29 @@ def summarise(out, waivers=None):
     return result
 
 
+def _kind_of_test(test):
+    """directed (hand-picked positions and sequences), random (seeded random vectors), or other
+    (whole games and recorded searches: the processor's and the peripheral's benches)."""
+    if "random" in test or "fuzz" in test:
+        return "random"
+    if test.startswith("directed") or test in DIRECTED_TESTS:
+        return "directed"
+    return "other"
+
+
+# the benches' tests of hand-picked cases whose names do not say "directed"
+DIRECTED_TESTS = {"every_byte_both_ways", "rx_back_to_back", "rx_baud_mismatch", "rx_framing_error", "rx_glitch",
+                  "rx_stuck_low_and_break", "referee_codes", "processor_pass", "register_map", "endgame"}
+
+
 def replay_command(out, block, mutant):
     return f"gamechip mutate --out {out} --blocks {block} --replay '{mutant['id']}'"
 
 
 def format_report(result, out=None):
     """The report as Markdown: the score table, killed-by, survivors with their diffs."""
-    lines = [f"# Mutation score ({result['sim']}, RTL digest {result['rtl_digest']})", "",
+    quick = ", --quick: benches at their smallest size, not a score" if result.get("quick") else ""
+    lines = [f"# Mutation score ({result['sim']}, RTL digest {result['rtl_digest']}{quick})", "",
              "Score = killed / (killed + survivors); equivalent and waived survivors are left out of it.", "",
              "| block | mutants | killed | survived | proved equivalent | waived | errors | pending | score |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -632,8 +751,13 @@ def format_report(result, out=None):
         lines.append(f"| {block} | {row['mutants']} | {row['killed']} | {row['survived']} | {row['equivalent']} | "
                      f"{row['waived']} | {row['errors']} | {row['pending']} | {score} |")
     killed = result["killed_by"]
-    lines += ["", f"Killed by the directed set: {killed['directed']}; only by random positions: {killed['random']}.",
-              "", "## By operator", "", "| operator | mutants | killed | survived | score |", "|---|---|---|---|---|"]
+    lines += ["", f"Killed first by a directed test: {killed['directed']}; by random vectors: {killed['random']} "
+              f"(a block whose mutants die only there has a gap in its directed set); by whole games and recorded "
+              f"searches: {killed['other']}.", "", "| block | killed by (test: mutants) |", "|---|---|"]
+    for block, tests in result["killed_by_test"].items():
+        lines.append(f"| {block} | " + ", ".join(f"{test}: {n}" for test, n in sorted(tests.items(), key=lambda x: -x[1]))
+                     + " |")
+    lines += ["", "## By operator", "", "| operator | mutants | killed | survived | score |", "|---|---|---|---|---|"]
     for operator, row in sorted(result["operators"].items()):
         score = "-" if row["score"] is None else f"{100 * row['score']:.1f} %"
         lines.append(f"| {operator} | {row['mutants']} | {row['killed']} | {row['survived']} | {score} |")
@@ -642,13 +766,85 @@ def format_report(result, out=None):
         lines += [f"- `{survivor['id']}` ({survivor['block']}, {survivor['function']})",
                   f"  - `- {survivor['original']}`", f"  - `+ {survivor['mutated']}`",
                   f"  - replay: `{survivor['replay']}`"]
+        lines += _proof_lines(survivor.get("proof"))
+    if result["equivalent"]:
+        lines += ["", f"## Proved equivalent ({len(result['equivalent'])})", "",
+                  "Yosys SAT miter against the original: combinational blocks on every legal board (no square "
+                  "both black and white), sequential ones bounded from reset.", ""]
+        for mutant in result["equivalent"]:
+            proof = mutant.get("proof") or {}
+            bound = f", bounded: {proof['bounded_cycles']} cycles" if proof.get("bounded_cycles") else ""
+            lines.append(f"- `{mutant['id']}` ({mutant['block']}): `{mutant['original']}` -> `{mutant['mutated']}` "
+                         f"({proof.get('seconds', 0):.0f} s{bound})")
     if result["errors"]:
         lines += ["", f"## Errors ({len(result['errors'])})", ""]
         lines += [f"- `{e['id']}`: {e['message'][:200]}" for e in result["errors"]]
     return "\n".join(lines) + "\n"
 
 
+def _proof_lines(proof):
+    """The survivor's SAT verdict: a counterexample as its inputs and, for a board, its picture."""
+    if not proof:
+        return []
+    if proof["verdict"] != "counterexample":
+        return [f"  - proof: {proof['verdict']}{': ' + proof['detail'] if proof.get('detail') else ''}"]
+    inputs = proof.get("inputs") or {}
+    steps = inputs if isinstance(inputs, list) else [inputs]
+    lines = [f"  - counterexample (the mutant answers differently{', ' + proof['detail'] if proof.get('detail') else ''}): "
+             + " | ".join(", ".join(f"{k}=0x{v:x}" for k, v in sorted(step.items())) for step in steps[:4])
+             + (" ..." if len(steps) > 4 else "")]
+    if not isinstance(inputs, list):
+        board = _board(inputs)
+        if board:
+            lines += ["", "    ```", *("    " + row for row in board.splitlines()), "    ```"]
+    return lines
+
+
+def _board(inputs):
+    from golden.board import BoardError, Position, draw
+
+    for black, white in (("black", "white"), ("own", "opp")):
+        if black in inputs and white in inputs:
+            try:
+                return draw(Position(inputs[black], inputs[white], bool(inputs.get("white_to_move", 0))),
+                            highlight=1 << inputs["move"] if "move" in inputs else 0)
+            except (BoardError, ValueError):
+                return None
+    return None
+
+
+ANNOTATED = "annotated"
+
+
+def write_annotated(result, out):
+    """OUT/annotated/rtl/<file>.txt: the source with each line's verdicts in the margin
+    (k = killed, S = survived, e = proved equivalent, w = waived, E = error, . = pending)."""
+    marks = {"killed": "k", "survived": "S", "equivalent": "e", "waived": "w", "errors": "E", "pending": "."}
+    written = []
+    for name, lines in result["lines"].items():
+        source = Path(result.get("rtl_root") or ".") / name
+        try:
+            text = source.read_text()
+        except OSError:
+            continue
+        if hashlib.sha256(text.encode()).hexdigest()[:8] != result["digests"].get(name):
+            continue   # edited since the run: its lines no longer match
+        target = Path(out) / ANNOTATED / (name + ".txt")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        rows = []
+        for number, code in enumerate(text.splitlines(), 1):
+            counts = lines.get(number, {})
+            margin = " ".join(f"{n}{marks[k]}" for k, n in counts.items())
+            rows.append(f"{margin:>14} {number:5} | {code}")
+        target.write_text(f"# {name}: verdicts per line ({', '.join(f'{m} = {k}' for k, m in marks.items())})\n"
+                          + "\n".join(rows) + "\n")
+        written.append(target)
+    return written
+
+
 def print_summary(result, as_json, out):
+    (Path(out) / "report.md").write_text(format_report(result))
+    write_annotated(result, out)
     if as_json:
         print(json.dumps({"blocks": {name: {key: row[key] for key in ("mutants", "killed", "survived", "equivalent",
                                                                       "waived", "errors", "pending", "score")}
@@ -656,7 +852,6 @@ def print_summary(result, as_json, out):
                           "killed_by": result["killed_by"], "survivors": [s["id"] for s in result["survivors"]]}))
         return
     report = format_report(result)
-    (Path(out) / "report.md").write_text(report)
     table = report.split("## By operator")[0]
     print(table.rstrip())
     for survivor in result["survivors"][:20]:

@@ -122,16 +122,17 @@ def expected_responses(model: BusModel, words):
 
 
 def parse_response(line: str):
-    """A response line as (response, read data or None, board or None); None for a bad line."""
+    """A response line as (response, read data or None, board or None, early); ``early``: the
+    response came before the transaction's AW and W (or AR) handshakes. None for a bad line."""
     try:
         value = int(line, 16)
     except ValueError:
         return None
     if len(line) == 9:
-        return value >> 32 & 3, value & 0xFFFFFFFF, None
+        return value >> 32 & 3, value & 0xFFFFFFFF, None, bool(value >> 35 & 1)
     if len(line) == 34:
         board = (value >> 128 & 1, value >> 64 & (1 << 64) - 1, value & (1 << 64) - 1)
-        return value >> 132 & 3, None, board
+        return value >> 132 & 3, None, board, bool(value >> 135 & 1)
     return None
 
 
@@ -166,8 +167,12 @@ def compare(expected, lines, context, contexts, first_index):
         if actual is None or (actual[1] is None) != item.write:
             result.failure = f"{where}: {what}: unreadable response line {lines[index]!r}"
             return result
-        response, read_data, board = actual
+        response, read_data, board, early = actual
         result.checked += 1
+        if early:
+            result.failure = (f"{where}: {what}: protocol: the {'write' if item.write else 'read'} response came "
+                              f"before the {'AW and W' if item.write else 'AR'} handshakes")
+            return result
         if item.write and response != item.response:
             result.failure = f"{where}: {what}: bresp\nexpected: {item.response}\nactual:   {response}"
             return result

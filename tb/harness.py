@@ -520,7 +520,7 @@ end architecture;
 # bit 44 write, bits 43..32 address, bits 31..0 data) and toggles ``go`` with ``count``; the
 # harness plays them in order as an AXI4-Lite master (one transaction at a time, as the host
 # does) and writes one line per response to AXI_RESPONSES (bit 128+ fields packed, see
-# tb/test_evaluator_axi.py ``parse_responses``), then the bus cycles of the run.
+# tb/axi_stream.py ``parse_response``), then the bus cycles of the run.
 AXI_TRANSACTIONS = "axi_transactions.hex"
 AXI_RESPONSES = "axi_responses.txt"
 AXI_MAX_TRANSACTIONS = 1 << 20
@@ -569,6 +569,7 @@ module {clocked_harness_name(design)}(input wire go, input wire [31:0] count, ou
 
   // handshakes happen at the rising edge: sample them there, act on them at the falling edge
   reg aw_hs = 0, w_hs = 0, ar_hs = 0, b_hs = 0, r_hs = 0;
+  reg aw_seen = 0, w_seen = 0, ar_seen = 0;   // this transaction's address/data handshakes so far
   reg [135:0] b_line = 0;
   reg [35:0] r_line = 0;
   always @(posedge clk) begin
@@ -577,9 +578,11 @@ module {clocked_harness_name(design)}(input wire go, input wire [31:0] count, ou
     ar_hs = s_axil_arvalid && s_axil_arready;
     b_hs = s_axil_bvalid && s_axil_bready;
     r_hs = s_axil_rvalid && s_axil_rready;
-    // the response, and the board the evaluator latched (the rebuild of a changeboard)
-    if (b_hs) b_line = {{2'b0, s_axil_bresp, 3'b0, dut.eval_wtm, dut.eval_black, dut.eval_white}};
-    if (r_hs) r_line = {{2'b0, s_axil_rresp, s_axil_rdata}};
+    // the response, and the board the evaluator latched (the rebuild of a changeboard); the top
+    // bit flags a response that came before the AW and W (or AR) handshakes: a protocol error
+    if (b_hs) b_line = {{!(aw_seen && w_seen), 1'b0, s_axil_bresp, 3'b0, dut.eval_wtm, dut.eval_black, dut.eval_white}};
+    if (r_hs) r_line = {{!ar_seen, 1'b0, s_axil_rresp, s_axil_rdata}};
+    aw_seen = aw_seen || aw_hs; w_seen = w_seen || w_hs; ar_seen = ar_seen || ar_hs;
   end
 
   always @(negedge clk) if (running) begin
@@ -604,6 +607,7 @@ module {clocked_harness_name(design)}(input wire go, input wire [31:0] count, ou
         $fclose(fout); fout = 0; running = 0; finished = 1;
       end else begin
         entry = transactions[index];
+        aw_seen = 0; w_seen = 0; ar_seen = 0;
         if (entry[44]) begin
           s_axil_awaddr = entry[43:32]; s_axil_wdata = entry[31:0];
           s_axil_awvalid = 1; s_axil_wvalid = 1; s_axil_bready = 1;

@@ -159,10 +159,51 @@ class AxiTB:
         record_result(self.test, Tally(checked=self.checked))
 
 
+class StreamTB:
+    """The same sequences written to a stream file (tb/axi_stream.py) instead of driven by
+    AxiLiteMaster: the streamed bench plays them at full speed (on Verilator too), every response
+    and rebuilt board checked against one golden bus model running over the whole stream. A
+    sequence's reset is not a bus transaction: register_map, which needs one, goes first."""
+
+    def __init__(self, writer, test, seed):
+        self.test, self.seed = test, seed
+        self.rng = random.Random(f"{seed}-{test}")
+        self.sizes = SIZES["verilator"]
+        self.bus = writer.bus(f"{test} (seed {seed})")
+
+    async def reset(self):
+        pass
+
+    async def write(self, address, data):
+        return self.bus.write(address, data)
+
+    async def read(self, address):
+        return self.bus.read(address)[0]
+
+    send_whole = AxiTB.send_whole
+    send_change = AxiTB.send_change
+
+    def done(self):
+        pass
+
+
+def record_sequence(steps, writer, seed):
+    """Run a sequence of this bench (it awaits nothing but the TB's own methods) into ``writer``."""
+    coroutine = steps(StreamTB(writer, steps.__name__.replace("_steps", ""), seed))
+    try:
+        while True:
+            coroutine.send(None)
+    except StopIteration:
+        pass
+
+
 @cocotb.test()
 async def register_map(dut):
     """Every refusal of the register map, none of which may change the stored path."""
-    tb = AxiTB(dut, "register_map")
+    await register_map_steps(AxiTB(dut, "register_map"))
+
+
+async def register_map_steps(tb):
     await tb.reset()
     await tb.read(RESULT)                                   # before any board: SLVERR
     await tb.read(STATUS)
@@ -208,7 +249,11 @@ async def register_map(dut):
 
 @cocotb.test()
 async def random_transactions(dut):
-    tb = AxiTB(dut, "random_transactions")
+    """Mapped and unmapped writes and reads, changeboards with random k and random words."""
+    await random_transactions_steps(AxiTB(dut, "random_transactions"))
+
+
+async def random_transactions_steps(tb):
     await tb.reset()
     count = tb.sizes[0]
     game = random_game_positions(tb.rng)
@@ -236,7 +281,10 @@ async def games_with_backtracks(dut):
     """Random games sent move by move as changeboards; at random points the path steps back 1-16
     plies to a stored ancestor and sends a sibling (every board below it is rebuilt again), and
     once in a while goes back to the root."""
-    tb = AxiTB(dut, "games_with_backtracks")
+    await games_with_backtracks_steps(AxiTB(dut, "games_with_backtracks"))
+
+
+async def games_with_backtracks_steps(tb):
     await tb.reset()
     for _ in range(tb.sizes[1]):
         game = random_game_positions(tb.rng)[:MAX_DEPTH + 1]
@@ -303,8 +351,9 @@ STREAM_POSITIONS = 4                 # the regression's streamed depth-4 searche
 
 
 def regression_stream(path, seed):
-    """The regression's stream: depth-4 searches of STREAM_POSITIONS midgames of ``seed``
-    through each transfer model."""
+    """The regression's stream: the register map, random transactions and games with
+    backtracks (as the AxiLiteMaster bench sends them), then depth-4 searches of
+    STREAM_POSITIONS midgames of ``seed`` through each transfer model."""
     rng = random.Random(f"{seed}-stream")
     positions = []
     while len(positions) < STREAM_POSITIONS:
@@ -314,6 +363,8 @@ def regression_stream(path, seed):
             positions.append(rng.choice(game))
     writer = axi_stream.StreamWriter(path)
     try:
+        for steps in (register_map_steps, random_transactions_steps, games_with_backtracks_steps):
+            record_sequence(steps, writer, seed)
         axi_stream.record_searches(writer, positions, 4)
     finally:
         writer.close()
@@ -321,7 +372,8 @@ def regression_stream(path, seed):
 
 @cocotb.test()
 async def searches_streamed(dut):
-    """Recorded host transactions (whole searches of both transfer models) played by the HDL
+    """Recorded host transactions (the register map, random transactions, games with backtracks,
+    and whole searches of both transfer models) played by the HDL
     harness as an AXI4-Lite master at full speed; every response and every rebuilt board is
     checked against the golden bus model, which runs beside the simulator."""
     from concurrent.futures import ThreadPoolExecutor

@@ -20,6 +20,7 @@ rtl/processor.py (mirrored in :func:`assembled`), they never form a referee code
 that is legal for either side (those would be real messages, not noise).
 """
 
+import functools
 import json
 import os
 import queue
@@ -43,7 +44,7 @@ from golden.referee import (NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_W
 from golden.reference import ReferencePlayer
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
 from tb import runner
-from tb.batch import ACTUAL_FILE, RESULT_FILE, progress
+from tb.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, RESULT_FILE, progress
 
 DESIGN = "processor"
 CLOCK_NS = 10
@@ -365,6 +366,24 @@ def check_completed(result, processor_black):
     assert result.invalid_by != color
 
 
+_failed_tests = []   # tests of this run that failed so far (one simulator process, one run)
+
+
+def ends_run_on_failure(test):
+    """With FIRST_FAILURE_ENDS_RUN (gamechip mutate) a test after a failed one fails at once:
+    the mutant is killed already, and every later game would only wait for replies."""
+    @functools.wraps(test)
+    async def guarded(dut):
+        if os.environ.get(FIRST_FAILURE_ENDS_RUN) and _failed_tests:
+            raise AssertionError(f"{test.__name__} not run: {_failed_tests[0]} failed ({FIRST_FAILURE_ENDS_RUN})")
+        try:
+            await test(dut)
+        except BaseException:
+            _failed_tests.append(test.__name__)
+            raise
+    return guarded
+
+
 async def start(dut):
     tb = ProcessorTB(dut)
     await tb.reset()
@@ -376,6 +395,7 @@ def level():
 
 
 @cocotb.test()
+@ends_run_on_failure
 async def game_black(dut):
     """A full game as black against the reference player; every reply checked."""
     tb = await start(dut)
@@ -384,6 +404,7 @@ async def game_black(dut):
 
 
 @cocotb.test()
+@ends_run_on_failure
 async def game_white(dut):
     """A full game as white against the reference player; every reply checked."""
     tb = await start(dut)
@@ -392,6 +413,7 @@ async def game_white(dut):
 
 
 @cocotb.test()
+@ends_run_on_failure
 async def noise(dut):
     """Rubbish before every message and while thinking; the replies stay the golden ones.
     GAMECHIP_PROC_MAX_REPLIES stops the game early (the referee then sends II: game_over)."""
@@ -422,6 +444,7 @@ def pass_game_seed(first=0, tries=400):
 
 
 @cocotb.test()
+@ends_run_on_failure
 async def processor_pass(dut):
     """A game in which the processor has no legal move before the end: it must send VV
     (and the game goes on correctly after the referee's moves)."""
@@ -433,6 +456,7 @@ async def processor_pass(dut):
 
 
 @cocotb.test()
+@ends_run_on_failure
 async def referee_codes(dut):
     """RR before the colour is known is dropped; YY starts the game; XX (the opponent made an
     invalid move: you won) ends it: game_over, and not even a legal move is answered after."""

@@ -1,0 +1,119 @@
+"""``gamechip mutate``'s machinery, so that it cannot rot: the schemata build of rtl/ (stable
+ids, every design still converts, the mutants each design holds), a sample of every block's
+mutants run through its own bench on Icarus (one mutant each; the Verilator path on the move
+checker), the journal and --resume, the report, and bad input answered in one line."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamechip.mutate import build_schemata, mutants_in_verilog, mutation_blocks
+from tb import runner
+
+ROOT = Path(__file__).resolve().parent.parent
+ID = re.compile(r"^rtl/[\w/]+\.py:\d+:\d+:[^:]+:[0-9a-f]{8}$")
+# on Icarus: the processor's bench plays whole games (minutes a mutant there: the sample only
+# converts its schemata, make mutate runs its mutants on Verilator), and the peripheral's
+# streamed searches are Verilator's (the test below)
+SAMPLED = [b for b in mutation_blocks() if not b.startswith("chess_") and b not in ("processor", "evaluator_axi")]
+
+
+def gamechip(*args, timeout=900):
+    return subprocess.run([sys.executable, "-m", "gamechip", *args], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ), timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def schemata(tmp_path_factory):
+    out = tmp_path_factory.mktemp("schemata")
+    return out, build_schemata(ROOT, out)
+
+
+def test_mutant_ids_are_unique_stable_and_name_file_line_column_operator_digest(schemata, tmp_path):
+    _, mutants = schemata
+    ids = [m.id for m in mutants]
+    assert len(ids) > 1000 and len(set(ids)) == len(ids)
+    assert all(ID.match(i) for i in ids), [i for i in ids if not ID.match(i)][:3]
+    assert [m.number for m in mutants] == list(range(1, len(mutants) + 1))   # 0 is the original design
+    assert [m.id for m in build_schemata(ROOT, tmp_path)] == ids
+
+
+def test_every_design_converts_with_its_mutants_and_holds_those_of_its_files(schemata):
+    out, mutants = schemata
+    by_number = {m.number: m for m in mutants}
+    for block, design in mutation_blocks().items():
+        if block.startswith("chess_"):
+            continue
+        verilog = (runner.hdl_dir(design, out) / f"{design}.v").read_text()
+        inside = mutants_in_verilog(verilog)
+        assert inside and inside <= set(by_number), block
+        assert '$value$plusargs("MUTSEL=%d"' in verilog   # one build, every mutant chosen at run time
+        own_file = {"evaluator_axi": "rtl/evaluator_axi.py"}.get(block, f"rtl/{design}.py")
+        assert any(by_number[n].file == own_file for n in inside), block
+
+
+def test_the_case_labels_of_an_if_chain_on_the_selector_count_as_its_mutants():
+    text = ("always @(MUTSEL, a) begin\n    case (MUTSEL)\n        'h7: begin\n            case (a)\n"
+            "                'h1: x = 1;\n            endcase\n        end\n        'h9: x = 2;\n    endcase\n"
+            "    if (((MUTSEL == 12) && y) || ((MUTSEL != 12) && z)) begin end\nend\n")
+    assert mutants_in_verilog(text) == {7, 9, 12}
+
+
+def test_a_sample_of_every_block_is_run_by_its_bench_killed_resumed_and_reported(tmp_path):
+    out = tmp_path / "mutate"
+    run = gamechip("mutate", "--blocks", *SAMPLED, "--sim", "icarus", "--quick", "--limit", "1", "--workers", "2",
+                   "--out", str(out), "--json")
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(run.stdout)
+    assert set(result["blocks"]) == set(SAMPLED)
+    for block, row in result["blocks"].items():
+        assert row["mutants"] == 1 and row["errors"] == 0 and row["pending"] == 0, (block, row)
+        assert row["killed"] + row["survived"] + row["equivalent"] + row["waived"] == 1, (block, row)
+    # the sample's mutants are all killed; a survivor here is a gap in a bench: see its replay line
+    assert sum(row["killed"] for row in result["blocks"].values()) == len(SAMPLED), run.stdout
+    journal = (out / "journal.jsonl").read_text().splitlines()
+    assert sum('"baseline"' in line for line in journal) == len(SAMPLED)   # MUTSEL=0 passed first, per block
+
+    again = gamechip("mutate", "--blocks", *SAMPLED, "--sim", "icarus", "--quick", "--limit", "1", "--out", str(out),
+                     "--resume", "--json")
+    other = gamechip("mutate", "--blocks", *SAMPLED, "--sim", "icarus", "--out", str(out), "--resume")
+    assert other.returncode == 2 and "resume it the same way" in other.stderr, other.stderr
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert json.loads(again.stdout)["blocks"] == result["blocks"]
+    assert (out / "journal.jsonl").read_text().splitlines() == journal   # nothing ran twice
+
+    report = gamechip("report", str(out))
+    assert report.returncode == 0 and "| move_checker | 1 | 1 |" in report.stdout, report.stdout
+    assert (out / "report.md").exists()
+
+
+def test_the_verilator_path_kills_move_checker_and_peripheral_mutants(tmp_path):
+    run = gamechip("mutate", "--blocks", "move_checker", "evaluator_axi", "--quick", "--limit", "2", "--workers", "2",
+                   "--out", str(tmp_path), "--json")
+    assert run.returncode == 0, run.stderr[-3000:]
+    blocks = json.loads(run.stdout)["blocks"]
+    assert blocks["move_checker"]["killed"] == 2 and blocks["evaluator_axi"]["killed"] == 2, blocks
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--blocks", "nonesuch"], "unknown block 'nonesuch'"),
+    (["--limit", "0"], "--limit must be at least 1"),
+    (["--workers", "0"], "--workers must be at least 1"),
+])
+def test_bad_arguments_are_one_line_and_exit_status_2(tmp_path, args, message):
+    run = gamechip("mutate", "--out", str(tmp_path / "x"), *args)
+    assert run.returncode == 2 and message in run.stderr, run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+
+
+def test_a_run_folder_is_not_overwritten_without_resume_and_replay_needs_a_run(tmp_path):
+    (tmp_path / "journal.jsonl").write_text("")
+    run = gamechip("mutate", "--blocks", "move_checker", "--out", str(tmp_path))
+    assert run.returncode == 2 and "--resume" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    replay = gamechip("mutate", "--out", str(tmp_path / "none"), "--replay", "rtl/x.py:1:1:op:00000000")
+    assert replay.returncode == 2 and "not a mutation run folder" in replay.stderr
