@@ -185,11 +185,12 @@ def locate(design, sim_dir, vector, cycle, go_edges_ns=None):
     if not cycles:
         raise WaveError(f"the response file {response} is empty")
     source = "dump" if go_edges_ns else "timing model"
-    go_ns = (go_edges_ns or timeline.replay_go_times(cycles, sequential))[-1]
-    sample = timeline.failing_sample(timeline.samples(go_ns, cycles, sequential), vector, cycle)
+    request = is_request(design)
+    go_ns = (go_edges_ns or timeline.replay_go_times(cycles, sequential, request=request))[-1]
+    sample = timeline.failing_sample(timeline.samples(go_ns, cycles, sequential, request), vector, cycle)
     if sample is None:
         raise WaveError(f"the case has no vector {vector} in {response}")
-    ready_ns = go_ns + timeline.batch_length_ns(cycles, sequential)  # the replay ends when ready rises
+    ready_ns = go_ns + timeline.batch_length_ns(cycles, sequential, request)  # the replay ends when ready rises
     end_of_batch = ready_ns + timeline.READY_NS
     before, after = (WINDOW_CYCLES if sequential else WINDOW_VECTORS)
     step = timeline.CYCLE_NS if sequential else timeline.SETTLE_NS  # one cycle, or one vector

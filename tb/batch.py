@@ -19,7 +19,7 @@ from cocotb.triggers import RisingEdge, Timer
 
 from golden.board import Position, draw, format_board, format_game_record, parse_board, square_name, squares_of
 from tb.directed import directed_positions, mixed_positions, random_positions
-from tb.harness import COUNT_FILE, IN_FILE, MAX_BATCH, OUT_FILE
+from tb.harness import COUNT_FILE, IDLE_MARK, IN_FILE, MAX_BATCH, OUT_FILE
 
 RESULT_FILE = "gamechip_result.json"
 # set (gamechip mutate): once a test of the run has failed, the later tests fail at once
@@ -126,12 +126,21 @@ def hex_field(text):
         return text.lower()
 
 
+DONE_WHILE_IDLE = "done high again after its done"
+
+
 def cycle_runs(lines):
     """Response lines of a start/done harness -> per vector, its list of per-cycle field
-    tuples (``cycle`` first; every vector's lines start again at cycle 0)."""
+    tuples (``cycle`` first; every vector's lines start again at cycle 0). A done in the idle
+    cycles after a vector (tb.harness IDLE_MARK) ends that vector's run as a last tuple whose
+    ``done`` field is DONE_WHILE_IDLE: no expected answer matches it."""
     runs = []
     for line in lines:
         fields = tuple(hex_field(f) for f in line.split())
+        if isinstance(fields[0], int) and fields[0] >= IDLE_MARK and runs:
+            if runs[-1][-1][1] != DONE_WHILE_IDLE:
+                runs[-1].append((fields[0] - IDLE_MARK, DONE_WHILE_IDLE, *fields[2:]))
+            continue
         if fields[0] == 0:
             runs.append([])
         runs[-1].append(fields)

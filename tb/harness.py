@@ -13,7 +13,8 @@ Two kinds, chosen by the block's ports:
 * start/done blocks (``clk``, ``rst``, ``start``, ``done``): reset at the start of a batch;
   per vector apply the inputs with ``start`` for one clock edge, then write one line per
   cycle, ``cycle`` first, up to and including the first cycle with ``done`` high (or
-  ``MAX_CYCLES``, which the bench reports as a hang).
+  ``MAX_CYCLES``, which the bench reports as a hang); then IDLE_GAPS[k % 8] cycles without
+  ``start``, each written only if ``done`` is high in it (cycle field IDLE_MARK + i).
 
 * request/reply blocks (``clk``, ``rst`` and a reply pulse ``valid`` or ``rd_valid``, like the
   chess blocks): reset at the start of a batch; per vector apply every input, the request pulses
@@ -34,6 +35,18 @@ OUT_FILE = "batch_out.txt"
 COUNT_FILE = "batch_count.txt"   # the number of vectors in IN_FILE (for the Verilog combinational harness)
 MAX_BATCH = 16384                # vectors in one batch, at most
 MAX_CYCLES = 128
+# start/done blocks: idle cycles after every done, in which done must stay low (a done that
+# repeats or never falls, or a block that goes on working, is a bug no answer shows): vector k
+# waits IDLE_GAPS[k % 8] cycles (back to back too); a line is written only when done is high,
+# its cycle field IDLE_MARK + the idle cycle
+IDLE_GAPS = (0, 1, 2, 5, 0, 12, 3, 24)
+IDLE_MARK = MAX_CYCLES
+
+
+def _verilog_gap(index):
+    """IDLE_GAPS[index % 8] as a Verilog expression."""
+    terms = " : ".join(f"({index} % {len(IDLE_GAPS)} == {i}) ? {g}" for i, g in enumerate(IDLE_GAPS[:-1]))
+    return f"({terms} : {IDLE_GAPS[-1]})"
 HALF_PERIOD_NS = 5
 CONTROL_PORTS = ("clk", "rst", "start")
 REPLY_PORTS = ("valid", "rd_valid")
@@ -109,7 +122,7 @@ def verilog_harness(design, ports):
     end"""
     elif sequential:
         body = f"""\
-    rst = 1; tick; tick; rst = 0;
+    rst = 1; tick; tick; rst = 0; vec = 0;
     {scan}
     while (n == {len(inputs)}) begin
       start = 1; tick; start = 0;
@@ -120,6 +133,11 @@ def verilog_harness(design, ports):
         if (done || cycle == {MAX_CYCLES - 1}) finished = 1;
         else begin tick; cycle = cycle + 1; end
       end
+      for (cycle = 0; cycle < {_verilog_gap("vec")}; cycle = cycle + 1) begin
+        tick; #1;
+        if (done) $fdisplay(fout, "%h {' '.join(['%h'] * len(out_names))}", {IDLE_MARK} + cycle, {", ".join(out_names)});
+      end
+      vec = vec + 1;
       {scan}
     end"""
     else:
@@ -151,7 +169,7 @@ def verilog_harness(design, ports):
 `timescale 1ns/1ps
 module {harness_name(design)}(input wire go, output reg ready);
 {chr(10).join(decls)}
-  integer fin, fout, n, cycle, finished;
+  integer fin, fout, n, cycle, finished, vec;
   {design} dut({connections});
 {tick}  initial ready = 0;
   always @(posedge go) begin
@@ -232,7 +250,17 @@ def vhdl_harness(design, ports, signed_ports=()):
           writeline(fout, lout);
           exit when done = '1';
           {tick}
-        end loop;"""
+        end loop;
+        for idle in 0 to idle_gaps(vec mod {len(IDLE_GAPS)}) - 1 loop
+          {tick}
+          wait for 1 ns;
+          if done = '1' then
+            hwrite(lout, std_logic_vector(to_unsigned({IDLE_MARK} + idle, 8)));
+{chr(10).join("    " + w for w in writes)}
+            writeline(fout, lout);
+          end if;
+        end loop;
+        vec := vec + 1;"""
         reset = f"      rst <= '1'; {tick} {tick} rst <= '0';\n"
     else:
         per_vector = f"""\
@@ -264,10 +292,14 @@ begin
     file fin, fout : text;
     variable lin, lout : line;
 {chr(10).join(variables)}
+    type gap_table is array (0 to {len(IDLE_GAPS) - 1}) of natural;
+    constant idle_gaps : gap_table := ({", ".join(map(str, IDLE_GAPS))});
+    variable vec : natural := 0;
   begin
     ready <= '0';
     loop
       wait until rising_edge(go);
+      vec := 0;
       file_open(fin, "{IN_FILE}", read_mode);
       file_open(fout, "{OUT_FILE}", write_mode);
 {prime}

@@ -69,7 +69,7 @@ class OpeningsCheck(BlockCheck):
         answers = []
         for run in cycle_runs(lines):
             cycle, done, in_book, move = run[-1]
-            answers.append((in_book, move) if done == 1 else ("no done", cycle))
+            answers.append((in_book, move) if done == 1 else (done if isinstance(done, str) else "no done", cycle))
         return split_steps(answers, cases)
 
     def report(self, actual):

@@ -7,7 +7,7 @@ import pytest
 from golden.board import popcount, square_name, squares_of
 from golden.stable import stable_iterations
 from tb import runner
-from tb.batch import BlockCheck, Case, cycle_runs, run_directed, run_fuzz, run_random, run_replay
+from tb.batch import DONE_WHILE_IDLE, BlockCheck, Case, cycle_runs, run_directed, run_fuzz, run_random, run_replay
 
 
 class StableDiscsCheck(BlockCheck):
@@ -35,6 +35,9 @@ class StableDiscsCheck(BlockCheck):
                 return f"unknown bits {bits}"
             return " ".join(square_name(s, self.size) for s in squares_of(bits)) or "none"
 
+        if actual and actual[-1][1] == DONE_WHILE_IDLE:
+            return [f"expected: done in cycle {len(expected) - 1}, then low while idle",
+                    f"actual:   done high again in idle cycle {actual[-1][0]} after the done of cycle {len(actual) - 2}"]
         lines = [f"expected: done in cycle {len(expected) - 1}, count {expected[-1][2]}",
                  f"actual:   {'done in cycle ' + str(len(actual) - 1) if actual and actual[-1][1] == 1 else 'no done within ' + str(len(actual)) + ' cycles'}"]
         for cycle in range(max(len(expected), len(actual))):

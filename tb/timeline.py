@@ -11,7 +11,7 @@ Everything here follows the harness text that tb/harness.py generates (Verilog a
   for one tick and every cycle is ``SETTLE_NS`` + one tick long: cycle *c* of a vector whose
   ``start`` rose at *s* is clocked in at ``s + HALF_PERIOD_NS - 1 + c * CYCLE_NS`` (the rising
   edge) and written at ``s + TICK_NS + SETTLE_NS + c * CYCLE_NS``; the next vector's ``start``
-  rises when the last cycle is written.
+  rises IDLE_GAPS[k % 8] cycles after vector k's last cycle is written (request/reply blocks: at once).
 
 So the time of any vector follows from the number of response lines (cycles) of each vector
 before it, which the harness wrote to ``batch_out.txt``. tests/test_failure_views.py checks the
@@ -22,7 +22,7 @@ lines.
 from dataclasses import dataclass
 from typing import Optional
 
-from tb.harness import HALF_PERIOD_NS
+from tb.harness import HALF_PERIOD_NS, IDLE_GAPS, IDLE_MARK
 
 PRIME_NS = 2  # '#1' after driving all ones, '#1' after driving zeros
 SETTLE_NS = 1  # '#1' between applying a vector (or a clock edge) and writing its outputs
@@ -54,11 +54,20 @@ def vector_cycles(response_lines, sequential, request=False):
     counts = []
     for line in response_lines:
         fields = line.split()
+        if fields and _is_idle(fields[0]):
+            continue   # a done in the idle cycles after a vector: not one of its cycles
         if fields and _is_zero(fields[0]):
             counts.append(0)
         if counts:
             counts[-1] += 1
     return counts
+
+
+def _is_idle(field):
+    try:
+        return int(field, 16) >= IDLE_MARK
+    except ValueError:
+        return False
 
 
 def _is_zero(field):
@@ -68,7 +77,7 @@ def _is_zero(field):
         return False
 
 
-def samples(go_ns, cycles, sequential):
+def samples(go_ns, cycles, sequential, request=False):
     """Every response line of a batch that started at ``go_ns`` (ns), as Samples."""
     out = []
     if not sequential:
@@ -81,18 +90,22 @@ def samples(go_ns, cycles, sequential):
         for cycle in range(count):
             edge = start + HALF_PERIOD_NS - 1 + cycle * CYCLE_NS
             out.append(Sample(vector, cycle, edge, start + TICK_NS + SETTLE_NS + cycle * CYCLE_NS))
-        start += count * CYCLE_NS
+        start += (count + _idle(vector, request)) * CYCLE_NS
     return out
 
 
-def batch_length_ns(cycles, sequential):
+def _idle(vector, request):
+    return 0 if request else IDLE_GAPS[vector % len(IDLE_GAPS)]
+
+
+def batch_length_ns(cycles, sequential, request=False):
     """From ``go`` rising to ``ready`` rising."""
     if not sequential:
         return PRIME_NS + len(cycles) * SETTLE_NS
-    return PRIME_NS + RESET_NS + sum(cycles) * CYCLE_NS
+    return PRIME_NS + RESET_NS + sum(count + _idle(k, request) for k, count in enumerate(cycles)) * CYCLE_NS
 
 
-def replay_go_times(cycles, sequential, batches=2):
+def replay_go_times(cycles, sequential, batches=2, request=False):
     """When ``go`` rises in a replay, if the dump cannot tell: the bench (tb.batch.run_replay)
     runs the case ``batches`` times, each run raising ``go`` 1 ns after it starts and 1 ns after
     the previous batch's ``ready`` (cocotb's Timer(1, "ns") in BatchTB.run); time starts at 0."""
@@ -100,7 +113,7 @@ def replay_go_times(cycles, sequential, batches=2):
     for _ in range(batches):
         now += 1
         times.append(now)
-        now += batch_length_ns(cycles, sequential)
+        now += batch_length_ns(cycles, sequential, request)
     return times
 
 

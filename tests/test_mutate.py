@@ -1,7 +1,7 @@
 """``gamechip mutate``'s machinery, so that it cannot rot: the schemata build of rtl/ (stable
 ids, every design still converts, the mutants each design holds), a sample of every block's
-mutants run through its own bench on Icarus (one mutant each; the Verilator path on the move
-checker), the journal and --resume, the report, and bad input answered in one line."""
+mutants run through its own bench on Icarus (one mutant each, --quick; the Verilator path on
+the move checker), the journal and --resume, the report, and bad input answered in one line."""
 
 import json
 import os
@@ -92,12 +92,13 @@ def test_a_sample_of_every_block_is_run_by_its_bench_killed_resumed_and_reported
     assert (out / "report.md").exists()
 
 
-def test_the_verilator_path_kills_move_checker_and_peripheral_mutants(tmp_path):
-    run = gamechip("mutate", "--blocks", "move_checker", "evaluator_axi", "--quick", "--limit", "2", "--workers", "2",
+def test_the_verilator_path_kills_move_checker_mutants(tmp_path):
+    """The plusarg on Verilator (the peripheral's streamed mutants run there in make mutate only:
+    its schemata build takes minutes)."""
+    run = gamechip("mutate", "--blocks", "move_checker", "--quick", "--limit", "2", "--workers", "1",
                    "--out", str(tmp_path), "--json")
     assert run.returncode == 0, run.stderr[-3000:]
-    blocks = json.loads(run.stdout)["blocks"]
-    assert blocks["move_checker"]["killed"] == 2 and blocks["evaluator_axi"]["killed"] == 2, blocks
+    assert json.loads(run.stdout)["blocks"]["move_checker"]["killed"] == 2
 
 
 @pytest.mark.parametrize("args, message", [
