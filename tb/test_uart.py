@@ -222,8 +222,14 @@ class UartTB:
         cocotb.start_soon(self.watch_pulses(dut.rx_valid, "rx_valid"))
         cocotb.start_soon(self.watch_pulses(dut.rx_frame_error, "rx_frame_error"))
         cocotb.start_soon(self.watch_tx())
-        for _ in range(3):
+        for edge in range(3):
             await RisingEdge(dut.clk)
+            if edge:   # reset has been seen on an edge: every output at its reset value
+                await ReadOnly()
+                outputs = {name: str(getattr(dut, name).value) for name in ("tx", "tx_busy", "rx_valid", "rx_frame_error")}
+                if outputs != {"tx": "1", "tx_busy": "0", "rx_valid": "0", "rx_frame_error": "0"}:
+                    self.fail([f"during reset: expected tx = 1, tx_busy = 0, rx_valid = 0, rx_frame_error = 0, "
+                               f"actual {', '.join(f'{k} = {v}' for k, v in outputs.items())}"])
         await FallingEdge(dut.clk)
         dut.rst.value = 0
         # The line starts changing 3 ns after a rising edge and keeps that phase at the nominal
