@@ -334,6 +334,12 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
                 f"processor ({color}) move {answered}: processor answered {reply!r}, golden "
                 f"processor {expected!r} (after referee message {message!r})\n"
                 f"position: {pos.text()}\n{draw(pos)}")
+        # the reply's stop bit is out: the processor waits for the referee again, not thinking
+        await Timer(2 * BIT_NS, "ns")
+        idle = (str(tb.dut.thinking.value), str(tb.dut.game_over.value))
+        assert idle == ("0", "0"), (f"processor ({color}) move {answered} {reply}: two bit times after its reply, "
+                                    f"thinking = {idle[0]} and game_over = {idle[1]} (expected 0 and 0: waiting "
+                                    f"for the referee)")
         if golden.asked:
             want, got = golden.info(), tb.status()
             endpoint.last_info = got
