@@ -492,7 +492,9 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     rtl_root = Path(rtl_root or runner.ROOT)
     schemata_root = out / "schemata"
     mutants = build_schemata(rtl_root, schemata_root)
-    done = read_journal(journal) if resume else {}
+    # a resumed run takes every mutant up again that ended in an error (a crash, a killed run)
+    done = {key: entry for key, entry in read_journal(journal).items() if entry["verdict"] != "error"} \
+        if resume else {}
     started = time.monotonic()
     catalogue = {"sim": sim, "quick": quick, "rtl_root": str(rtl_root), "rtl_digest": runner.rtl_digest(rtl_root),
                  "mutants": [m.to_dict() for m in mutants], "blocks": {}}
@@ -540,15 +542,23 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             f"the others judged by a smaller block's bench)")
     (out / CATALOGUE).write_text(json.dumps(catalogue, indent=1))
 
+    baseline_seconds = {}
+
     def one(block, design, mutant):
         slot, lock = take_slot(design, sim)
+        limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds.get(block, 0)) if mutant else None
+        watchdog = _Watchdog(f"/{design}-{sim}-", slot_tag(slot), limit)
         try:
             clock = time.monotonic()
             number = mutant.number if mutant else 0
             verdict, test, message = run_mutant(block, design, sim, schemata_root, number, slot_tag(slot), seed,
                                                 quick)
+            if watchdog.fired:   # the mutant hung its bench: a failure the bench would show by never ending
+                verdict, test, message = "killed", "timeout", f"no end within {limit:.0f} s (the original: " \
+                                                              f"{baseline_seconds.get(block, 0):.0f} s with its build)"
             return block, mutant, verdict, test, message, time.monotonic() - clock
         finally:
+            watchdog.cancel()
             lock.close()
 
     # the runner switches the cocotb logger's propagation per run: with runs in threads that
@@ -574,6 +584,9 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                                           "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
                     continue
                 say(f"{block}: MUTSEL=0 passes ({seconds:.1f} s with the build)")
+                baseline_seconds[block] = seconds
+            else:
+                baseline_seconds[block] = done[block, baseline_id].get("seconds", 0)
             futures = [pool.submit(one, block, design, m) for m in todo]
             for future in as_completed(futures):
                 block_, mutant, verdict, test, message, seconds = future.result()
@@ -586,6 +599,47 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     if prove:
         prove_survivors(out, plan, schemata_root, workers, say)
     return summarise(out)
+
+
+# A mutant's run may take TIMEOUT_FACTOR times its original's (build included), at least
+# MIN_TIMEOUT seconds; then its simulator is killed and the mutant counts as killed by "timeout".
+TIMEOUT_FACTOR, MIN_TIMEOUT = 3, 60
+
+
+class _Watchdog:
+    """Kills the simulator processes of one build slot (their command line names the slot's build
+    directory) once ``limit`` seconds have passed; None: no limit."""
+
+    def __init__(self, design_part, slot_part, limit):
+        import threading
+
+        self.fired = False
+        self.design_part, self.slot_part = design_part, slot_part
+        self.timer = threading.Timer(limit, self._fire) if limit else None
+        if self.timer:
+            self.timer.daemon = True
+            self.timer.start()
+
+    def _fire(self):
+        import signal
+
+        self.fired = True
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if self.design_part in command and self.slot_part in command:
+                try:
+                    os.kill(int(entry.name), signal.SIGKILL)
+                except OSError:
+                    pass
+
+    def cancel(self):
+        if self.timer:
+            self.timer.cancel()
 
 
 # Bounded checks of sequential designs: cycles from reset, enough for the block's whole answer
@@ -667,7 +721,7 @@ def summarise(out, waivers=None):
     by_id = {m["id"]: m for m in catalogue["mutants"]}
     result = {"sim": catalogue["sim"], "rtl_root": catalogue.get("rtl_root"), "quick": catalogue.get("quick", False), "rtl_digest": catalogue["rtl_digest"], "blocks": {}, "files": {},
               "functions": {}, "operators": {}, "lines": {}, "digests": {}, "survivors": [], "equivalent": [], "errors": [], "pending": 0,
-              "killed_by": {"directed": 0, "random": 0, "other": 0}, "killed_by_test": {}}
+              "killed_by": {"directed": 0, "random": 0, "other": 0, "timeout": 0}, "killed_by_test": {}}
 
     def count(table, key, verdict):
         row = table.setdefault(key, {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "waived": 0,
@@ -723,6 +777,8 @@ def summarise(out, waivers=None):
 def _kind_of_test(test):
     """directed (hand-picked positions and sequences), random (seeded random vectors), or other
     (whole games and recorded searches: the processor's and the peripheral's benches)."""
+    if test == "timeout":
+        return "timeout"
     if "random" in test or "fuzz" in test:
         return "random"
     if test.startswith("directed") or test in DIRECTED_TESTS:
@@ -753,7 +809,7 @@ def format_report(result, out=None):
     killed = result["killed_by"]
     lines += ["", f"Killed first by a directed test: {killed['directed']}; by random vectors: {killed['random']} "
               f"(a block whose mutants die only there has a gap in its directed set); by whole games and recorded "
-              f"searches: {killed['other']}.", "", "| block | killed by (test: mutants) |", "|---|---|"]
+              f"searches: {killed['other']}; by a hang (timeout): {killed['timeout']}.", "", "| block | killed by (test: mutants) |", "|---|---|"]
     for block, tests in result["killed_by_test"].items():
         lines.append(f"| {block} | " + ", ".join(f"{test}: {n}" for test, n in sorted(tests.items(), key=lambda x: -x[1]))
                      + " |")

@@ -118,3 +118,22 @@ def test_a_run_folder_is_not_overwritten_without_resume_and_replay_needs_a_run(t
     assert run.returncode == 2 and "--resume" in run.stderr and len(run.stderr.strip().splitlines()) == 1
     replay = gamechip("mutate", "--out", str(tmp_path / "none"), "--replay", "rtl/x.py:1:1:op:00000000")
     assert replay.returncode == 2 and "not a mutation run folder" in replay.stderr
+
+
+def test_the_watchdog_kills_only_the_simulator_of_its_slot_and_says_so():
+    import time
+
+    from gamechip.mutate import _Watchdog
+
+    sleeper = "import time; time.sleep(60)"
+    mine = subprocess.Popen([sys.executable, "-c", sleeper, "build/sim/xdesign-icarus-cocotb1-campaign-s7-abc/sim"])
+    other = subprocess.Popen([sys.executable, "-c", sleeper, "build/sim/xdesign-icarus-cocotb1-campaign-s6-abc/sim"])
+    try:
+        watchdog = _Watchdog("/xdesign-icarus-", "campaign-s7", 0.5)
+        assert mine.wait(timeout=20) != 0 and watchdog.fired
+        time.sleep(0.5)
+        assert other.poll() is None
+    finally:
+        for process in (mine, other):
+            process.kill()
+            process.wait()
