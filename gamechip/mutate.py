@@ -723,7 +723,7 @@ def summarise(out, waivers=None):
     waivers = load_waivers() if waivers is None else waivers
     by_id = {m["id"]: m for m in catalogue["mutants"]}
     result = {"sim": catalogue["sim"], "rtl_root": catalogue.get("rtl_root"), "quick": catalogue.get("quick", False), "rtl_digest": catalogue["rtl_digest"], "blocks": {}, "files": {},
-              "functions": {}, "operators": {}, "lines": {}, "digests": {}, "survivors": [], "equivalent": [], "errors": [], "pending": 0,
+              "functions": {}, "operators": {}, "lines": {}, "digests": {}, "survivors": [], "equivalent": [], "waived": [], "errors": [], "pending": 0,
               "killed_by": {"directed": 0, "random": 0, "other": 0, "timeout": 0}, "killed_by_test": {}}
 
     def count(table, key, verdict):
@@ -766,6 +766,8 @@ def summarise(out, waivers=None):
                                             "proof": entry.get("proof")})
             if verdict == "equivalent":
                 result["equivalent"].append({**mutant, "block": block, "proof": entry.get("proof")})
+            if verdict == "waived":
+                result["waived"].append({**mutant, "block": block, "reason": waivers[mutant_id]})
             if verdict == "error":
                 result["errors"].append({**mutant, "block": block, "message": entry.get("message", "")})
             if verdict == "pending":
@@ -835,6 +837,10 @@ def format_report(result, out=None):
             bound = f", bounded: {proof['bounded_cycles']} cycles" if proof.get("bounded_cycles") else ""
             lines.append(f"- `{mutant['id']}` ({mutant['block']}): `{mutant['original']}` -> `{mutant['mutated']}` "
                          f"({proof.get('seconds', 0):.0f} s{bound})")
+    if result["waived"]:
+        lines += ["", f"## Waived ({len(result['waived'])}, reviewed in tb/mutation_waivers.json)", ""]
+        lines += [f"- `{w['id']}` ({w['block']}): `{w['original']}` -> `{w['mutated']}`: {w['reason']}"
+                  for w in result["waived"]]
     if result["errors"]:
         lines += ["", f"## Errors ({len(result['errors'])})", ""]
         lines += [f"- `{e['id']}`: {e['message'][:200]}" for e in result["errors"]]
