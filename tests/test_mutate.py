@@ -1,7 +1,7 @@
 """``gamechip mutate``'s machinery, so that it cannot rot: the schemata build of rtl/ (stable
-ids, every design still converts, the mutants each design holds), a sample of every block's
-mutants run through its own bench on Icarus (one mutant each, --quick; the Verilator path on
-the move checker), the journal and --resume, the report, and bad input answered in one line."""
+ids, every design still converts, the mutants each design holds), one mutant of a block of each
+kind of bench run on Icarus (--quick; the Verilator path on the move checker), the journal and
+--resume, the report, the watchdog, and bad input answered in one line."""
 
 import json
 import os
@@ -17,10 +17,12 @@ from tb import runner
 
 ROOT = Path(__file__).resolve().parent.parent
 ID = re.compile(r"^rtl/[\w/]+\.py:\d+:\d+:[^:]+:[0-9a-f]{8}$")
-# on Icarus: the processor's bench plays whole games (minutes a mutant there: the sample only
-# converts its schemata, make mutate runs its mutants on Verilator), and the peripheral's
-# streamed searches are Verilator's (the test below)
-SAMPLED = [b for b in mutation_blocks() if not b.startswith("chess_") and b not in ("processor", "evaluator_axi")]
+# one block per kind of bench, on Icarus: a combinational batch bench, the start/done benches
+# (stable discs; the ROM walk), node ordering, the UART's own bench and the search engine's. The
+# flipper and the evaluator run the same paths as the move checker and stable discs; the
+# processor's bench plays whole games (minutes a mutant: the sample only converts its schemata)
+# and the peripheral's streams are Verilator's: make mutate runs them all.
+SAMPLED = ["move_checker", "stable_discs", "openings", "node_order", "uart", "search"]
 
 
 def gamechip(*args, timeout=900):
@@ -64,7 +66,7 @@ def test_the_case_labels_of_an_if_chain_on_the_selector_count_as_its_mutants():
     assert mutants_in_verilog(text) == {7, 9, 12}
 
 
-def test_a_sample_of_every_block_is_run_by_its_bench_killed_resumed_and_reported(tmp_path):
+def test_one_mutant_of_each_kind_of_bench_is_run_killed_resumed_and_reported(tmp_path):
     out = tmp_path / "mutate"
     run = gamechip("mutate", "--blocks", *SAMPLED, "--sim", "icarus", "--quick", "--limit", "1", "--workers", "2",
                    "--out", str(out), "--json")
