@@ -36,7 +36,7 @@ import re
 import shutil
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 MUTSEL = "MUTSEL"
@@ -908,7 +908,8 @@ def write_annotated(result, out):
 
 
 def print_summary(result, as_json, out):
-    (Path(out) / "report.md").write_text(format_report(result))
+    report = format_report(result)
+    (Path(out) / "report.md").write_text(report)
     write_annotated(result, out)
     if as_json:
         print(json.dumps({"blocks": {name: {key: row[key] for key in ("mutants", "killed", "survived", "equivalent",
@@ -916,7 +917,6 @@ def print_summary(result, as_json, out):
                                      for name, row in result["blocks"].items()},
                           "killed_by": result["killed_by"], "survivors": [s["id"] for s in result["survivors"]]}))
         return
-    report = format_report(result)
     table = report.split("## By operator")[0]
     print(table.rstrip())
     for survivor in result["survivors"][:20]:

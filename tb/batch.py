@@ -299,6 +299,15 @@ def _verify(check, chunk, expected, lines):
     return len(chunk), units, None
 
 
+def end_run_if_failed(test):
+    """Under FIRST_FAILURE_ENDS_RUN, fail ``test`` at once when an earlier test of this run has
+    recorded a failure in RESULT_FILE."""
+    if os.environ.get(FIRST_FAILURE_ENDS_RUN) and os.path.exists(RESULT_FILE):
+        with open(RESULT_FILE) as previous:
+            if json.load(previous).get("failure"):
+                raise AssertionError(f"{test} not run: an earlier test of this run failed ({FIRST_FAILURE_ENDS_RUN})")
+
+
 async def check_cases(tb, check, cases, test, tally=None, total=None):
     """Run ``cases`` (a list, or an iterator of lists: chunks made on demand) through the
     harness; raise AssertionError on the first mismatch. ``tally`` carries counts across calls;
@@ -308,10 +317,7 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
     free then), a golden thread parses and checks chunk k - 1 and makes chunk k + 1 with its
     stimulus and expected values. Mismatches are still reported in case order, the first one.
     """
-    if os.environ.get(FIRST_FAILURE_ENDS_RUN) and os.path.exists(RESULT_FILE):
-        with open(RESULT_FILE) as previous:
-            if json.load(previous).get("failure"):
-                raise AssertionError(f"{test} not run: an earlier test of this run failed ({FIRST_FAILURE_ENDS_RUN})")
+    end_run_if_failed(test)
     env = environment()
     tally = tally or Tally()
     started = time.perf_counter() - tally.wall_seconds

@@ -32,7 +32,7 @@ from golden.othello import legal_moves
 from golden.positions import random_game_positions
 from golden.search import MINUS_INFINITY, PLUS_INFINITY, search, search_events
 from tb import runner
-from tb.batch import ACTUAL_FILE, CASE_FILE, FIRST_FAILURE_ENDS_RUN, RESULT_FILE, case_record, progress
+from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE, case_record, end_run_if_failed, progress
 from tb.batch import environment as batch_environment
 from tb.search_check import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, LEAF_FIELDS, STALL_CYCLES,
                              GoldenProcess, LineFormat, SearchCase, answer_of, check_search)
@@ -220,10 +220,7 @@ class Tally:
     """Searches checked so far by one cocotb test: counts, and the first failure raised."""
 
     def __init__(self, test, cases, env):
-        if os.environ.get(FIRST_FAILURE_ENDS_RUN) and os.path.exists(RESULT_FILE):
-            with open(RESULT_FILE) as previous:
-                if json.load(previous).get("failure"):
-                    raise AssertionError(f"{test} not run: an earlier test of this run failed ({FIRST_FAILURE_ENDS_RUN})")
+        end_run_if_failed(test)
         self.test, self.cases, self.env = test, cases, env
         self.checked = self.cycles = self.searches = 0
         self.golden_cpu = 0.0
