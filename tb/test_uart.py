@@ -237,6 +237,7 @@ class UartTB:
         # the simulator's choice. Glitches, noise and rate errors move the phase on purpose:
         # what those tests expect holds whichever edge first sees a change.
         self.cursor = now_ps() + self.clock_ps // 2 + 3 * PS_PER_NS
+        self.phase = self.cursor % self.clock_ps
 
     async def watch_pulses(self, signal, kind):
         while True:
@@ -467,7 +468,8 @@ async def rx_framing_error(dut):
 @bench_test
 async def rx_glitch(dut):
     """Low pulses shorter than half a bit on the idle line (1 ns to half a bit minus 2 ns, at
-    random phases against the clock) start no frame; a good frame afterwards is received."""
+    random phases against the clock) start no frame; a good frame afterwards is received, also one
+    whose start edge comes in the cycle after the receiver sampled a glitch high."""
     tb = UartTB(dut, "rx_glitch")
     await tb.start()
     await tb.idle(1)
@@ -477,6 +479,18 @@ async def rx_glitch(dut):
         await tb.hold(0, width)
         await tb.hold(1, 2 * tb.bit_ps + tb.rng.randrange(0, tb.clock_ps, STEP_PS))
     await tb.frame(0xA5, label="frame after the glitches")
+    # A start edge in the very cycle after the glitch was found out: the receiver must be looking
+    # for a start bit again at once (not first waiting for the line to be seen high once more).
+    # On the bench's phase the glitch is sampled, through the synchroniser, half a bit and about
+    # 0.7 cycle after it began; the frame starts half a bit and one cycle after it, with the line
+    # high in between.
+    for number, width in enumerate((PS_PER_NS, tb.clock_ps, half_bit - 2 * PS_PER_NS)):
+        await tb.idle(2)
+        tb.cursor += -(tb.cursor - tb.phase) % tb.clock_ps  # back on the phase: 3 ns after a rising edge
+        glitch = tb.cursor
+        await tb.hold(0, width)
+        await tb.hold(1, glitch + (tb.divisor // 2 + 1) * tb.clock_ps - tb.cursor)
+        await tb.frame(0x3C ^ number, label=f"frame starting one cycle after a {ns(width)} glitch was sampled")
     await tb.finish_rx()
     tb.passed()
 

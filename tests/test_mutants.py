@@ -150,6 +150,11 @@ UART_MUTANTS = {
         "uart.py",
         "            if rx_sync:\n                data.next = shift",
         "            if rx_sync or not rx_sync:\n                data.next = shift"),
+    # found by gamechip mutate (a stuck-at that survived every test until rx_glitch sent a frame
+    # right after a glitch): after a glitch it waits to see the line high again first
+    "uart receiver waits for idle again after a glitch": (
+        "uart.py",
+        "state.next = RX_IDLE  # high again", "state.next = RX_WAIT_IDLE  # high again"),
 }
 
 
