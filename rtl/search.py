@@ -465,16 +465,11 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                     answer_pass.next = root_move_pass
                     answer_value.next = root_value
                     answer_depth.next = iteration
+                    # No killer is kept for the root: its ordering takes the PV instead.
                     if level == 1:  # cut off by a child's value: back to the root's board
                         level.next = 0
                         board_black.next = stack_black[0]
                         board_white.next = stack_white[0]
-                        if not reached_by_pass[1]:
-                            stack_killer[0].next = stack_last[0]
-                            killer_valid.next[0] = 1
-                    elif cut_return and own_legal != 0:
-                        stack_killer[0].next = last_cur
-                        killer_valid.next[0] = 1
                     if iteration == limit:
                         state.next = state_t.FINISHED
                     else:
