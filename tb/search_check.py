@@ -43,6 +43,17 @@ TERM_PORTS = ("terminal", "stage", "corners_own", "corners_opp", "xsq_own", "xsq
 INNER_FIELDS = ("kind", "ply", "black", "white", "white_to_move", "legal")
 LEAF_FIELDS = INNER_FIELDS + ("stable_own", "stable_opp", "value") + TERM_PORTS
 SIGNED_FIELDS = ("value", "fixed", "adaptive")
+# The trace port is quiet outside its events: every event field is 0 in a cycle without an event,
+# and the leaf-only fields are 0 in an inner node's event (the harness writes a "Q" line if not).
+LEAF_ONLY_FIELDS = LEAF_FIELDS[len(INNER_FIELDS):]
+
+
+def loud_fields(node_event, ports):
+    """The event fields of ``ports`` ({field: int}) that break the quiet rule above."""
+    if node_event and ports["kind"] != KIND_CODES[INNER]:
+        return []
+    fields = LEAF_ONLY_FIELDS if node_event else LEAF_FIELDS
+    return [f for f in fields if ports[f]]
 ANSWER_PORTS = ("best_pass", "best_move", "value", "depth", "nodes", "cycles")
 CYCLE_DIGITS = 8
 CLOCK_NS = 10
@@ -93,7 +104,15 @@ class LineFormat:
         """The line the harness would write for the port values ``ports`` ({field: int}) of
         one sampled cycle: what the per-cycle monitor records."""
         fields = LEAF_FIELDS if ports["kind"] != KIND_CODES[INNER] else INNER_FIELDS
-        return "".join([f"{cycle:0{CYCLE_DIGITS}x}"] + [f"{ports[f]:0{d}x}" for f, d in zip(fields, self.digits[1:])])
+        return self._packed(cycle, fields, ports)
+
+    def _packed(self, cycle, fields, ports):
+        return "".join([f"{cycle:0{CYCLE_DIGITS}x}"] + [f"{ports[f]:0{d}x}" if isinstance(ports[f], int) else "x" * d
+                                                          for f, d in zip(fields, self.digits[1:])])
+
+    def loud_line(self, cycle, node_event, ports):
+        """The harness's line for a cycle whose trace port is not quiet (see loud_fields)."""
+        return f"Q {int(bool(node_event))} {self._packed(cycle, LEAF_FIELDS, ports)}"
 
     def fields(self, line):
         """An event line cut into its hex fields: the cycle, then LEAF_FIELDS (or the first
@@ -211,7 +230,22 @@ class SearchCase:
         return f", window ({self.alpha}, {self.beta})"
 
 
+LOUD = "the trace port is not quiet: an event field is not 0 outside its event"
+
+
+def loud_text(line, line_format):
+    """What a "Q" line (``Q <node_event> <every event field, as a leaf's line>``) reports."""
+    _, event, packed = line.split()
+    fields = line_format.fields(packed)
+    ports = dict(zip(LEAF_FIELDS, fields[1:]))
+    loud = loud_fields(event == "1", ports) or LEAF_FIELDS
+    where = "in an inner node's event" if event == "1" else "in a cycle without a node event"
+    return f"{', '.join(f'event_{f} = {ports[f]}' for f in loud)} {where}"
+
+
 def _cycle_of(line):
+    if line[0] == "Q":
+        return hex_field(line.split()[2][:CYCLE_DIGITS])
     return hex_field(line.split()[1] if line[0] in "DFT" else line[:CYCLE_DIGITS])
 
 
@@ -233,7 +267,7 @@ class LineReader:
                 return None
         line = self.lines[self.at]
         self.at += 1
-        if line[0] in "DTF":
+        if line[0] in "DTFQ":
             self.ended = True
         return line
 
@@ -325,6 +359,8 @@ class _Scoreboard:
             self.failed("no node reported in the expected cycle", missing, node, expected_event(node), None)
         elif actual[0] == "F":
             self.failed("the flipper found the engine's chosen move illegal", observed, node, None, None)
+        elif actual[0] == "Q":
+            self.failed(LOUD, observed, node, "every event field 0", loud_text(actual, self.format))
         elif actual[0] == "D":   # reported once the golden search has counted its nodes
             self.mismatch = {"deferred": "done", "cycle": observed, "node": node}
         elif actual[0] == "T":
@@ -355,6 +391,8 @@ class _Scoreboard:
                 self.failed(f"no done {STALL_CYCLES} cycles after the golden answer", give_up + 1, None, None, None)
             elif line[0] == "F":
                 self.failed("the flipper found the engine's chosen move illegal", cycle, None, None, None)
+            elif line[0] == "Q":
+                self.failed(LOUD, cycle, None, "every event field 0", loud_text(line, self.format))
             elif line[0] != "D":
                 self.failed("a node the golden search never generates", cycle, None, None,
                             actual_event(line, self.format))

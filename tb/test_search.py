@@ -35,7 +35,7 @@ from tb import runner
 from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE, case_record, end_run_if_failed, progress
 from tb.batch import environment as batch_environment
 from tb.search_check import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, LEAF_FIELDS, STALL_CYCLES,
-                             GoldenProcess, LineFormat, SearchCase, answer_of, check_search)
+                             GoldenProcess, LineFormat, SearchCase, answer_of, check_search, loud_fields)
 
 DESIGN = "search"
 MONITORS = ("hdl", "python")
@@ -61,6 +61,11 @@ def apply_case(dut, case):
     dut.root_alpha.value = case.alpha & 0x1FF
     # 9 bits cannot hold +256: -256, which no beta can be, stands for plus infinity
     dut.root_beta.value = (MINUS_INFINITY if case.beta == PLUS_INFINITY else case.beta) & 0x1FF
+
+
+def sampled(value):
+    """A port's value as an int, or "x" when it has X or Z bits (the report shows it as such)."""
+    return int(value) if value.is_resolvable else "x"
 
 
 class SearchTB:
@@ -104,9 +109,13 @@ class SearchTB:
             if int(dut.fault.value):
                 lines.append(f"F {cycle:0{CYCLE_DIGITS}x}")
                 break
-            if int(dut.node_event.value):
-                lines.append(self.format.sampled_line(
-                    cycle, {name: int(port.value) for name, port in self.event_ports.items()}))
+            node_event = int(dut.node_event.value)
+            ports = {name: sampled(port.value) for name, port in self.event_ports.items()}
+            if loud_fields(node_event, ports):
+                lines.append(self.format.loud_line(cycle, node_event, ports))
+                break
+            if node_event:
+                lines.append(self.format.sampled_line(cycle, ports))
             if int(dut.done.value):
                 lines.append(self.format.answer_line(cycle, self.answer_ports()))
                 break

@@ -17,8 +17,8 @@ from golden.evaluator import evaluation_terms
 from golden.othello import legal_moves
 from golden.positions import random_game_positions
 from golden.search import KERNELS, search
-from tb.search_check import (LEAF_FIELDS, STALL_CYCLES, GoldenProcess, LineFormat, SearchCase, check_search,
-                             event_widths)
+from tb.search_check import (LEAF_FIELDS, LOUD, STALL_CYCLES, GoldenProcess, LineFormat, SearchCase, check_search,
+                             event_widths, loud_fields)
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPY = shutil.which("pypy3")
@@ -206,3 +206,22 @@ def test_the_golden_process_follows_an_event_file(python, tmp_path):
         process.close()
     assert [o["mismatch"] is None for o in outcomes] == [True, True, False]
     assert outcomes[2]["mismatch"]["node"] == 4 and outcomes[0]["golden_cycles"] == outcomes[0]["cycles"]
+
+
+def test_a_loud_trace_port_is_named_with_its_fields_and_cycle():
+    """The harness writes a Q line when an event field is not 0 outside its event."""
+    result, lines = engine_lines(START_4)
+    ports = {f: 0 for f in LEAF_FIELDS}
+    assert loud_fields(False, ports) == [] and loud_fields(True, ports) == []
+    ports.update(ply=3, value=5)
+    assert loud_fields(False, ports) == ["ply", "value"]
+    assert loud_fields(True, ports) == ["value"]           # an inner event: its ply is its own
+    assert loud_fields(True, {**ports, "kind": 1}) == []    # a leaf's event: every field is its own
+    cycle = result.trace[10].cycle + 1
+    m = mismatch_of(lines[:11] + [FORMAT.loud_line(cycle, False, ports)])
+    assert (m["what"], m["node"], m["cycle"]) == (LOUD, 10, cycle)
+    assert m["actual"] == "event_ply = 3, event_value = 5 in a cycle without a node event"
+    m = mismatch_of(lines[:11] + [FORMAT.loud_line(cycle, True, ports).upper()])
+    assert m["actual"] == "event_value = 5 in an inner node's event"
+    after_the_last_node = mismatch_of(lines[:-1] + [FORMAT.loud_line(result.cycles - 1, False, ports)])
+    assert after_the_last_node["what"] == LOUD and after_the_last_node["cycle"] == result.cycles - 1

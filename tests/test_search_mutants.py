@@ -34,6 +34,10 @@ MUTANTS = {
         "search.py",
         "                        alpha_cur.next = alpha_root\n",
         "                        alpha_cur.next = MINUS_INFINITY\n"),
+    "the trace port is not quiet outside its events": (
+        "search.py",
+        "        event_stable_own.next = 0\n        event_stable_opp.next = 0\n        event_value.next = 0\n",
+        "        event_stable_own.next = 1\n        event_stable_opp.next = 0\n        event_value.next = 0\n"),
     "a child's value never cuts the root off (the root's beta ignored)": (
         "search.py",
         "up_cut.next = level >= 1 and",
