@@ -85,10 +85,13 @@ codesign-sim: setup
 # The suite's mutation score (gamechip/mutate.py): every source mutant of every Reversi block run
 # through its own bench on Verilator, survivors proved equivalent or not by a Yosys SAT miter;
 # resumable (run it again to finish an interrupted run), report in runs/mutate/report.md.
-# MUTATE_BLOCKS narrows it (e.g. MUTATE_BLOCKS="uart processor").
+# MUTATE_BLOCKS narrows it (e.g. MUTATE_BLOCKS="uart processor"). MUTATE_NETLIST: also that many
+# Yosys netlist mutants per batch-harness block (mcy's sampling; rows <block>:netlist), 0 for none.
 MUTATE_BLOCKS ?=
+MUTATE_NETLIST ?= 100
 mutate: setup
-	$(GAMECHIP) mutate --sim verilator --out runs/mutate --resume $(if $(MUTATE_BLOCKS),--blocks $(MUTATE_BLOCKS))
+	$(GAMECHIP) mutate --sim verilator --out runs/mutate --resume $(if $(MUTATE_BLOCKS),--blocks $(MUTATE_BLOCKS)) \
+		$(if $(filter-out 0,$(MUTATE_NETLIST)),--netlist $(MUTATE_NETLIST))
 
 convert: setup
 	$(GAMECHIP) convert --out build/hdl-out

@@ -702,12 +702,17 @@ def cmd_mutate(args):
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.netlist is not None and args.netlist < 1:
+        raise UsageError(f"--netlist must be at least 1, got {args.netlist}")
+    if args.netlist_only and args.netlist is None:
+        raise UsageError("--netlist-only needs --netlist N")
     try:
         if args.replay:
             return _mutate_replay(args.out, args.replay, args.blocks[0] if args.blocks else None)
         blocks = args.blocks or [b for b in mutation_blocks() if not b.startswith("chess_")]
         result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=args.workers,
-                     seed=args.seed, quick=args.quick, prove=not args.no_prove)
+                     seed=args.seed, quick=args.quick, prove=not args.no_prove, netlist=args.netlist,
+                     source=not args.netlist_only)
     except MutateError as error:
         raise UsageError(str(error))
     print_summary(result, args.json, args.out)
@@ -730,9 +735,12 @@ def _mutate_replay(out, mutant_id, block=None):
         if block is not None or not holders:
             raise MutateError(f"mutant '{mutant_id}' is not among the mutants of {block or 'any block'} in {out}")
         block = holders[0]
-    design = catalogue["blocks"][block]["design"]
+    spec = catalogue["blocks"][block]
+    design = spec["design"]
     print(f"mutant {mutant_id} ({block}): {mutant['original']}  ->  {mutant['mutated']}")
-    verdict, test, message = run_mutant(block, design, catalogue["sim"], Path(out) / "schemata", mutant["number"],
+    # a netlist row (block:netlist) runs its block's bench on the netlist root
+    verdict, test, message = run_mutant(spec.get("block", block), design, catalogue["sim"],
+                                        Path(spec.get("root") or Path(out) / "schemata"), mutant["number"],
                                         "mutate-replay", quick=catalogue.get("quick", False))
     print(f"{verdict}{f' by {test}' if test else ''}: {message}")
     return 0
@@ -1154,6 +1162,10 @@ def build_parser():
     mutate.add_argument("--out", required=True, help="results folder (journal.jsonl, mutants.json, report.md)")
     mutate.add_argument("--resume", action="store_true", help="go on with the run in --out, skipping finished mutants")
     mutate.add_argument("--limit", type=int, help="at most N mutants per block, spread over files and operators")
+    mutate.add_argument("--netlist", type=int, metavar="N",
+                        help="also N Yosys netlist mutants per block (as mcy samples them), all in one netlist per "
+                             "design behind a mutsel input; report rows <block>:netlist")
+    mutate.add_argument("--netlist-only", action="store_true", help="with --netlist: no source mutants")
     mutate.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)), help="parallel runs")
     mutate.add_argument("--no-prove", action="store_true",
                         help="leave survivors unproved (no Yosys SAT miter against the original)")

@@ -66,6 +66,8 @@ class Mutant:
     function: str      # the generator (and its block): decide_legal in legal_cell
     original: str      # the statement (or condition) as written
     mutated: str       # the same with the mutation
+    kind: str = "source"   # "netlist": a Yosys mutation of the converted design (gamechip/mutate_netlist.py)
+    spec: str = ""     # a netlist mutant's Yosys mutate command (without -ctrl)
 
     def to_dict(self):
         return asdict(self)
@@ -460,13 +462,22 @@ def load_waivers(path=WAIVERS):
     return {key: value for key, value in data.items() if isinstance(value, str) and value.strip()}
 
 
+def netlist_blocks():
+    """The blocks that take netlist mutants: those of the batch harness (tb/blocks.py)."""
+    from tb.blocks import BLOCKS
+
+    return [name for name in BLOCKS]
+
+
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
-        quick=False, prove=True):
+        quick=False, prove=True, netlist=None, source=True):
     """Generate, build and run the mutants of ``blocks`` on ``sim`` into ``out``; the summary.
 
-    ``limit``: at most this many mutants per block (spread over its files and operators);
+    ``limit``: at most this many source mutants per block (spread over its files and operators);
     ``quick``: every bench at its smallest size (a smoke run of the machinery, not a score);
-    ``prove``: then a SAT miter of every survivor against the original (prove_survivors)."""
+    ``prove``: then a SAT miter of every survivor against the original (prove_survivors);
+    ``netlist``: also a sample of this many Yosys netlist mutants per block (mutate_netlist),
+    judged by the same bench, their rows ``<block>:netlist``; ``source``: False, those alone."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from tb import runner
@@ -478,6 +489,13 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     for block in blocks:
         if block not in known:
             raise MutateError(f"unknown block '{block}': choose from {', '.join(known)}")
+    if netlist is not None and netlist < 1:
+        raise MutateError(f"--netlist must be at least 1, got {netlist}")
+    if netlist:
+        others = [b for b in blocks if b not in netlist_blocks()]
+        if others and not source:
+            raise MutateError(f"no netlist mutants for {', '.join(others)} (their own benches, not the batch "
+                              f"harness): choose from {', '.join(netlist_blocks())}")
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / ".write-test"
@@ -491,7 +509,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                           f"another folder")
     rtl_root = Path(rtl_root or runner.ROOT)
     schemata_root = out / "schemata"
-    mutants = build_schemata(rtl_root, schemata_root)
+    mutants = build_schemata(rtl_root, schemata_root) if source else []
     # a resumed run takes every mutant up again that ended in an error (a crash, a killed run)
     done = {key: entry for key, entry in read_journal(journal).items() if entry["verdict"] != "error"} \
         if resume else {}
@@ -506,8 +524,9 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
         if (before.get("sim"), before.get("quick", False)) != (sim, quick):
             raise MutateError(f"--out {out} was run with --sim {before.get('sim')}"
                               f"{' --quick' if before.get('quick') else ''}: resume it the same way")
-        if before.get("rtl_digest") == catalogue["rtl_digest"]:   # the other blocks of the run stay in its report
-            catalogue["blocks"] = {b: spec for b, spec in before.get("blocks", {}).items() if b not in blocks}
+        running = set(blocks if source else []) | {b + SUFFIX for b in blocks if netlist and b in netlist_blocks()}
+        if before.get("rtl_digest") == catalogue["rtl_digest"]:   # the other rows of the run stay in its report
+            catalogue["blocks"] = {b: spec for b, spec in before.get("blocks", {}).items() if b not in running}
             kept = {i for spec in catalogue["blocks"].values() for i in spec["mutants"]}
             known_ids = {m["id"] for m in catalogue["mutants"]}
             catalogue["mutants"] += [m for m in before.get("mutants", []) if m["id"] in kept and m["id"] not in known_ids]
@@ -523,40 +542,43 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             raise MutateError(f"the schemata build of {known[block]} does not convert: {str(error).splitlines()[0]}")
         return mutants_in_verilog((sources / f"{known[block]}.v").read_text())
 
-    say(f"converting the schemata build of {len(judges)} designs")
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:   # each conversion is a process of its own
-        inside = dict(zip(judges, pool.map(held, judges)))
-    owner = {}
-    for block in sorted(judges, key=lambda b: (len(inside[b]), b)):
-        for number in inside[block]:
-            owner.setdefault(number, block)
-    plan = []
-    for block in blocks:
-        design = known[block]
-        chosen = [m for m in mutants if owner.get(m.number) == block]
-        if limit:
-            chosen = _spread(chosen, limit)
-        catalogue["blocks"][block] = {"design": design, "mutants": [m.id for m in chosen]}
-        plan.append((block, design, chosen))
-        say(f"{block}: {len(chosen)} mutants to run on {design} ({len(inside[block])} in its converted Verilog, "
-            f"the others judged by a smaller block's bench)")
+    plan = []   # (row, block, design, mutants, root): the row of the report, the bench's block
+    if source:
+        say(f"converting the schemata build of {len(judges)} designs")
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:   # each conversion is a process of its own
+            inside = dict(zip(judges, pool.map(held, judges)))
+        owner = {}
+        for block in sorted(judges, key=lambda b: (len(inside[b]), b)):
+            for number in inside[block]:
+                owner.setdefault(number, block)
+        for block in blocks:
+            design = known[block]
+            chosen = [m for m in mutants if owner.get(m.number) == block]
+            if limit:
+                chosen = _spread(chosen, limit)
+            catalogue["blocks"][block] = {"design": design, "mutants": [m.id for m in chosen]}
+            plan.append((block, block, design, chosen, schemata_root))
+            say(f"{block}: {len(chosen)} mutants to run on {design} ({len(inside[block])} in its converted Verilog, "
+                f"the others judged by a smaller block's bench)")
+    if netlist:
+        plan += _netlist_plan([b for b in blocks if b in netlist_blocks()], known, netlist, seed, rtl_root, out,
+                              catalogue, say)
     (out / CATALOGUE).write_text(json.dumps(catalogue, indent=1))
 
     baseline_seconds = {}
 
-    def one(block, design, mutant):
+    def one(row, block, design, root, mutant):
         slot, lock = take_slot(design, sim)
-        limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds.get(block, 0)) if mutant else None
+        limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds.get(row, 0)) if mutant else None
         watchdog = _Watchdog(f"/{design}-{sim}-", slot_tag(slot), limit)
         try:
             clock = time.monotonic()
             number = mutant.number if mutant else 0
-            verdict, test, message = run_mutant(block, design, sim, schemata_root, number, slot_tag(slot), seed,
-                                                quick)
+            verdict, test, message = run_mutant(block, design, sim, root, number, slot_tag(slot), seed, quick)
             if watchdog.fired:   # the mutant hung its bench: a failure the bench would show by never ending
                 verdict, test, message = "killed", "timeout", f"no end within {limit:.0f} s (the original: " \
-                                                              f"{baseline_seconds.get(block, 0):.0f} s)"
-            return block, mutant, verdict, test, message, time.monotonic() - clock
+                                                              f"{baseline_seconds.get(row, 0):.0f} s)"
+            return row, mutant, verdict, test, message, time.monotonic() - clock
         finally:
             watchdog.cancel()
             lock.close()
@@ -564,33 +586,34 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     # the runner switches the cocotb logger's propagation per run: with runs in threads that
     # would leak simulator logs to the console, so it stays off for the whole run
     logging.getLogger("cocotb").propagate = False
-    total = sum(len(chosen) for _, _, chosen in plan)
-    finished = sum(1 for block, _, chosen in plan for m in chosen if (block, m.id) in done)
+    total = sum(len(chosen) for _, _, _, chosen, _ in plan)
+    finished = sum(1 for row, _, _, chosen, _ in plan for m in chosen if (row, m.id) in done)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        for block, design, chosen in plan:
-            todo = [m for m in chosen if (block, m.id) not in done]
+        for row, block, design, chosen, root in plan:
+            todo = [m for m in chosen if (row, m.id) not in done]
             if not todo:
                 continue
-            baseline_id = f"{block}:baseline:{catalogue['rtl_digest']}"
-            if done.get((block, baseline_id), {}).get("verdict") != "baseline":
-                _, _, verdict, test, message, seconds = one(block, design, None)
-                entry = {"id": baseline_id, "block": block, "verdict": "baseline" if verdict == "survived"
+            # a netlist row's baseline is its netlist with mutsel 0: named by the netlist root's digest
+            baseline_id = f"{row}:baseline:{catalogue['rtl_digest'] if root == schemata_root else runner.rtl_digest(root)}"
+            if done.get((row, baseline_id), {}).get("verdict") != "baseline":
+                _, _, verdict, test, message, seconds = one(row, block, design, root, None)
+                entry = {"id": baseline_id, "block": row, "verdict": "baseline" if verdict == "survived"
                          else "baseline-failed", "test": test, "message": message, "seconds": round(seconds, 2)}
                 if verdict == "survived":   # again, built: the time a mutant's run is measured against
-                    entry["run_seconds"] = round(one(block, design, None)[-1], 2)
+                    entry["run_seconds"] = round(one(row, block, design, root, None)[-1], 2)
                 _append(journal, entry)
                 if entry["verdict"] != "baseline":
-                    say(f"{block}: the original design (MUTSEL=0) fails its bench: {message}; its mutants are errors")
+                    say(f"{row}: the original design (MUTSEL=0) fails its bench: {message}; its mutants are errors")
                     for mutant in todo:
-                        _append(journal, {"id": mutant.id, "block": block, "number": mutant.number,
+                        _append(journal, {"id": mutant.id, "block": row, "number": mutant.number,
                                           "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
                     continue
-                say(f"{block}: MUTSEL=0 passes ({seconds:.1f} s with the build, {entry['run_seconds']:.1f} s built)")
-                baseline_seconds[block] = entry["run_seconds"]
+                say(f"{row}: MUTSEL=0 passes ({seconds:.1f} s with the build, {entry['run_seconds']:.1f} s built)")
+                baseline_seconds[row] = entry["run_seconds"]
             else:
-                previous = done[block, baseline_id]
-                baseline_seconds[block] = previous.get("run_seconds", previous.get("seconds", 0))
-            futures = [pool.submit(one, block, design, m) for m in todo]
+                previous = done[row, baseline_id]
+                baseline_seconds[row] = previous.get("run_seconds", previous.get("seconds", 0))
+            futures = [pool.submit(one, row, block, design, root, m) for m in todo]
             for future in as_completed(futures):
                 block_, mutant, verdict, test, message, seconds = future.result()
                 _append(journal, {"id": mutant.id, "block": block_, "number": mutant.number, "verdict": verdict,
@@ -602,6 +625,40 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     if prove:
         prove_survivors(out, plan, schemata_root, workers, say)
     return summarise(out)
+
+
+def _netlist_plan(blocks, known, count, seed, rtl_root, out, catalogue, say):
+    """Sample ``count`` netlist mutants of each block's design, build them into one netlist per
+    design and the netlist root ``out/netlist``; the plan's rows (catalogue updated)."""
+    from gamechip.mutate_netlist import NetlistError, build, make_root, sample
+    from tb import runner
+
+    plan, netlists = [], {}
+    root = out / "netlist"
+    for block in blocks:
+        design = known[block]
+        clock = time.monotonic()
+        try:
+            original = runner.hdl_dir(design, rtl_root) / f"{design}.v"
+            chosen = sample(design, original, count, seed, root / "work" / design)
+            netlists[design] = build(design, chosen, root / "work" / design)
+        except runner.ConversionFailed as error:
+            raise MutateError(f"{design} does not convert: {str(error).splitlines()[0]}")
+        except NetlistError as error:
+            raise MutateError(f"netlist mutants of {design}: {error}")
+        (root / "work" / design / "original.v").write_text(original.read_text())
+        row = block + SUFFIX
+        catalogue["mutants"] += [m.to_dict() for m in chosen]
+        catalogue["blocks"][row] = {"design": design, "kind": "netlist", "block": block, "root": str(root),
+                                    "mutants": [m.id for m in chosen]}
+        plan.append((row, block, design, chosen, root))
+        say(f"{row}: {len(chosen)} netlist mutants of {design} sampled by Yosys mutate -list {count} -seed {seed} "
+            f"and built into one netlist ({time.monotonic() - clock:.1f} s)")
+    make_root(rtl_root, root, netlists)
+    return plan
+
+
+SUFFIX = ":netlist"   # the report row of a block's netlist mutants (gamechip.mutate_netlist.SUFFIX)
 
 
 # A mutant's run may take TIMEOUT_FACTOR times its original's (built: MUTSEL=0 runs twice), at least
@@ -664,26 +721,53 @@ def prove_survivors(out, plan, schemata_root, workers, say):
     journal = out / JOURNAL
     entries = read_journal(journal)
     todo = []
-    for block, design, chosen in plan:
+    for block, _, design, chosen, root in plan:
         sequential = any(name == "clk" for name, _, _ in PORTS[design])
         if sequential and design not in PROOF_DEPTH:
             continue   # the engine, the processor, the peripheral: too large for a SAT miter here
         for mutant in chosen:
             entry = entries.get((block, mutant.id))
             if entry and entry["verdict"] == "survived" and "proof" not in entry:
-                todo.append((block, design, mutant, entry, PROOF_DEPTH.get(design) if sequential else None))
+                todo.append((block, design, mutant, entry, PROOF_DEPTH.get(design) if sequential else None, root))
     if not todo:
         return
     say(f"proving {len(todo)} survivors against the original design (Yosys SAT miter)")
 
+    # A netlist survivor is proved against its netlist with mutsel 0 (the two share all but the
+    # mutated cone: 2-3 times faster) once the netlist with mutsel 0 is proved equivalent to the
+    # converted design under the same constraint; else against the converted design itself.
+    from gamechip.mutant_proof import prove_netlist
+    from gamechip.mutate_netlist import CTRL_BITS, netlist_module
+
+    unmutated = {}
+    for block, design, mutant, entry, depth, root in todo:
+        if mutant.kind == "netlist" and design not in unmutated:
+            work = Path(root) / "work" / design
+            proof = prove_netlist((work / "original.v").read_text(), (work / "netlist.v").read_text(), design,
+                                  netlist_module(design), 0, CTRL_BITS, PORTS[design], seq_depth=depth,
+                                  timeout=PROOF_TIMEOUT)
+            unmutated[design] = proof.verdict == "equivalent"
+            say(f"{design}'s netlist with mutsel 0 against the converted design: {proof.verdict}"
+                f"{': ' + proof.detail if proof.detail else ''} ({proof.seconds:.0f} s)"
+                + ("" if unmutated[design] else "; its survivors are proved against the converted design"))
+
     def one(item):
-        block, design, mutant, entry, depth = item
+        block, design, mutant, entry, depth, root = item
+        if mutant.kind == "netlist":   # the converted design against the netlist with mutsel fixed
+            work = Path(root) / "work" / design
+            original = None if unmutated[design] else (work / "original.v").read_text()
+            proof = prove_netlist(original, (work / "netlist.v").read_text(), design, netlist_module(design),
+                                  mutant.number, CTRL_BITS, PORTS[design], seq_depth=depth, timeout=PROOF_TIMEOUT)
+            if unmutated[design]:
+                proof.detail = "; ".join(filter(None, [proof.detail, "against the netlist with mutsel 0, itself "
+                                                                     "proved equivalent to the converted design"]))
+            return item, proof
         verilog = (runner.hdl_dir(design, schemata_root) / f"{design}.v").read_text()
         return item, prove(verilog, design, mutant.number, PORTS[design], seq_depth=depth, timeout=PROOF_TIMEOUT)
 
     # a proof takes up to a core and half a gigabyte: one per worker
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        for done, ((block, design, mutant, entry, depth), proof) in enumerate(pool.map(one, todo), 1):
+        for done, ((block, design, mutant, entry, depth, _), proof) in enumerate(pool.map(one, todo), 1):
             record = {"verdict": proof.verdict, "detail": proof.detail, "seconds": proof.seconds}
             if proof.inputs is not None:
                 record["inputs"] = proof.inputs
@@ -734,7 +818,7 @@ def summarise(out, waivers=None):
 
     for block, spec in catalogue["blocks"].items():
         result["blocks"].setdefault(block, {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "waived": 0,
-                                            "errors": 0, "pending": 0})
+                                            "errors": 0, "pending": 0, "kind": spec.get("kind", "source")})
         for mutant_id in spec["mutants"]:
             mutant, entry = by_id[mutant_id], entries.get((block, mutant_id))
             verdict = entry["verdict"] if entry else "pending"
@@ -804,7 +888,10 @@ def format_report(result, out=None):
     """The report as Markdown: the score table, killed-by, survivors with their diffs."""
     quick = ", --quick: benches at their smallest size, not a score" if result.get("quick") else ""
     lines = [f"# Mutation score ({result['sim']}, RTL digest {result['rtl_digest']}{quick})", "",
-             "Score = killed / (killed + survivors); equivalent and waived survivors are left out of it.", "",
+             "Score = killed / (killed + survivors); equivalent and waived survivors are left out of it."
+             + (" Rows `<block>:netlist` are Yosys netlist mutants of the converted design (`--netlist N`), "
+                "the others source mutants of rtl/." if any(row.get("kind") == "netlist"
+                                                            for row in result["blocks"].values()) else ""), "",
              "| block | mutants | killed | survived | proved equivalent | waived | errors | pending | score |",
              "|---|---|---|---|---|---|---|---|---|"]
     for block, row in result["blocks"].items():
@@ -912,7 +999,7 @@ def print_summary(result, as_json, out):
     (Path(out) / "report.md").write_text(report)
     write_annotated(result, out)
     if as_json:
-        print(json.dumps({"blocks": {name: {key: row[key] for key in ("mutants", "killed", "survived", "equivalent",
+        print(json.dumps({"blocks": {name: {key: row[key] for key in ("kind", "mutants", "killed", "survived", "equivalent",
                                                                       "waived", "errors", "pending", "score")}
                                      for name, row in result["blocks"].items()},
                           "killed_by": result["killed_by"], "survivors": [s["id"] for s in result["survivors"]]}))

@@ -101,8 +101,21 @@ def resolve_rtl_root(path=None):
     raise RtlRootError(f"{source}={raw}: {problem}")
 
 
+# A netlist-mutant root (gamechip mutate --netlist) holds, beside its copy of the rtl package,
+# rtl/_netlist/<design>.v: a Yosys netlist of the design with every sampled mutant behind a
+# `mutsel` input, wrapped in a module of the design's name and ports that reads the selector
+# from the +MUTSEL plusarg. hdl_dir uses that file instead of converting the design.
+NETLIST_DIR = "_netlist"
+
+
+def netlist_file(design, root):
+    return Path(root) / "rtl" / NETLIST_DIR / f"{design}.v"
+
+
 def rtl_sources(root):
-    return sorted((Path(root) / "rtl").rglob("*.py"))
+    """What names the RTL version: the rtl package's Python sources (and a netlist root's netlists)."""
+    package = Path(root) / "rtl"
+    return sorted(package.rglob("*.py")) + sorted((package / NETLIST_DIR).glob("*.v"))
 
 
 def rtl_digest(root=None):
@@ -169,6 +182,29 @@ class ConversionFailed(RuntimeError):
     """MyHDL could not convert a design of the RTL under test; the message holds its error."""
 
 
+def _convert_or_copy_netlist(design, root, out, schemata):
+    """``out/<design>.v`` (and .vhd): the conversion of ``root``'s design, or its netlist
+    (Verilog only) when ``root`` is a netlist-mutant root."""
+    if netlist_file(design, root).exists():
+        shutil.copyfile(netlist_file(design, root), out / f"{design}.v")
+        return
+    # MyHDL renames signals when blocks are elaborated twice in one process: convert
+    # in a fresh interpreter every time.
+    converted = subprocess.run(
+        [sys.executable, "-c", _CONVERT, str(root), "--out", str(out), "--design", design]
+        + (["--hdl", "verilog"] if schemata else []),
+        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    if converted.returncode:
+        error = [line for line in converted.stderr.splitlines() if line.strip()]
+        raise ConversionFailed(f"converting {design} from {root / 'rtl'} failed: "
+                               f"{error[-1] if error else 'exit status ' + str(converted.returncode)}"
+                               + ("\n" + "\n".join(error[-15:]) if len(error) > 1 else ""))
+    if schemata:
+        _select_mutant_by_plusarg(out / f"{design}.v")
+
+
 def hdl_dir(design, root=None):
     """Converted Verilog/VHDL of ``design`` plus its harness, converted once per RTL change.
 
@@ -184,21 +220,7 @@ def hdl_dir(design, root=None):
 
             out.mkdir(parents=True, exist_ok=True)
             schemata = (root / "rtl" / f"_{MUTANT_SELECTOR.lower()}.py").exists()
-            # MyHDL renames signals when blocks are elaborated twice in one process: convert
-            # in a fresh interpreter every time.
-            converted = subprocess.run(
-                [sys.executable, "-c", _CONVERT, str(root), "--out", str(out), "--design", design]
-                + (["--hdl", "verilog"] if schemata else []),
-                cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                env={**os.environ, "PYTHONPATH": str(root)},
-            )
-            if converted.returncode:
-                error = [line for line in converted.stderr.splitlines() if line.strip()]
-                raise ConversionFailed(f"converting {design} from {root / 'rtl'} failed: "
-                                       f"{error[-1] if error else 'exit status ' + str(converted.returncode)}"
-                                       + ("\n" + "\n".join(error[-15:]) if len(error) > 1 else ""))
-            if schemata:
-                _select_mutant_by_plusarg(out / f"{design}.v")
+            _convert_or_copy_netlist(design, root, out, schemata)
             (out / f"{harness.harness_name(design)}.v").write_text(harness.verilog_harness(design, PORTS[design]))
             (out / f"{harness.harness_name(design)}.vhd").write_text(
                 harness.vhdl_harness(design, PORTS[design], SIGNED.get(design, ())))
