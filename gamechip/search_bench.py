@@ -259,3 +259,21 @@ def run_search_bench(sims, scale=1.0):
         print(f"{budget:>12,} {sum(values) / len(values):>11.2f} {min(values):>4} {max(values):>4}  "
               f"{how}, {len(values)} positions{note}")
     return 0
+
+
+def simulator_rate_line(sim="verilator"):
+    """One line for ``make bench-verilator``: the engine alone on ``sim`` (FREE_RUN searches, HDL
+    clock, optimised build), with the simulator's version and the cocotb line that ran it."""
+    import cocotb
+
+    count, budget = FREE_RUN[sim]
+    rate = free_run_rate(sim, midgame_positions(), count, budget)
+    tool = {"verilator": ["verilator", "--version"], "icarus": ["iverilog", "-V"], "ghdl": ["ghdl", "--version"]}[sim]
+    version = subprocess.run(tool, capture_output=True, text=True).stdout.splitlines()[0].strip()
+    return (f"{version}, cocotb {cocotb.__version__}: {rate['wall']:,.0f} simulated cycles/s (wall), "
+            f"{rate['cpu']:,.0f} per simulator CPU-second; the search engine alone, {count} searches of "
+            f"{budget:,} cycles")
+
+
+if __name__ == "__main__":
+    print(simulator_rate_line(*sys.argv[1:2]))

