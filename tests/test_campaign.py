@@ -23,6 +23,7 @@ import pytest
 
 from gamechip.campaign import _classify
 from gamechip.cli import main
+from tests.test_cli_robustness import sigint_as_on_a_terminal
 from tests.test_mutants import MUTANTS, mutant_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +47,7 @@ def start(build, *args, env=None):
     """A campaign in its own process group, for the tests that kill it."""
     return subprocess.Popen([sys.executable, "-m", "gamechip", "campaign", *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(build, env),
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=sigint_as_on_a_terminal)
 
 
 def journal(out):

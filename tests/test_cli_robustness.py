@@ -141,11 +141,20 @@ def test_a_damaged_case_file_is_refused_before_any_simulation(record, expected, 
 
 # --- defect 6: Ctrl-C -----------------------------------------------------------------------
 
+def sigint_as_on_a_terminal():
+    """preexec_fn of a process that a test interrupts: SIGINT back to its default. A command
+    started in the background of a script (``make test &``, nohup, some CI runners) inherits
+    SIGINT ignored, and so would every process it starts; Ctrl-C on a terminal reaches a
+    foreground process whose SIGINT is not ignored, which is what these tests act out."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_after(args, marker, timeout=180, env=None):
     """Start ``gamechip ARGS`` in its own process group, wait for ``marker`` on stderr, then
     press Ctrl-C as a terminal does (SIGINT to the whole group); (status, stdout, stderr)."""
     process = subprocess.Popen([sys.executable, "-m", "gamechip", *args], cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=sigint_as_on_a_terminal,
                                env={**os.environ, **(env or {})})
     seen, deadline = [], time.monotonic() + timeout
     while time.monotonic() < deadline:
