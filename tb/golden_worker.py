@@ -87,9 +87,10 @@ class WordsKernel:
         return stimulus, expected, len(positions), seconds
 
     def _move_checker(self, positions):
+        # (concatenation, not f-strings with format specs: those are slow under PyPy 3.9)
         hexed, legal_moves = self._hex, self.words.legal_moves
         sides = [(white, black) if wtm else (black, white) for black, white, wtm in positions]
-        stimulus = "".join([f"{hexed(own)} {hexed(opp)}\n" for own, opp in sides])
+        stimulus = "".join([hexed(own) + " " + hexed(opp) + "\n" for own, opp in sides])
         started = time.perf_counter()
         expected = [legal_moves(own, opp) for own, opp in sides]
         seconds = time.perf_counter() - started
@@ -99,6 +100,7 @@ class WordsKernel:
         # DiscFlipperCheck.cases: a legal move with LEGAL_SHARE, else any value of the move port
         words, rng, hexed = self.words, self.moves_rng, self._hex
         legal_share, move_values = self.check.LEGAL_SHARE, self.check.move_values
+        move_hex = ["%02x" % move for move in range(move_values)]   # the stimulus's move field
         cases, lines = [], []
         for black, white, wtm in positions:
             own, opp = (white, black) if wtm else (black, white)
@@ -108,7 +110,7 @@ class WordsKernel:
             else:
                 move = rng.randrange(move_values)
             cases.append((black, white, wtm, own, opp, move))
-            lines.append(f"{hexed(black)} {hexed(white)} {int(wtm)} {move:02x}\n")
+            lines.append(hexed(black) + " " + hexed(white) + (" 1 " if wtm else " 0 ") + move_hex[move] + "\n")
         started = time.perf_counter()
         expected = []
         lshift, flips = words.lshift, words.flips
@@ -121,7 +123,8 @@ class WordsKernel:
             own, opp = own | flipped | bit, opp & ~flipped
             expected.append((opp, own, 0) if wtm else (own, opp, 0))
         seconds = time.perf_counter() - started
-        return "".join(lines), "".join([f"{hexed(b)} {hexed(w)} {i}\n" for b, w, i in expected]), seconds
+        illegal = (" 0\n", " 1\n")
+        return "".join(lines), "".join([hexed(b) + " " + hexed(w) + illegal[i] for b, w, i in expected]), seconds
 
 
 KERNELS = {"ints": IntsKernel, "words": WordsKernel}
