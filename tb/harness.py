@@ -57,11 +57,17 @@ def harness_name(design):
     return f"batch_{design}"
 
 
-def verilator_visibility(module):
-    """A Verilator configuration file that makes only ``module``'s own signals visible to cocotb
-    (built with --no-public-flat-rw: every signal of the design public makes the model several
-    times slower, and a harness is all a bench touches)."""
-    return f'`verilator_config\npublic_flat_rw -module "{module}" -var "*"\n'
+# What Python touches of a batch harness (tb.batch.BatchTB): its handshake, nothing else.
+BATCH_VISIBLE = ("go", "ready")
+
+
+def verilator_visibility(module, variables=("*",)):
+    """A Verilator configuration file that makes only ``variables`` of ``module`` visible to
+    cocotb (built with --no-public-flat-rw: every signal of the design public makes the model
+    several times slower, and a harness is all a bench touches). A batch harness shows only
+    BATCH_VISIBLE: its registers driving the block public cost the flipper's harness a fifth of
+    its speed (measured on Verilator 5.006)."""
+    return "`verilator_config\n" + "".join(f'public_flat_rw -module "{module}" -var "{v}"\n' for v in variables)
 
 
 def _is_sequential(ports):
