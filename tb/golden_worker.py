@@ -97,34 +97,34 @@ class WordsKernel:
         return stimulus, "".join([hexed(e) + "\n" for e in expected]), seconds
 
     def _disc_flipper(self, positions):
-        # DiscFlipperCheck.cases: a legal move with LEGAL_SHARE, else any value of the move port
+        # DiscFlipperCheck.cases: a legal move with LEGAL_SHARE, else any value of the move port.
+        # Small loops, one job each: PyPy compiles them sooner than one loop doing everything.
         words, rng, hexed = self.words, self.moves_rng, self._hex
         legal_share, move_values = self.check.LEGAL_SHARE, self.check.move_values
+        legal_moves, squares, lshift, flips = words.legal_moves, words.squares, words.lshift, words.flips
+        random, choice, randrange = rng.random, rng.choice, rng.randrange
+        sides = [(white, black) if wtm else (black, white) for black, white, wtm in positions]
+        legal = [squares(legal_moves(own, opp)) for own, opp in sides]
+        moves = [choice(squares) if squares and random() < legal_share else randrange(move_values)
+                 for squares in legal]
         move_hex = ["%02x" % move for move in range(move_values)]   # the stimulus's move field
-        cases, lines = [], []
-        for black, white, wtm in positions:
-            own, opp = (white, black) if wtm else (black, white)
-            legal = words.squares(words.legal_moves(own, opp))
-            if legal and rng.random() < legal_share:
-                move = rng.choice(legal)
-            else:
-                move = rng.randrange(move_values)
-            cases.append((black, white, wtm, own, opp, move))
-            lines.append(hexed(black) + " " + hexed(white) + (" 1 " if wtm else " 0 ") + move_hex[move] + "\n")
+        wtm_field = (" 0 ", " 1 ")
+        stimulus = "".join([hexed(black) + " " + hexed(white) + wtm_field[wtm] + move_hex[move] + "\n"
+                            for (black, white, wtm), move in zip(positions, moves)])
         started = time.perf_counter()
+        bits = [lshift(1, move) for move in moves]
+        flipped = [0 if (own | opp) & bit else flips(own, opp, bit) for (own, opp), bit in zip(sides, bits)]
         expected = []
-        lshift, flips = words.lshift, words.flips
-        for black, white, wtm, own, opp, move in cases:
-            bit = lshift(1, move)
-            flipped = 0 if (own | opp) & bit else flips(own, opp, bit)
-            if not flipped:
+        for (black, white, wtm), (own, opp), bit, flip in zip(positions, sides, bits, flipped):
+            if not flip:
                 expected.append((black, white, 1))
-                continue
-            own, opp = own | flipped | bit, opp & ~flipped
-            expected.append((opp, own, 0) if wtm else (own, opp, 0))
+            elif wtm:
+                expected.append((black & ~flip, white | flip | bit, 0))
+            else:
+                expected.append((black | flip | bit, white & ~flip, 0))
         seconds = time.perf_counter() - started
         illegal = (" 0\n", " 1\n")
-        return "".join(lines), "".join([hexed(b) + " " + hexed(w) + illegal[i] for b, w, i in expected]), seconds
+        return stimulus, "".join([hexed(b) + " " + hexed(w) + illegal[i] for b, w, i in expected]), seconds
 
 
 KERNELS = {"ints": IntsKernel, "words": WordsKernel}
