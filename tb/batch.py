@@ -80,10 +80,11 @@ class BatchTB:
             stimulus.write("".join(line + "\n" for line in lines))
         return (await self.go_file(vectors)).decode().split("\n")[:-1]
 
-    async def go_file(self, vectors):
-        """Run the ``vectors`` stimulus lines already in IN_FILE; the response file's bytes."""
+    async def go_file(self, vectors, binary=False):
+        """Run the ``vectors`` stimulus lines already in IN_FILE (``binary``: the packed stimulus
+        in BIN_FILE, Verilog combinational harnesses only); the response file's bytes."""
         with open(COUNT_FILE, "w") as count:
-            count.write(f"{vectors}\n")
+            count.write(f"{vectors} 1\n" if binary else f"{vectors}\n")
         self.dut.go.value = 0
         await Timer(1, "ns")
         self.dut.go.value = 1

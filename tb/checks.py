@@ -106,6 +106,12 @@ class BlockCheck:
         return None
 
 
+def pack_stimulus(lines, field_bytes):
+    """Stimulus lines (hex fields) as the binary stimulus of the Verilog combinational harness:
+    every field ``field_bytes`` big-endian bytes, one word of its stimulus memory ($fread)."""
+    return b"".join(int(field, 16).to_bytes(field_bytes, "big") for line in lines for field in line.split())
+
+
 def fuzz_chunk(check, positions_rng, moves_rng, first, count):
     """The fuzz cases from position ``first`` on (at most CHUNK of the ``count``), drawn from
     the two generators: the same list in the bench and in the golden worker."""

@@ -1,6 +1,6 @@
 """The fuzz loop of the combinational blocks on Verilator, with the golden side in another
 process: ``python -m tb.golden_worker`` under PyPy (when installed) makes each chunk's stimulus
-and the expected response file, byte for byte as the harness writes it, on the core the
+(binary, read by the harness with one ``$fread``) and the expected response file, byte for byte as the harness writes it, on the core the
 simulator does not use; this side only moves the stimulus into place, runs the harness and
 compares the simulator's response file with the expected one as bytes.
 
@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 
 from tb.batch import Tally, _verify, end_run_if_failed, progress, record_result, settle_chunk
-from tb.checks import BlockCheck, fuzz_chunk
-from tb.harness import IN_FILE
+from tb.checks import BlockCheck, fuzz_chunk, pack_stimulus
+from tb.harness import BIN_FILE, stimulus_width
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST_SIMULATORS = ("verilator",)
@@ -66,9 +66,10 @@ def golden_python(check, env):
 class Worker:
     """The golden worker process and its two pipes."""
 
-    def __init__(self, python, check, seed, count, kernel=None):
+    def __init__(self, python, check, seed, count, field_bytes, kernel=None):
         command = [python, "-m", "tb.golden_worker", "--block", check.block, "--size", str(check.size),
-                   "--seed", str(seed), "--count", str(count)] + (["--kernel", kernel] if kernel else [])
+                   "--seed", str(seed), "--count", str(count), "--field-bytes", str(field_bytes)] + \
+            (["--kernel", kernel] if kernel else [])
         self.log = open(WORKER_LOG, "w")
         # only the project on its path: the simulator's PYTHONPATH holds CPython's packages
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
@@ -115,11 +116,11 @@ def chunk_cases(check, record, count):
     return fuzz_chunk(check, positions_rng, moves_rng, record["first"], count)
 
 
-def decode_chunk(check, record, answers, count, stimulus):
+def decode_chunk(check, record, answers, count, stimulus, field_bytes):
     """A chunk whose response bytes differ from the worker's: _verify's (matched, units,
     mismatch) from the cases made again here and the golden model in this process."""
     cases = chunk_cases(check, record, count)
-    if "".join(check.stimulus(case) + "\n" for case in cases) != stimulus:
+    if pack_stimulus([check.stimulus(case) for case in cases], field_bytes) != stimulus:
         raise FastPathError(f"chunk {record['chunk']}: the golden worker's stimulus is not the bench's own cases "
                             f"from the same generator states (tb.golden_worker out of step with tb.checks)")
     lines = answers.decode(errors="replace").split("\n")[:-1]
@@ -130,15 +131,24 @@ def decode_chunk(check, record, answers, count, stimulus):
     return verdict
 
 
-async def check_fuzz(tb, check, env, python, test="fuzz", kernel=None):
+def field_bytes(design):
+    """Bytes of one binary stimulus field of ``design``'s harness (a word of its memory)."""
+    from rtl.designs import PORTS
+
+    return (stimulus_width(PORTS[design]) + 7) // 8
+
+
+async def check_fuzz(tb, check, env, python, test="fuzz", kernel=None, width_bytes=None):
     """The fuzz test of ``check``'s block: ``env['count']`` positions from ``env['seed']``
     through ``tb`` (a tb.batch.BatchTB, or anything with its ``go_file``), golden side in a
-    worker run by ``python``; raises AssertionError on the first mismatch like tb.batch."""
+    worker run by ``python``; raises AssertionError on the first mismatch like tb.batch.
+    ``width_bytes``: of a stimulus field (default: from the design's ports)."""
     end_run_if_failed(test)
     tally = Tally()
     count = env["count"]
+    width_bytes = width_bytes or field_bytes(env["design"])
     started, cpu = time.perf_counter(), time.process_time()
-    worker = Worker(python, check, env["seed"], count, kernel)
+    worker = Worker(python, check, env["seed"], count, width_bytes, kernel)
     try:
         hello = worker.receive()
         progress(f"{check.block}: golden model in a separate {hello['python']} process ({hello['kernel']} kernel), "
@@ -147,9 +157,9 @@ async def check_fuzz(tb, check, env, python, test="fuzz", kernel=None):
             record = worker.receive()
             if record.get("end"):
                 break
-            os.replace(record["stimulus"], IN_FILE)
+            os.replace(record["stimulus"], BIN_FILE)
             simulated = time.perf_counter()
-            answers = await tb.go_file(record["cases"])
+            answers = await tb.go_file(record["cases"], binary=True)
             tally.sim_seconds += time.perf_counter() - simulated
             with open(record["expected"], "rb") as expected_file:
                 expected = expected_file.read()
@@ -157,8 +167,8 @@ async def check_fuzz(tb, check, env, python, test="fuzz", kernel=None):
             if answers == expected:
                 verdict = (record["cases"], record["cases"], None)
             else:
-                with open(IN_FILE) as stimulus:
-                    verdict = decode_chunk(check, record, answers, count, stimulus.read())
+                with open(BIN_FILE, "rb") as stimulus:
+                    verdict = decode_chunk(check, record, answers, count, stimulus.read(), width_bytes)
             tally.worker_seconds += record["worker_seconds"]
             tally.worker_cpu_seconds += record["worker_cpu_seconds"]
             tally.sim_cpu_seconds = time.process_time() - cpu

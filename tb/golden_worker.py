@@ -5,7 +5,9 @@ under PyPy, on the core the simulator does not use.
 chunk by chunk (the same cases, from the same seed, as the bench's in-process loop: tb.checks
 ``fuzz_chunks``) and writes, per chunk, into the current folder:
 
-* ``fuzz_in_<slot>.txt``: the stimulus, exactly the lines the bench would write (check.stimulus);
+* ``fuzz_in_<slot>.bin``: the stimulus, binary: the fields of the lines the bench would write
+  (check.stimulus), each as ``--field-bytes`` big-endian bytes, as the Verilog harness's
+  ``$fread`` reads them into its stimulus memory (tb.harness ``pack_stimulus``);
 * ``fuzz_expected_<slot>.txt``: the golden model's answers written exactly as the Verilog harness
   writes the block's (check.expected_line), so that the bench compares the two files as bytes.
 
@@ -29,11 +31,12 @@ import json
 import platform
 import sys
 import time
+from array import array
 
-from tb.checks import CHUNK, WORKER_CHECKS, fuzz_chunk, fuzz_generators
+from tb.checks import CHUNK, WORKER_CHECKS, fuzz_chunk, fuzz_generators, pack_stimulus
 
 SLOTS = 3
-STIMULUS_FILE = "fuzz_in_{}.txt"
+STIMULUS_FILE = "fuzz_in_{}.bin"
 EXPECTED_FILE = "fuzz_expected_{}.txt"
 
 
@@ -42,14 +45,15 @@ class IntsKernel:
 
     name = "ints"
 
-    def __init__(self, check, positions_rng, moves_rng, count):
+    def __init__(self, check, positions_rng, moves_rng, count, field_bytes):
         self.check, self.positions_rng, self.moves_rng, self.count = check, positions_rng, moves_rng, count
+        self.field_bytes = field_bytes
 
     def chunk(self, first):
-        """(stimulus text, expected text, cases, seconds of golden expected values)."""
+        """(binary stimulus, expected text, cases, seconds of golden expected values)."""
         check = self.check
         cases = fuzz_chunk(check, self.positions_rng, self.moves_rng, first, self.count)
-        stimulus = "".join([check.stimulus(case) + "\n" for case in cases])
+        stimulus = pack_stimulus([check.stimulus(case) for case in cases], self.field_bytes)
         started = time.perf_counter()
         expected = [check.expected(case) for case in cases]
         seconds = time.perf_counter() - started
@@ -61,11 +65,11 @@ class WordsKernel:
 
     name = "words"
 
-    def __init__(self, check, positions_rng, moves_rng, count):
+    def __init__(self, check, positions_rng, moves_rng, count, field_bytes):
         from golden import words
 
-        if check.size != 8:
-            raise ValueError("the words kernel is 8x8 only")
+        if check.size != 8 or field_bytes != 8:
+            raise ValueError("the words kernel is 8x8 only (8-byte stimulus fields)")
         self.words = words
         self.check, self.positions_rng, self.moves_rng, self.count = check, positions_rng, moves_rng, count
 
@@ -81,6 +85,14 @@ class WordsKernel:
     def _hex(self, word):
         return "%08x%08x" % (self.words.urshift(word, 32), word & 0xFFFFFFFF)
 
+    @staticmethod
+    def _pack(fields):
+        """Signed words (and small ints) -> 8 big-endian bytes each: their 64 bits."""
+        packed = array("q", fields)
+        if sys.byteorder == "little":
+            packed.byteswap()
+        return packed.tobytes()
+
     def chunk(self, first):
         positions = self._positions(min(CHUNK, self.count - first))
         stimulus, expected, seconds = getattr(self, "_" + self.check.block)(positions)
@@ -90,7 +102,7 @@ class WordsKernel:
         # (concatenation, not f-strings with format specs: those are slow under PyPy 3.9)
         hexed, legal_moves = self._hex, self.words.legal_moves
         sides = [(white, black) if wtm else (black, white) for black, white, wtm in positions]
-        stimulus = "".join([hexed(own) + " " + hexed(opp) + "\n" for own, opp in sides])
+        stimulus = self._pack([field for side in sides for field in side])
         started = time.perf_counter()
         expected = [legal_moves(own, opp) for own, opp in sides]
         seconds = time.perf_counter() - started
@@ -107,10 +119,8 @@ class WordsKernel:
         legal = [squares(legal_moves(own, opp)) for own, opp in sides]
         moves = [choice(squares) if squares and random() < legal_share else randrange(move_values)
                  for squares in legal]
-        move_hex = ["%02x" % move for move in range(move_values)]   # the stimulus's move field
-        wtm_field = (" 0 ", " 1 ")
-        stimulus = "".join([hexed(black) + " " + hexed(white) + wtm_field[wtm] + move_hex[move] + "\n"
-                            for (black, white, wtm), move in zip(positions, moves)])
+        stimulus = self._pack([field for (black, white, wtm), move in zip(positions, moves)
+                               for field in (black, white, int(wtm), move)])
         started = time.perf_counter()
         bits = [lshift(1, move) for move in moves]
         flipped = [0 if (own | opp) & bit else flips(own, opp, bit) for (own, opp), bit in zip(sides, bits)]
@@ -130,21 +140,21 @@ class WordsKernel:
 KERNELS = {"ints": IntsKernel, "words": WordsKernel}
 
 
-def default_kernel(size):
+def default_kernel(size, field_bytes):
     from golden import words
 
-    return "words" if words.NATIVE and size == 8 else "ints"
+    return "words" if words.NATIVE and size == 8 and field_bytes == 8 else "ints"
 
 
 def interpreter():
     return f"{platform.python_implementation()} {platform.python_version()}"
 
 
-def serve(block, size, seed, count, kernel=None, acks=sys.stdin, out=sys.stdout, slots=SLOTS):
+def serve(block, size, seed, count, field_bytes, kernel=None, acks=sys.stdin, out=sys.stdout, slots=SLOTS):
     check = WORKER_CHECKS[block](size)
-    kernel = kernel or default_kernel(size)
+    kernel = kernel or default_kernel(size, field_bytes)
     positions_rng, moves_rng = fuzz_generators(seed)
-    maker = KERNELS[kernel](check, positions_rng, moves_rng, count)
+    maker = KERNELS[kernel](check, positions_rng, moves_rng, count, field_bytes)
 
     def say(record):
         out.write(json.dumps(record) + "\n")
@@ -162,7 +172,7 @@ def serve(block, size, seed, count, kernel=None, acks=sys.stdin, out=sys.stdout,
         states = [rng.getstate() for rng in (positions_rng, moves_rng)]
         stimulus, expected, cases, seconds = maker.chunk(first)
         slot = index % slots
-        with open(STIMULUS_FILE.format(slot), "w") as f:
+        with open(STIMULUS_FILE.format(slot), "wb") as f:
             f.write(stimulus)
         with open(EXPECTED_FILE.format(slot), "w") as f:
             f.write(expected)
@@ -179,9 +189,10 @@ def main(argv=None):
     parser.add_argument("--size", type=int, default=8)
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--field-bytes", type=int, required=True, help="bytes of one stimulus field (its memory word)")
     parser.add_argument("--kernel", choices=sorted(KERNELS))
     args = parser.parse_args(argv)
-    serve(args.block, args.size, args.seed, args.count, args.kernel)
+    serve(args.block, args.size, args.seed, args.count, args.field_bytes, args.kernel)
 
 
 if __name__ == "__main__":

@@ -16,13 +16,14 @@ from golden.board import Position
 from golden.othello import legal_moves
 from tb import fastfuzz
 from tb.batch import CASE_FILE, RESULT_FILE, BatchTB, check_cases, fuzz_chunk, fuzz_generators
-from tb.checks import CHUNK, DiscFlipperCheck, MoveCheckerCheck, fuzz_chunks
+from tb.checks import CHUNK, DiscFlipperCheck, MoveCheckerCheck, fuzz_chunks, pack_stimulus
 from tb.golden_worker import KERNELS
-from tb.harness import IN_FILE
+from tb.harness import BIN_FILE, IN_FILE
 
 PYPY = shutil.which("pypy3")
 SEED = 7
 COUNT = CHUNK + 700   # two chunks, the second one short
+FIELD_BYTES = 8       # 8x8 boards: 64-bit words in the harness's stimulus memory
 
 
 @pytest.fixture(autouse=True)
@@ -43,16 +44,28 @@ def answer(check, fields, wrong):
     return check.expected_line((expected[0] ^ wrong, *expected[1:]))
 
 
+def unpack(stimulus, fields):
+    """Binary stimulus -> the hex fields of each vector (what $fread puts in the memory)."""
+    words = [format(int.from_bytes(stimulus[i:i + FIELD_BYTES], "big"), "x")
+             for i in range(0, len(stimulus), FIELD_BYTES)]
+    return [" ".join(words[i:i + fields]) for i in range(0, len(words), fields)]
+
+
 class StandIn(BatchTB):
-    """tb.batch.BatchTB without a simulator: ``go_file`` answers IN_FILE's lines itself;
-    the vector numbered ``wrong_at`` (counted over the whole run) gets a wrong answer."""
+    """tb.batch.BatchTB without a simulator: ``go_file`` answers the stimulus itself (IN_FILE's
+    lines, or BIN_FILE's words like the Verilog harness); the vector numbered ``wrong_at``
+    (counted over the whole run) gets a wrong answer."""
 
     def __init__(self, check, wrong_at=None):
         self.check, self.wrong_at, self.vectors = check, wrong_at, 0
 
-    async def go_file(self, vectors):
-        with open(IN_FILE) as stimulus:
-            lines = stimulus.read().split("\n")[:-1]
+    async def go_file(self, vectors, binary=False):
+        if binary:
+            with open(BIN_FILE, "rb") as stimulus:
+                lines = unpack(stimulus.read(), 2 if self.check.block == "move_checker" else 4)
+        else:
+            with open(IN_FILE) as stimulus:
+                lines = stimulus.read().split("\n")[:-1]
         assert len(lines) == vectors
         out = []
         for line in lines:
@@ -67,7 +80,8 @@ def env(count=COUNT):
 
 
 def fast(check, wrong_at=None, python=sys.executable, kernel="ints", count=COUNT):
-    return asyncio.run(fastfuzz.check_fuzz(StandIn(check, wrong_at), check, env(count), python, kernel=kernel))
+    return asyncio.run(fastfuzz.check_fuzz(StandIn(check, wrong_at), check, env(count), python, kernel=kernel,
+                                           width_bytes=FIELD_BYTES))
 
 
 def in_process(check, wrong_at=None, count=COUNT):
@@ -144,12 +158,13 @@ def test_the_words_kernel_writes_the_bytes_of_the_ints_kernel(block):
     made = {}
     for kernel in ("ints", "words"):
         positions_rng, moves_rng = fuzz_generators(SEED)
-        made[kernel] = KERNELS[kernel](check, positions_rng, moves_rng, count).chunk(0)[:3]
+        made[kernel] = KERNELS[kernel](check, positions_rng, moves_rng, count, FIELD_BYTES).chunk(0)[:3]
     assert made["ints"] == made["words"]
     stimulus, expected, cases = made["ints"]
     bench_cases = next(fuzz_chunks(check, SEED, count))
     assert cases == len(bench_cases) == count
-    assert stimulus == "".join(check.stimulus(case) + "\n" for case in bench_cases)
+    lines = [check.stimulus(case) for case in bench_cases]
+    assert stimulus == pack_stimulus(lines, FIELD_BYTES) and len(stimulus) == FIELD_BYTES * len(" ".join(lines).split())
     assert expected == "".join(check.expected_line(check.expected(case)) + "\n" for case in bench_cases)
 
 
@@ -162,7 +177,7 @@ def test_pypy_writes_the_bytes_cpython_writes(block, tmp_path):
         folder = tmp_path / kernel
         folder.mkdir()
         run = subprocess.run([python, "-m", "tb.golden_worker", "--block", block, "--seed", str(SEED), "--count",
-                              str(COUNT), "--kernel", kernel], cwd=folder, input="0\n1\n", capture_output=True,
+                              str(COUNT), "--kernel", kernel, "--field-bytes", str(FIELD_BYTES)], cwd=folder, input="0\n1\n", capture_output=True,
                              text=True, env={"PYTHONPATH": str(fastfuzz.ROOT)}, timeout=300)
         assert run.returncode == 0, run.stderr
         records = [json.loads(line) for line in run.stdout.splitlines()]
@@ -202,13 +217,14 @@ def test_a_wrong_expected_file_is_an_error_of_the_fast_path_not_a_pass(environme
     record = {"chunk": 0, "first": 0, "expected": "fuzz_expected_0.txt",
               "states": [positions_rng.getstate(), moves_rng.getstate()]}
     cases = fuzz_chunk(check, positions_rng, moves_rng, 0, 100)
-    stimulus = "".join(check.stimulus(case) + "\n" for case in cases)
+    stimulus = pack_stimulus([check.stimulus(case) for case in cases], FIELD_BYTES)
     answers = "".join(check.expected_line(check.expected(case)) + "\n" for case in cases).encode()
     with pytest.raises(fastfuzz.FastPathError, match="expected file of the golden worker"):
-        fastfuzz.decode_chunk(check, record, answers, 100, stimulus)
+        fastfuzz.decode_chunk(check, record, answers, 100, stimulus, FIELD_BYTES)
     with pytest.raises(fastfuzz.FastPathError, match="out of step"):
-        fastfuzz.decode_chunk(check, record, answers, 100, stimulus.replace("0", "1", 1))
-    matched, _, mismatch = fastfuzz.decode_chunk(check, record, answers.replace(b"\n", b"0\n", 1), 100, stimulus)
+        fastfuzz.decode_chunk(check, record, answers, 100, bytes([stimulus[0] ^ 1]) + stimulus[1:], FIELD_BYTES)
+    matched, _, mismatch = fastfuzz.decode_chunk(check, record, answers.replace(b"\n", b"0\n", 1), 100, stimulus,
+                                                 FIELD_BYTES)
     assert matched == 0 and mismatch[0] == cases[0]
 
 
@@ -236,3 +252,9 @@ def test_the_fast_path_is_for_verilator_and_the_checks_that_have_one(monkeypatch
     assert fastfuzz.golden_python(stable, env()) == (None, None)
     monkeypatch.setenv(fastfuzz.GOLDEN_PYTHON, "inprocess")
     assert fastfuzz.golden_python(DiscFlipperCheck(8), env())[0] is None
+
+
+def test_the_binary_stimulus_is_the_text_stimulus_packed():
+    assert pack_stimulus(["00000000000000ff 8000000000000001", "0 3"], 8) == (
+        bytes(7) + b"\xff" + b"\x80" + bytes(6) + b"\x01" + bytes(8) + bytes(7) + b"\x03")
+    assert pack_stimulus(["fffffffff 1 0 23"], 5) == b"\x0f\xff\xff\xff\xff" + bytes(4) + b"\x01" + bytes(5) + bytes(4) + b"\x23"
