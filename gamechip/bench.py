@@ -65,6 +65,8 @@ def run_bench(blocks, sims, scale=1.0):
     fast_rows = [(name, sim, t) for name, sim, t in rows if t.get("worker_cpu_seconds")]
     if fast_rows:
         print(f"\nfast fuzz loop, golden side in a separate process (tb/fastfuzz.py): CPU microseconds per case")
+        print("(golden/s above: the worker's expected values alone, golden.words under PyPy; its ratio compares the "
+              "simulator with that)")
         print(f"{'block':<17} {'sim':<10} {'simulator':>10} {'golden':>8} {'golden wall':>12}  "
               f"(wall: the golden worker's own, chunk making only)")
         for name, sim, t in fast_rows:
