@@ -7,9 +7,16 @@ timings the simulator side recorded (tb/batch.py ``Tally``):
 * golden: the golden model computing the expected values for the same cases;
 * end to end: the whole fuzz loop (stimulus, simulation, golden model, comparison).
 
+The move checker and the flipper on Verilator run the fast loop (tb/fastfuzz.py): the golden
+side in a separate PyPy process. For them it also prints the CPU seconds per case of each side
+(the simulator's process, the golden worker): what the loop costs each core, whatever else the
+machine runs, while wall-clock rates depend on the load, which every row shows (1-minute load
+average before and after the row, on a machine with ``os.cpu_count()`` cores).
+
 Numbers are printed, never asserted: the targets are shown beside them.
 """
 
+import os
 import sys
 
 from tb.runner import run_design
@@ -29,6 +36,7 @@ def run_bench(blocks, sims, scale=1.0):
         for sim in sims:
             count = max(1, int(BLOCK_COUNTS.get(block.name, COUNTS)[sim] * scale))
             print(f"bench: {block.name} on {sim}, {count:,} positions ...", file=sys.stderr, flush=True)
+            load_before = os.getloadavg()[0]
             outcome = run_design(block.designs[0], sim, block.module, ["fuzz"], tag="bench", echo=True,
                                  env={"GAMECHIP_SEED": str(SEED), "GAMECHIP_COUNT": str(count)})
             if not outcome.passed:
@@ -36,10 +44,11 @@ def run_bench(blocks, sims, scale=1.0):
                 print(f"bench stopped: {block.name} failed on {sim} (log {outcome.sim_dir / 'gamechip.log'})",
                       file=sys.stderr)
                 return 1
-            rows.append((block.name, sim, outcome.result["tests"]["fuzz"]))
+            rows.append((block.name, sim, {**outcome.result["tests"]["fuzz"],
+                                           "load": (load_before, os.getloadavg()[0])}))
     print()
     print(f"{'block':<17} {'sim':<10} {'cases':>9} {'sim path/s':>11} {'golden/s':>10} {'ratio':>6} "
-          f"{'end-to-end/s':>13}  targets")
+          f"{'end-to-end/s':>13} {'load':>9}  targets")
     for name, sim, t in rows:
         sim_rate = t["checked"] / t["sim_seconds"]
         golden_rate = t["checked"] / t["golden_seconds"]
@@ -50,8 +59,20 @@ def run_bench(blocks, sims, scale=1.0):
             if name in ("move_checker", "disc_flipper"):
                 end_to_end = t["checked"] / t["wall_seconds"]
                 notes.append(f"end to end {'>=' if end_to_end >= TARGET_RATE else 'BELOW'} {TARGET_RATE:,}/s")
+        load = "{:.1f}-{:.1f}".format(*t["load"])
         print(f"{name:<17} {sim:<10} {t['checked']:>9,} {sim_rate:>11,.0f} {golden_rate:>10,.0f} {ratio:>6.2f} "
-              f"{t['checked'] / t['wall_seconds']:>13,.0f}  {', '.join(notes)}")
+              f"{t['checked'] / t['wall_seconds']:>13,.0f} {load:>9}  {', '.join(notes)}")
+    fast_rows = [(name, sim, t) for name, sim, t in rows if t.get("worker_cpu_seconds")]
+    if fast_rows:
+        print(f"\nfast fuzz loop, golden side in a separate process (tb/fastfuzz.py): CPU microseconds per case")
+        print("(golden/s above: the worker's expected values alone, golden.words under PyPy; its ratio compares the "
+              "simulator with that)")
+        print(f"{'block':<17} {'sim':<10} {'simulator':>10} {'golden':>8} {'golden wall':>12}  "
+              f"(wall: the golden worker's own, chunk making only)")
+        for name, sim, t in fast_rows:
+            per_case = 1e6 / t["checked"]
+            print(f"{name:<17} {sim:<10} {t['sim_cpu_seconds'] * per_case:>10.2f} {t['worker_cpu_seconds'] * per_case:>8.2f} "
+                  f"{t['worker_seconds'] * per_case:>12.2f}")
     unit_rows = [(name, sim, t) for name, sim, t in rows if t.get("units") and t["units"] != t["checked"]]
     if unit_rows:
         print(f"\n{'block':<17} {'sim':<10} {'checked':>16} {'sim path/s':>11} {'golden alone/s':>15} {'end-to-end/s':>13}")
@@ -61,6 +82,7 @@ def run_bench(blocks, sims, scale=1.0):
                   f"{t['units'] / t['golden_seconds']:>15,.0f} {t['units'] / t['wall_seconds']:>13,.0f}")
         print("chess: a move is one generator reply (start or next) checked; golden alone is python-chess ordering "
               "the pseudo-legal moves and answering the same requests.")
-    print("\ncases: positions, times two colours for stable_discs; one simulator process per row, "
-          "one core; build time excluded.")
+    print(f"\ncases: positions, times two colours for stable_discs; one simulator process per row (and its golden "
+          f"worker on the fast path); build time excluded; load: 1-minute load average before-after the row, "
+          f"{os.cpu_count()} cores.")
     return 0

@@ -15,6 +15,7 @@ the wrapping operations are emulated (correct, and slow: only for those tests).
 from __future__ import annotations
 
 from . import evaluator, ordering
+from .board import start_position
 from .othello import geometry
 
 try:
@@ -209,3 +210,51 @@ def ordered_moves(legal: int, first) -> list:
 
 
 terms = evaluator.make_terms(popcount, stable_summary, CORNERS, to_word(evaluator.X_MASK))
+
+
+# --- the fuzz positions of golden.positions on words (tb/golden_worker.py under PyPy) -----------
+
+def random_word(getrandbits) -> int:
+    """``getrandbits(64)`` as a signed word, from the same two 32-bit draws (the low half is
+    drawn first, as CPython and PyPy assemble it), without a big integer in between."""
+    low = getrandbits(32)
+    return low | lshift(getrandbits(32), 32)
+
+
+def random_occupancy(rng) -> tuple:
+    """golden.positions.random_occupancy on the 8x8 board, on words: the same draws from ``rng``
+    and the same position, as (black, white, white_to_move)."""
+    getrandbits = rng.getrandbits
+    black = white = 0
+    pending = -1   # every square
+    while pending:
+        first, second = random_word(getrandbits), random_word(getrandbits)
+        settled = pending & ~(first & second)
+        black |= settled & first
+        white |= settled & second
+        pending &= first & second
+    return black, white, rng.random() < 0.5
+
+
+_START = to_word(start_position(8).black), to_word(start_position(8).white)
+
+
+def random_game_positions(rng) -> list:
+    """golden.positions.random_game_positions on the 8x8 board, on words: the same draws and
+    the same positions, as (black, white, white_to_move) tuples."""
+    own, opp = _START
+    white = False
+    positions = [(own, opp, False)]
+    choice = rng.choice
+    while True:
+        moves = legal_moves(own, opp)
+        if moves:
+            move = lshift(1, choice(squares(moves)))
+            flipped = flips(own, opp, move)
+            own, opp = opp & ~flipped, own | flipped | move
+        elif legal_moves(opp, own):
+            own, opp = opp, own
+        else:
+            return positions
+        white = not white
+        positions.append((opp, own, True) if white else (own, opp, False))

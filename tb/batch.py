@@ -13,11 +13,11 @@ import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import Optional
 
 from cocotb.triggers import RisingEdge, Timer
 
-from golden.board import Position, draw, format_board, format_game_record, parse_board, square_name, squares_of
+from golden.board import draw, format_board, format_game_record, square_name, squares_of
+from tb.checks import CHUNK, BlockCheck, Case, fuzz_chunk, fuzz_generators, hex_field  # noqa: F401 (re-exported)
 from tb.directed import directed_positions, mixed_positions, random_positions
 from tb.harness import COUNT_FILE, IDLE_MARK, IN_FILE, MAX_BATCH, OUT_FILE
 
@@ -27,35 +27,6 @@ RESULT_FILE = "gamechip_result.json"
 FIRST_FAILURE_ENDS_RUN = "GAMECHIP_FIRST_FAILURE_ENDS_RUN"
 CASE_FILE = "gamechip_failure.json"
 ACTUAL_FILE = "gamechip_actual.json"  # what the block answered for a replayed case
-CHUNK = 8192   # cases per batch (at most tb.harness.MAX_BATCH)
-
-
-@dataclass(frozen=True)
-class Case:
-    """One vector for a block: a position plus what the block is asked about it."""
-
-    position: Position
-    label: str  # where it came from: 'directed: ...' or 'fuzz #123 (...)'
-    move: Optional[int] = None  # disc flipper: the square played
-    color: Optional[str] = None  # stable discs: 'X' or 'O', whose stable discs are counted
-    legal: Optional[int] = None  # node ordering: the legal vector (when not the position's)
-    pv: Optional[int] = None  # node ordering: the PV square, if any
-    moves: tuple = ()  # moves fed in: openings, the game so far; node ordering, the walk
-
-    def to_dict(self):
-        return {"board": format_board(self.position), "size": self.position.size, "label": self.label,
-                "move": self.move, "color": self.color, "legal": self.legal, "pv": self.pv,
-                "moves": list(self.moves)}
-
-    @classmethod
-    def from_dict(cls, record):
-        if "fen" in record:  # a chess case
-            from tb.chess_case import ChessCase
-
-            return ChessCase.from_dict(record)
-        position = parse_board(record["board"], record.get("size", 8))
-        return cls(position, record["label"], record.get("move"), record.get("color"),
-                   record.get("legal"), record.get("pv"), tuple(record.get("moves", ())))
 
 
 def environment():
@@ -107,23 +78,20 @@ class BatchTB:
     async def _go(self, lines, vectors):
         with open(IN_FILE, "w") as stimulus:
             stimulus.write("".join(line + "\n" for line in lines))
+        return (await self.go_file(vectors)).decode().split("\n")[:-1]
+
+    async def go_file(self, vectors, binary=False):
+        """Run the ``vectors`` stimulus lines already in IN_FILE (``binary``: the packed stimulus
+        in BIN_FILE, Verilog combinational harnesses only); the response file's bytes."""
         with open(COUNT_FILE, "w") as count:
-            count.write(f"{vectors}\n")
+            count.write(f"{vectors} 1\n" if binary else f"{vectors}\n")
         self.dut.go.value = 0
         await Timer(1, "ns")
         self.dut.go.value = 1
         await RisingEdge(self.dut.ready)
         self.dut.go.value = 0
-        with open(OUT_FILE) as response:
-            return response.read().split("\n")[:-1]
-
-
-def hex_field(text):
-    """Parse one hex field; X/Z (uninitialised or driven by two sources) stay as text."""
-    try:
-        return int(text, 16)
-    except ValueError:
-        return text.lower()
+        with open(OUT_FILE, "rb") as response:
+            return response.read()
 
 
 DONE_WHILE_IDLE = "done high again after its done"
@@ -158,55 +126,17 @@ def split_steps(answers, cases):
     return out
 
 
-class BlockCheck:
-    """What a bench defines for its block; see the three tb/test_*.py files."""
-
-    block = "?"
-
-    def __init__(self, size=None):
-        self.size = size or int(os.environ.get("GAMECHIP_SIZE", "8"))
-        self.board_format = f"0{(self.size * self.size + 3) // 4}x"
-
-    def board_hex(self, bitboard):
-        """A bitboard as a stimulus field: fixed width, because VHDL's hread reads exactly
-        as many digits as the port is wide."""
-        return format(bitboard, self.board_format)
-
-    def cases(self, positions, rng=None, exhaustive=False):
-        """[(label, Position)] -> [Case]; one case per position unless the block asks more."""
-        return [Case(position, label) for label, position in positions]
-
-    def stimulus(self, case):
-        raise NotImplementedError
-
-    def expected(self, case):
-        raise NotImplementedError
-
-    def parse(self, lines, cases):
-        """Response lines of a batch -> one actual value per case of ``cases``."""
-        raise NotImplementedError
-
-    unit = "cases"  # what ``units`` counts (make bench's rates)
-
-    def units(self, case, expected):
-        """How many ``unit`` one checked case holds (a chess case: its replies, one per move)."""
-        return 1
-
-    def report(self, actual):
-        """An actual value as JSON-friendly data (for the CLI's side-by-side views)."""
-        return repr(actual)
-
-    def explain(self, case, expected, actual):
-        """Lines that show expected and actual in board terms."""
-        return [f"expected: {expected}", f"actual:   {actual}"]
-
-
 @dataclass
 class Tally:
     checked: int = 0
     units: int = 0  # the check's ``unit`` (cases, or chess replies) in the checked cases
     sim_seconds: float = 0.0  # writing stimulus, simulating, reading responses
     golden_seconds: float = 0.0  # the golden model computing the expected values
+    worker_seconds: float = 0.0  # tb.fastfuzz: the golden worker making chunks (cases, stimulus, expected files)
+    # tb.fastfuzz: CPU seconds (not wall) of the simulator's process over the whole loop, and of
+    # the golden worker: what the loop costs each core whatever else the machine runs
+    sim_cpu_seconds: float = 0.0
+    worker_cpu_seconds: float = 0.0
     wall_seconds: float = 0.0
 
 
@@ -299,6 +229,27 @@ def _verify(check, chunk, expected, lines):
     return len(chunk), units, None
 
 
+def settle_chunk(check, test, env, tally, verdict, golden_seconds, started, total=None):
+    """Count one compared chunk into ``tally``; on its mismatch save the case, record the failure
+    and raise AssertionError with the message (the same for every loop: tests/test_batch.py and
+    tests/test_fastfuzz.py check it). ``verdict`` is _verify's (matched, units, mismatch)."""
+    matched, units, mismatch = verdict
+    tally.checked += matched + (mismatch is not None)   # the mismatching case was compared too
+    tally.units += units
+    tally.golden_seconds += golden_seconds
+    tally.wall_seconds = time.perf_counter() - started
+    if mismatch is not None:
+        case, expected, actual = mismatch
+        save_failure(check, case, expected, actual, env)
+        message = failure_message(check, case, expected, actual, env)
+        record_result(test, tally, failure=message)
+        raise AssertionError(message)
+    if total:
+        rate = tally.checked / tally.wall_seconds if tally.wall_seconds else 0.0
+        progress(f"{check.block} on {env['sim']}: {tally.checked:,}/{total:,} cases checked, {rate:,.0f}/s, "
+                 f"seed {env['seed']}")
+
+
 def end_run_if_failed(test):
     """Under FIRST_FAILURE_ENDS_RUN, fail ``test`` at once when an earlier test of this run has
     recorded a failure in RESULT_FILE."""
@@ -327,21 +278,7 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
     pending = None   # the last simulated chunk's check, running in the golden thread
 
     def settle(checking, chunk_golden_seconds):
-        matched, units, mismatch = checking.result()
-        tally.checked += matched + (mismatch is not None)   # the mismatching case was compared too
-        tally.units += units
-        tally.golden_seconds += chunk_golden_seconds
-        tally.wall_seconds = time.perf_counter() - started
-        if mismatch is not None:
-            case, expected, actual = mismatch
-            save_failure(check, case, expected, actual, env)
-            message = failure_message(check, case, expected, actual, env)
-            record_result(test, tally, failure=message)
-            raise AssertionError(message)
-        if total:
-            rate = tally.checked / tally.wall_seconds if tally.wall_seconds else 0.0
-            progress(f"{check.block} on {env['sim']}: {tally.checked:,}/{total:,} cases checked, {rate:,.0f}/s, "
-                     f"seed {env['seed']}")
+        settle_chunk(check, test, env, tally, checking.result(), chunk_golden_seconds, started, total)
 
     try:
         preparing = golden.submit(_prepare, check, chunks)
@@ -379,16 +316,25 @@ async def run_random(dut, check, kind):
 
 
 async def run_fuzz(dut, check):
-    """``count`` mixed random positions from ``seed``, fed in chunks so memory stays flat."""
+    """``count`` mixed random positions from ``seed``, fed in chunks so memory stays flat.
+
+    Blocks with a fast path (tb.fastfuzz) on Verilator have their golden side in a separate
+    process (PyPy where installed); every other run, and a machine without PyPy, runs the
+    golden model in this process (a thread), with the same cases and results."""
     env = environment()
-    positions_rng, moves_rng = random.Random(env["seed"]), random.Random(env["seed"] + 1)
+    from tb import fastfuzz
+
+    python, why = fastfuzz.golden_python(check, env)
+    if python:
+        await fastfuzz.check_fuzz(BatchTB(dut), check, env, python)
+        return
+    if why:
+        progress(why)
+    positions_rng, moves_rng = fuzz_generators(env["seed"])
 
     def chunks():   # made in the golden thread, one chunk ahead of the simulator
-        done = 0
-        while done < env["count"]:
-            positions = mixed_positions(positions_rng, min(CHUNK, env["count"] - done), check.size, first=done)
-            yield check.cases(positions, rng=moves_rng)
-            done += len(positions)
+        for first in range(0, env["count"], CHUNK):
+            yield fuzz_chunk(check, positions_rng, moves_rng, first, env["count"])
 
     # cases per position: 2 for stable_discs (both colours), else 1
     per_position = len(check.cases(mixed_positions(random.Random(0), 1, check.size), rng=random.Random(0)))

@@ -277,7 +277,7 @@ def hdl_dir(design, root=None):
             (out / f"{harness.harness_name(design)}.vhd").write_text(
                 harness.vhdl_harness(design, PORTS[design], SIGNED.get(design, ())))
             (out / f"{harness.harness_name(design)}.vlt").write_text(harness.verilator_visibility(
-                harness.harness_name(design)))
+                harness.harness_name(design), harness.BATCH_VISIBLE))
             if harness.has_clocked_harness(design):
                 clocked = harness.clocked_harness_name(design)
                 for name, text in harness.clocked_harness_sources(design, PORTS[design],

@@ -4,6 +4,7 @@ fuzz run that finds a (deliberately planted) bug and hands back seed, board, val
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -108,6 +109,23 @@ def test_fuzz_says_positions_and_cases_apart():
     header, row = [line.split() for line in run.stdout.splitlines() if line.startswith(("block ", "stable_discs "))]
     assert dict(zip(header, row))["positions"] == "40" and dict(zip(header, row))["cases"] == "80"
     assert "PASS: 80 cases checked" in run.stdout
+
+
+def test_fuzz_on_verilator_reports_a_planted_bug_from_its_fast_loop(tmp_path):
+    """Verilator runs the move checker's fuzz with the golden model in a separate process
+    (tb/fastfuzz.py); its mismatch is reported like the in-process loop's."""
+    design, file, *edits = MUTANTS["move_checker drops one direction"]
+    run = gamechip("fuzz", "--block", "move_checker", "--sim", "verilator", "--count", "20000", "--seed", "3",
+                   "--no-shrink", env={"GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, *edits))})
+    assert run.returncode == 1, run.stderr[-3000:]
+    report = run.stderr
+    assert ("golden model in a separate PyPy" if shutil.which("pypy3") else "golden model runs in this process") in report
+    assert "MISMATCH in move_checker (move_checker) on verilator, seed 3" in report
+    assert "case:     fuzz #" in report and "board:" in report
+    assert "expected legal:" in report and "actual legal:" in report and "missing:" in report
+    waveform = Path(re.findall(r"^waveform: (\S+)", report, re.M)[-1])
+    assert waveform.name == "dump.fst" and waveform.exists() and waveform.stat().st_size > 0
+    assert "gamechip fuzz --block move_checker --sim verilator --count 20000 --seed 3" in report
 
 
 def test_fuzz_reports_a_planted_bug_with_seed_board_values_and_waveform(tmp_path):
