@@ -36,6 +36,7 @@ import re
 import shutil
 import sys
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -350,6 +351,62 @@ def mutants_in_verilog(text):
     return numbers
 
 
+_CASE_ON_MUTSEL = re.compile(rf"^(\s*)case \({MUTSEL}\)$")
+_LABEL_BEGIN = re.compile(r"^\s*'h([0-9A-Fa-f]+): begin$")
+_IF_ON_MUTSEL = re.compile(rf"^(\s*)(?:else )?if \(\({MUTSEL} == (\d+)\)\) begin$")
+
+
+def _body(lines, start, indent):
+    """The statements after ``lines[start]`` (a ``begin``) up to its ``end`` at ``indent``;
+    (their text, the index of that end)."""
+    body, at = [], start + 1
+    while at < len(lines) and lines[at] != indent + "end":
+        body.append(lines[at].strip())
+        at += 1
+    return body, at
+
+
+def identical_mutants(text):
+    """The statement mutants of a converted design whose every branch is the original's, byte for
+    byte (``x.next = OKAY`` stuck at 0 where OKAY is 0): equivalent without a simulation. A
+    statement mutant is a ``case (MUTSEL)`` label beside the original as ``default`` (or, alone,
+    ``if (MUTSEL == k)`` with the original as its ``else``); a mutant counts only when each of its
+    places in the design is such a branch and equals the original there."""
+    lines = text.splitlines()
+    same, differ = Counter(), set()
+    for at, line in enumerate(lines):
+        case = _CASE_ON_MUTSEL.match(line)
+        if case:
+            inner, bodies, original, scan = case.group(1) + "    ", {}, None, at + 1
+            while scan < len(lines) and lines[scan] != case.group(1) + "endcase":
+                label = _LABEL_BEGIN.match(lines[scan])
+                if lines[scan].startswith(inner) and not lines[scan].startswith(inner + " ") and (
+                        label or lines[scan].strip() == "default: begin"):
+                    body, scan = _body(lines, scan, inner)
+                    if label:
+                        bodies[int(label.group(1), 16)] = body
+                    else:
+                        original = body
+                scan += 1
+            for number, body in bodies.items():
+                if original is not None and body == original:
+                    same[number] += 1
+                else:
+                    differ.add(number)
+            continue
+        single = _IF_ON_MUTSEL.match(line)
+        if single:
+            indent, number = single.group(1), int(single.group(2))
+            body, end = _body(lines, at, indent)
+            if end + 1 < len(lines) and lines[end + 1] == indent + "else begin" and _body(lines, end + 1, indent)[0] == body:
+                same[number] += 1
+            else:
+                differ.add(number)
+    places = Counter(int(n) for n in _SELECTED.findall(text))
+    places.update(int(_LABEL.match(line).group(1), 16) for line in lines if _LABEL_BEGIN.match(line))
+    return {number for number, count in same.items() if number not in differ and count == places[number]}
+
+
 # --------------------------------------------------------------------------- running them
 
 JOURNAL = "journal.jsonl"
@@ -540,13 +597,16 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             sources = runner.hdl_dir(known[block], schemata_root)
         except runner.ConversionFailed as error:
             raise MutateError(f"the schemata build of {known[block]} does not convert: {str(error).splitlines()[0]}")
-        return mutants_in_verilog((sources / f"{known[block]}.v").read_text())
+        text = (sources / f"{known[block]}.v").read_text()
+        return mutants_in_verilog(text), identical_mutants(text)
 
     plan = []   # (row, block, design, mutants, root): the row of the report, the bench's block
     if source:
         say(f"converting the schemata build of {len(judges)} designs")
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:   # each conversion is a process of its own
-            inside = dict(zip(judges, pool.map(held, judges)))
+            inside, identical = {}, {}
+            for block, (numbers, same) in zip(judges, pool.map(held, judges)):
+                inside[block], identical[block] = numbers, same
         owner = {}
         for block in sorted(judges, key=lambda b: (len(inside[b]), b)):
             for number in inside[block]:
@@ -558,6 +618,14 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                 chosen = _spread(chosen, limit)
             catalogue["blocks"][block] = {"design": design, "mutants": [m.id for m in chosen]}
             plan.append((block, block, design, chosen, schemata_root))
+            for mutant in chosen:   # equivalent without a simulation
+                if mutant.number in identical[block] and (block, mutant.id) not in done:
+                    entry = {"id": mutant.id, "block": block, "number": mutant.number, "verdict": "survived",
+                             "test": None, "message": "", "seconds": 0, "equivalent": True,
+                             "proof": {"verdict": "equivalent", "seconds": 0,
+                                       "detail": "its converted Verilog is the original's, byte for byte"}}
+                    _append(journal, entry)
+                    done[block, mutant.id] = entry
             say(f"{block}: {len(chosen)} mutants to run on {design} ({len(inside[block])} in its converted Verilog, "
                 f"the others judged by a smaller block's bench)")
     if netlist:

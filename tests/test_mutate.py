@@ -139,3 +139,54 @@ def test_the_watchdog_kills_only_the_simulator_of_its_slot_and_says_so():
         for process in (mine, other):
             process.kill()
             process.wait()
+
+
+def test_a_mutant_whose_converted_verilog_is_the_originals_is_equivalent_without_a_run():
+    from gamechip.mutate import identical_mutants
+
+    verilog = """\
+always @(posedge clk) begin: a
+    case (MUTSEL)
+        'h1: begin
+            bresp <= 0;
+        end
+        'h2: begin
+            bresp <= 2;
+        end
+        default: begin
+            bresp <= 0;
+        end
+    endcase
+    if ((MUTSEL == 3)) begin
+        rresp <= 0;
+    end
+    else begin
+        rresp <= 0;
+    end
+    if ((MUTSEL == 4)) begin
+        state <= 1;
+    end
+    else begin
+        state <= 0;
+    end
+    if ((MUTSEL == 5)) begin
+        x <= 0;
+    end
+    else begin
+        x <= 0;
+    end
+end
+always @(posedge clk) begin: b
+    if ((MUTSEL == 5)) begin
+        y <= 0;
+    end
+    else begin
+        y <= 1;
+    end
+    if ((((MUTSEL == 6) && (a > b)) || ((MUTSEL != 6) && (a >= b)))) begin
+        z <= 1;
+    end
+end
+"""
+    # 1 and 3 are the original in every place; 2 and 4 differ; 5 is the original in block a only
+    assert identical_mutants(verilog) == {1, 3}
