@@ -69,10 +69,16 @@ class NodeOrderCheck(BlockCheck):
         return out
 
     def stimulus(self, case):
-        pv_valid, pv = int(case.pv is not None), case.pv or 0
+        # The inputs the block must not look at, pv_move without pv_valid and last_move with
+        # first, carry stale squares (as registers hold them), spread over the board by the legal
+        # vector, not 0: a Yosys netlist mutant that read pv_move without pv_valid survived
+        # every walk that drove 0 there.
+        stale = (case.legal * 0x9E3779B97F4A7C15) >> 52
+        pv_valid, pv = int(case.pv is not None), case.pv if case.pv is not None else stale & 63
         steps = (None,) + case.moves
         return "\n".join(
-            f"{case.legal:016x} {pv_valid} {pv:02x} {int(last is None)} {(last or 0):02x}" for last in steps)
+            f"{case.legal:016x} {pv_valid} {pv:02x} {int(last is None)} {(stale >> 6 & 63 if last is None else last):02x}"
+            for last in steps)
 
     def expected(self, case):
         answers, last = [], None
