@@ -40,6 +40,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from gamechip.mutate_netlist import KIND as NETLIST, SUFFIX
+
 MUTSEL = "MUTSEL"
 MUTSEL_BITS = 16
 GENERATOR_DECORATORS = ("always_comb", "always_seq", "always")
@@ -523,7 +525,7 @@ def netlist_blocks():
     """The blocks that take netlist mutants: those of the batch harness (tb/blocks.py)."""
     from tb.blocks import BLOCKS
 
-    return [name for name in BLOCKS]
+    return list(BLOCKS)
 
 
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
@@ -717,16 +719,13 @@ def _netlist_plan(blocks, known, count, seed, rtl_root, out, catalogue, say):
         (root / "work" / design / "original.v").write_text(original.read_text())
         row = block + SUFFIX
         catalogue["mutants"] += [m.to_dict() for m in chosen]
-        catalogue["blocks"][row] = {"design": design, "kind": "netlist", "block": block, "root": str(root),
+        catalogue["blocks"][row] = {"design": design, "kind": NETLIST, "block": block, "root": str(root),
                                     "mutants": [m.id for m in chosen]}
         plan.append((row, block, design, chosen, root))
         say(f"{row}: {len(chosen)} netlist mutants of {design} sampled by Yosys mutate -list {count} -seed {seed} "
             f"and built into one netlist ({time.monotonic() - clock:.1f} s)")
     make_root(rtl_root, root, netlists)
     return plan
-
-
-SUFFIX = ":netlist"   # the report row of a block's netlist mutants (gamechip.mutate_netlist.SUFFIX)
 
 
 # A mutant's run may take TIMEOUT_FACTOR times its original's (built: MUTSEL=0 runs twice), at least
@@ -809,7 +808,7 @@ def prove_survivors(out, plan, schemata_root, workers, say):
 
     unmutated = {}
     for block, design, mutant, entry, depth, root in todo:
-        if mutant.kind == "netlist" and design not in unmutated:
+        if mutant.kind == NETLIST and design not in unmutated:
             work = Path(root) / "work" / design
             proof = prove_netlist((work / "original.v").read_text(), (work / "netlist.v").read_text(), design,
                                   netlist_module(design), 0, CTRL_BITS, PORTS[design], seq_depth=depth,
@@ -821,7 +820,7 @@ def prove_survivors(out, plan, schemata_root, workers, say):
 
     def one(item):
         block, design, mutant, entry, depth, root = item
-        if mutant.kind == "netlist":   # the converted design against the netlist with mutsel fixed
+        if mutant.kind == NETLIST:   # the converted design against the netlist with mutsel fixed
             work = Path(root) / "work" / design
             original = None if unmutated[design] else (work / "original.v").read_text()
             proof = prove_netlist(original, (work / "netlist.v").read_text(), design, netlist_module(design),
@@ -958,7 +957,7 @@ def format_report(result, out=None):
     lines = [f"# Mutation score ({result['sim']}, RTL digest {result['rtl_digest']}{quick})", "",
              "Score = killed / (killed + survivors); equivalent and waived survivors are left out of it."
              + (" Rows `<block>:netlist` are Yosys netlist mutants of the converted design (`--netlist N`), "
-                "the others source mutants of rtl/." if any(row.get("kind") == "netlist"
+                "the others source mutants of rtl/." if any(row.get("kind") == NETLIST
                                                             for row in result["blocks"].values()) else ""), "",
              "| block | mutants | killed | survived | proved equivalent | waived | errors | pending | score |",
              "|---|---|---|---|---|---|---|---|---|"]

@@ -46,19 +46,19 @@ SIGNED_FIELDS = ("value", "fixed", "adaptive")
 # The trace port is quiet outside its events: every event field is 0 in a cycle without an event,
 # and the leaf-only fields are 0 in an inner node's event (the harness writes a "Q" line if not).
 LEAF_ONLY_FIELDS = LEAF_FIELDS[len(INNER_FIELDS):]
-
-
-def loud_fields(node_event, ports):
-    """The event fields of ``ports`` ({field: int}) that break the quiet rule above."""
-    if node_event and ports["kind"] != KIND_CODES[INNER]:
-        return []
-    fields = LEAF_ONLY_FIELDS if node_event else LEAF_FIELDS
-    return [f for f in fields if ports[f]]
 ANSWER_PORTS = ("best_pass", "best_move", "value", "depth", "nodes", "cycles")
 CYCLE_DIGITS = 8
 CLOCK_NS = 10
 STALL_CYCLES = 64   # cycles past the golden answer before the scoreboard gives up waiting
 EVENT_FILES = ("search_events_0.txt", "search_events_1.txt")
+
+
+def loud_fields(node_event, ports):
+    """The event fields of ``ports`` ({field: int}) that break the quiet rule (LEAF_ONLY_FIELDS)."""
+    if node_event and ports["kind"] != KIND_CODES[INNER]:
+        return []
+    fields = LEAF_ONLY_FIELDS if node_event else LEAF_FIELDS
+    return [f for f in fields if ports[f]]
 
 
 def hex_digits(width):
