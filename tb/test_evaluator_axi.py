@@ -80,8 +80,9 @@ class AxiTB:
         clock = Clock(dut.clk, 10, "ns").start()
         if inspect.iscoroutine(clock):   # cocotb 1.x: a coroutine to schedule; 2.x: already a task
             cocotb.start_soon(clock)
-        self.master = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
-        logging.getLogger(f"cocotb.{dut._name}.s_axil").setLevel(logging.WARNING)   # a line per transaction otherwise
+        self.master = None   # made in reset(): see there
+        self.bus = AxiLiteBus.from_prefix(dut, "s_axil")
+        self.master_class = AxiLiteMaster
         self.model = BusModel()
         self.checked = 0
         self.last = []   # the last transactions, for the failure report
@@ -92,6 +93,11 @@ class AxiTB:
             await RisingEdge(self.dut.clk)
         self.dut.rst.value = 0
         await RisingEdge(self.dut.clk)
+        if self.master is None:
+            # Only after a reset: the master samples bvalid/rvalid from its first clock edge, and
+            # before the first reset GHDL holds them at 'U', which cocotb 2.x refuses as a bool.
+            self.master = self.master_class(self.bus, self.dut.clk, self.dut.rst)
+            logging.getLogger(f"cocotb.{self.dut._name}.s_axil").setLevel(logging.WARNING)   # a line per transaction otherwise
         self.model = BusModel()
 
     def fail(self, what, expected, actual):
