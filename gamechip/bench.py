@@ -40,7 +40,7 @@ def run_bench(blocks, sims, scale=1.0):
             outcome = run_design(block.designs[0], sim, block.module, ["fuzz"], tag="bench", echo=True,
                                  env={"GAMECHIP_SEED": str(SEED), "GAMECHIP_COUNT": str(count)})
             if not outcome.passed:
-                print(outcome.result.get("failure") or outcome.log[-4000:], file=sys.stderr)
+                print(outcome.result.get("failure") or outcome.log_excerpt(4000), file=sys.stderr)
                 print(f"bench stopped: {block.name} failed on {sim} (log {outcome.sim_dir / 'gamechip.log'})",
                       file=sys.stderr)
                 return 1

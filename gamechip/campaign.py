@@ -368,7 +368,7 @@ def _worker(shard_json, tag, result_path, shrink_until="0"):
         record = {"passed": outcome.passed, "result": outcome.result, "case": case,
                   "case_path": str(outcome.failure_case) if case else None,
                   "log": str(outcome.sim_dir / "gamechip.log"), "sim_dir": str(outcome.sim_dir),
-                  "log_text": "" if outcome.passed else outcome.log[-LOG_TAIL:]}
+                  "log_text": "" if outcome.passed else outcome.log_excerpt(LOG_TAIL)}
     except Exception:
         record = {"passed": False, "exception": traceback.format_exc()}
     _write_result(result_path, record)  # first the case as found: shrinking must never lose it

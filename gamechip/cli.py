@@ -264,7 +264,7 @@ def _report_failure(outcome, design, sim, shrink=False):
 
     message = outcome.result.get("failure")
     if not message:
-        print(outcome.log[-4000:], file=sys.stderr)
+        print(outcome.log_excerpt(4000), file=sys.stderr)
         print(f"{design} on {sim}: the simulation failed before comparing anything; "
               f"full log: {outcome.sim_dir / 'gamechip.log'}", file=sys.stderr)
         return
@@ -469,7 +469,7 @@ def _replay_search(args, record, root):
     if outcome.passed:
         print(f"the case no longer fails on {record['sim']}{where}")
     else:
-        print(outcome.result.get("failure") or outcome.log[-4000:], file=stream)
+        print(outcome.result.get("failure") or outcome.log_excerpt(4000), file=stream)
         print(f"still fails{where}", file=stream)
     if args.waves:
         try:
@@ -688,7 +688,7 @@ def cmd_replay(args):
         if args.waves:
             _print_replay_views(record, outcome, waves, sys.stdout)
         return 0
-    print(outcome.result.get("failure") or outcome.log[-4000:], file=sys.stderr)
+    print(outcome.result.get("failure") or outcome.log_excerpt(4000), file=sys.stderr)
     print(f"still fails{where}", file=sys.stderr)
     if args.waves:
         _print_replay_views(record, outcome, waves, sys.stderr)

@@ -232,7 +232,7 @@ def run(mode, count, depth, seed, as_json, sim=None, stream_dir=None):
         result.update(sim=sim, checked=outcome.result.get("checked", 0), mismatches=0 if outcome.passed else 1,
                       sim_seconds=round(time.perf_counter() - started, 1), stream=str(stream_path))
         if not outcome.passed:
-            result["failure"] = outcome.result.get("failure") or f"the simulation failed:\n{outcome.log[-3000:]}"
+            result["failure"] = outcome.result.get("failure") or f"the simulation failed:\n{outcome.log_excerpt(3000)}"
         elif tally.get("units") != result["transactions"]:
             result.update(mismatches=1, failure=f"{tally.get('units')} of {result['transactions']} transactions "
                                                 f"were checked")

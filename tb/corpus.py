@@ -102,6 +102,6 @@ def check_corpus_case(path, rtl_root=None):
         return outcome
     head = f"corpus case {path.name} fails again on {record['sim']} (why it is in the corpus: " \
            f"{record.get('why', 'not recorded')})"
-    report = outcome.result.get("failure") or f"no comparison was made; log:\n{outcome.log[-3000:]}"
+    report = outcome.result.get("failure") or f"no comparison was made; log:\n{outcome.log_excerpt(3000)}"
     raise CorpusRegression(f"{head}\n{report}\ncorpus file: {path}")
 

@@ -408,6 +408,18 @@ class RunResult:
     log: str
     actual: object = None  # a replayed case: what the block answered (BlockCheck.report)
 
+    def log_excerpt(self, limit=4000):
+        """The log's end, led by the first traceback of a failed cocotb test when the end does not
+        hold it: a test that raised before any check is explained there, often many lines up."""
+        tail = self.log[-limit:]
+        # cocotb indents a traceback under the "… failed" line by the width of the log's prefix
+        match = re.search(r"^.*\S failed\n([ \t]+)Traceback \(most recent call last\):\n(?:\1.*\n?)+",
+                          self.log, re.MULTILINE)
+        if match is None or match.start() >= len(self.log) - limit:
+            return tail
+        first = match.group(0)[:limit].rstrip()
+        return f"{first}\n[…]\n{tail}"
+
 
 class _Collect(logging.Handler):
     """Keep cocotb-test's relayed simulator output; show progress lines when asked."""
@@ -584,9 +596,9 @@ def regression_for(design, sim):
     # -O0 builds: a regression runs each design for seconds, its Verilator build would take longer
     outcome = run_design(design, sim, block.module, list(block.tests), env=env, quick_build=block.quick_build)
     if outcome.passed:
-        assert outcome.result.get("checked", 0) > 0, f"{design} on {sim}: no case was checked\n{outcome.log[-3000:]}"
+        assert outcome.result.get("checked", 0) > 0, f"{design} on {sim}: no case was checked\n{outcome.log_excerpt(3000)}"
         return outcome
-    message = outcome.result.get("failure") or f"{design} on {sim} failed before any comparison:\n{outcome.log[-4000:]}"
+    message = outcome.result.get("failure") or f"{design} on {sim} failed before any comparison:\n{outcome.log_excerpt(4000)}"
     if outcome.failure_case.exists():
         _, waves = replay_case(outcome.failure_case)
         message += f"\nwaveform: {waves}" if waves.exists() else f"\nwaveform: replay did not produce {waves}"

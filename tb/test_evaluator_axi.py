@@ -456,9 +456,9 @@ def check_outcome(outcome, what, replay_with_waves):
     """Pass only when the run passed and checked something; else the failure, with the waveform
     of a replay (``replay_with_waves(outcome)`` runs it and returns its RunResult, or None)."""
     if outcome.passed:
-        assert outcome.result.get("checked", 0) > 0, f"{what}: nothing was checked\n{outcome.log[-3000:]}"
+        assert outcome.result.get("checked", 0) > 0, f"{what}: nothing was checked\n{outcome.log_excerpt(3000)}"
         return
-    message = outcome.result.get("failure") or f"{what} failed before any check:\n{outcome.log[-4000:]}"
+    message = outcome.result.get("failure") or f"{what} failed before any check:\n{outcome.log_excerpt(4000)}"
     replay = replay_with_waves(outcome)
     if replay is not None:
         message += f"\nwaveform: under {replay.sim_dir}"

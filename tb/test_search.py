@@ -506,7 +506,7 @@ def check_search_cases(sim, cases, tag, echo=False, rtl_root=None):
     finally:
         os.unlink(out.name)
     if not outcome.passed:
-        raise AssertionError(outcome.result.get("failure") or outcome.log[-3000:])
+        raise AssertionError(outcome.result.get("failure") or outcome.log_excerpt(3000))
     return outcome.result.get("checked", 0)
 
 
@@ -585,7 +585,7 @@ def test_search(sim):
         pytest.fail(f"GAMECHIP_SEARCH_SCALE must be one of {', '.join(SCALES)}, got '{scale}'", pytrace=False)
     outcome = run_search_bench(sim, ["directed", "random_play", "endgame"], scale, seed)
     if not outcome.passed:
-        message = outcome.result.get("failure", outcome.log[-3000:])
+        message = outcome.result.get("failure", outcome.log_excerpt(3000))
         if outcome.failure_case.exists():
             replayed, path = replay_search_case(outcome.failure_case)
             message += f"\nwaveform: {path}" + ("" if path and path.exists() else " (not written)")

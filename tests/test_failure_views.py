@@ -386,3 +386,24 @@ def test_chess_board_pictures_fill_the_squares_of_the_wrong_move():
     assert "next after a7a5: a7a5" in pictures["board-actual.svg"]
     for svg in pictures.values():
         assert svg.count('fill="#d62728"') == 2  # the from and to squares, filled red
+
+
+def test_a_run_that_failed_before_any_check_shows_the_first_traceback_however_far_up():
+    from tb.runner import RunResult
+
+    prefix = " " * 56
+    log = ("     0.00ns INFO     cocotb.regression                  running tb.x.register_map (1/2)\n"
+           "     0.00ns WARNING  cocotb.regression                  tb.x.register_map failed\n"
+           f"{prefix}Traceback (most recent call last):\n"
+           f'{prefix}  File "stream.py", line 429, in _run\n'
+           f"{prefix}ValueError: Cannot convert Logic('U') to bool\n"
+           "     0.00ns INFO     cocotb.regression                  running tb.x.games (2/2)\n"
+           + "    10.00ns INFO     cocotb.x  a line of progress\n" * 200
+           + "** TESTS=2 PASS=1 FAIL=1 SKIP=0 **\n")
+    excerpt = RunResult(False, None, {}, None, log).log_excerpt(3000)
+    assert "ValueError: Cannot convert Logic('U') to bool" in excerpt and excerpt.endswith("SKIP=0 **\n")
+    assert "running tb.x.games" not in excerpt.split("[…]")[0]   # the traceback ends where its indent does
+    quiet = "no traceback here\n" * 10
+    assert RunResult(False, None, {}, None, quiet).log_excerpt(3000) == quiet
+    near = log[-2500:].replace("a line", "another line")
+    assert RunResult(False, None, {}, None, log[:600] + near).log_excerpt(6000) == log[:600] + near
