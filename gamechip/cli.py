@@ -706,9 +706,13 @@ def cmd_mutate(args):
         raise UsageError(f"--netlist must be at least 1, got {args.netlist}")
     if args.netlist_only and args.netlist is None:
         raise UsageError("--netlist-only needs --netlist N")
+    if args.why is not None and args.add_to_corpus is None:
+        raise UsageError("--why goes with --add-to-corpus")
     try:
         if args.replay:
             return _mutate_replay(args.out, args.replay, args.blocks[0] if args.blocks else None)
+        if args.add_to_corpus is not None:
+            return _mutate_add_to_corpus(args.out, args.add_to_corpus, args.why)
         blocks = args.blocks or [b for b in mutation_blocks() if not b.startswith("chess_")]
         result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=args.workers,
                      seed=args.seed, quick=args.quick, prove=not args.no_prove, netlist=args.netlist,
@@ -744,6 +748,23 @@ def _mutate_replay(out, mutant_id, block=None):
                                         "mutate-replay", quick=catalogue.get("quick", False))
     print(f"{verdict}{f' by {test}' if test else ''}: {message}")
     return 0
+
+
+def _mutate_add_to_corpus(out, ids, why):
+    """Survivors' counterexamples replayed and kept in the corpus: 0 when every one that has a
+    bench case form was added (or was there already), 1 when one was refused."""
+    from gamechip.mutant_corpus import add_to_corpus
+
+    outcomes = add_to_corpus(out, ids or None, why, say=lambda text: print(f"mutate: {text}", file=sys.stderr))
+    if not outcomes:
+        print(f"no survivor of {out} has a SAT counterexample: nothing to add")
+    for outcome in outcomes:
+        print(f"{outcome.status}: {outcome.mutant_id} ({outcome.block}): {outcome.detail}"
+              + (f"\n  corpus case: {outcome.path}" if outcome.path else ""))
+    if any(o.status in ("added", "present") for o in outcomes):
+        print(f"the journal of {out} now records those mutants killed by their corpus case; "
+              f"tb/test_corpus.py replays the cases in every regression")
+    return 1 if any(o.status == "refused" for o in outcomes) else 0
 
 
 def cmd_report(args):
@@ -1173,6 +1194,12 @@ def build_parser():
                         help="every bench at its smallest size: a smoke run of the machinery, not a score")
     mutate.add_argument("--seed", type=_natural, default=1, help="seed of the benches' random positions")
     mutate.add_argument("--replay", metavar="ID", help="run one mutant of --out again and say how it ends")
+    mutate.add_argument("--add-to-corpus", nargs="*", metavar="ID",
+                        help="of the finished run in --out: replay these survivors' SAT counterexamples (none named: "
+                             "every one) on the original, which must pass, and on the mutant, which must fail, then "
+                             "add each to the regression corpus and record the mutant killed by it")
+    mutate.add_argument("--why", help="with --add-to-corpus: which gap the cases close (kept in the corpus file, "
+                                      "before the mutant's own description)")
     mutate.add_argument("--json", action="store_true", help="print the per-block scores as one JSON object")
     mutate.set_defaults(run=cmd_mutate)
 

@@ -932,9 +932,13 @@ def summarise(out, waivers=None):
 
 def _kind_of_test(test):
     """directed (hand-picked positions and sequences), random (seeded random vectors), or other
-    (whole games and recorded searches: the processor's and the peripheral's benches)."""
+    (whole games and recorded searches: the processor's and the peripheral's benches). A corpus
+    case (``corpus:<file>``, a survivor's counterexample kept by --add-to-corpus) is directed:
+    one hand-kept case, whatever words its file name holds."""
     if test == "timeout":
         return "timeout"
+    if test.startswith(CORPUS_TEST):
+        return "directed"
     if "random" in test or "fuzz" in test:
         return "random"
     if test.startswith("directed") or test in DIRECTED_TESTS:
@@ -942,6 +946,7 @@ def _kind_of_test(test):
     return "other"
 
 
+CORPUS_TEST = "corpus:"   # the test of a mutant killed by a corpus case: corpus:<its file name>
 # the benches' tests of hand-picked cases whose names do not say "directed"
 DIRECTED_TESTS = {"every_byte_both_ways", "rx_back_to_back", "rx_baud_mismatch", "rx_framing_error", "rx_glitch",
                   "rx_stuck_low_and_break", "referee_codes", "processor_pass", "register_map", "endgame"}
@@ -982,6 +987,9 @@ def format_report(result, out=None):
                   f"  - `- {survivor['original']}`", f"  - `+ {survivor['mutated']}`",
                   f"  - replay: `{survivor['replay']}`"]
         lines += _proof_lines(survivor.get("proof"))
+        if (survivor.get("proof") or {}).get("verdict") == "counterexample" and out is not None:
+            lines.append(f"  - keep the counterexample as a corpus case: `gamechip mutate --out {out} --add-to-corpus "
+                         f"'{survivor['id']}'`")
     if result["equivalent"]:
         lines += ["", f"## Proved equivalent ({len(result['equivalent'])})", "",
                   "Yosys SAT miter against the original: combinational blocks on every legal board (no square "
@@ -1062,7 +1070,7 @@ def write_annotated(result, out):
 
 
 def print_summary(result, as_json, out):
-    report = format_report(result)
+    report = format_report(result, out)
     (Path(out) / "report.md").write_text(report)
     write_annotated(result, out)
     if as_json:
