@@ -704,6 +704,8 @@ def cmd_mutate(args):
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     if args.netlist is not None and args.netlist < 1:
         raise UsageError(f"--netlist must be at least 1, got {args.netlist}")
+    if args.prove_killed is not None and args.prove_killed < 1:
+        raise UsageError(f"--prove-killed must be at least 1, got {args.prove_killed}")
     if args.netlist_only and args.netlist is None:
         raise UsageError("--netlist-only needs --netlist N")
     if args.why is not None and args.add_to_corpus is None:
@@ -716,11 +718,20 @@ def cmd_mutate(args):
         blocks = args.blocks or [b for b in mutation_blocks() if not b.startswith("chess_")]
         result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=args.workers,
                      seed=args.seed, quick=args.quick, prove=not args.no_prove, netlist=args.netlist,
-                     source=not args.netlist_only)
+                     source=not args.netlist_only, prove_killed=args.prove_killed or 0)
     except MutateError as error:
         raise UsageError(str(error))
     print_summary(result, args.json, args.out)
-    return 1 if result["errors"] else 0
+    return mutation_exit_status(result)
+
+
+# gamechip mutate / report on a mutation run: 0 scored, 1 mutants that could not be judged
+# (errors), 2 bad input, 3 a bench bug (a killed mutant equivalent to the original), which wins
+BENCH_BUG_STATUS = 3
+
+
+def mutation_exit_status(result):
+    return BENCH_BUG_STATUS if result["bench_bugs"] else 1 if result["errors"] else 0
 
 
 def _mutate_replay(out, mutant_id, block=None):
@@ -773,10 +784,11 @@ def cmd_report(args):
     if (Path(args.dir) / "mutants.json").exists():
         from gamechip.mutate import MutateError, print_summary, summarise
         try:
-            print_summary(summarise(args.dir), False, args.dir)
+            result = summarise(args.dir)
+            print_summary(result, False, args.dir)
         except MutateError as error:
             raise UsageError(str(error))
-        return 0
+        return BENCH_BUG_STATUS if result["bench_bugs"] else 0
     try:
         path, campaign = write_report(args.dir)
     except ReportError as error:
@@ -1190,6 +1202,9 @@ def build_parser():
     mutate.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)), help="parallel runs")
     mutate.add_argument("--no-prove", action="store_true",
                         help="leave survivors unproved (no Yosys SAT miter against the original)")
+    mutate.add_argument("--prove-killed", type=int, metavar="N",
+                        help="also N killed mutants per block through the SAT miter and every byte-identical mutant "
+                             "through its bench: one equivalent yet killed is a bench bug (exit status 3)")
     mutate.add_argument("--quick", action="store_true",
                         help="every bench at its smallest size: a smoke run of the machinery, not a score")
     mutate.add_argument("--seed", type=_natural, default=1, help="seed of the benches' random positions")

@@ -412,6 +412,7 @@ def identical_mutants(text):
 # --------------------------------------------------------------------------- running them
 
 JOURNAL = "journal.jsonl"
+IDENTICAL = "its converted Verilog is the original's, byte for byte"
 CATALOGUE = "mutants.json"
 WAIVERS = Path(__file__).resolve().parent.parent / "tb" / "mutation_waivers.json"
 STREAMED = "evaluator_axi"   # mutated through its streamed searches (tb/test_evaluator_axi.py)
@@ -529,14 +530,17 @@ def netlist_blocks():
 
 
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
-        quick=False, prove=True, netlist=None, source=True):
+        quick=False, prove=True, netlist=None, source=True, prove_killed=0):
     """Generate, build and run the mutants of ``blocks`` on ``sim`` into ``out``; the summary.
 
     ``limit``: at most this many source mutants per block (spread over its files and operators);
     ``quick``: every bench at its smallest size (a smoke run of the machinery, not a score);
     ``prove``: then a SAT miter of every survivor against the original (prove_survivors);
     ``netlist``: also a sample of this many Yosys netlist mutants per block (mutate_netlist),
-    judged by the same bench, their rows ``<block>:netlist``; ``source``: False, those alone."""
+    judged by the same bench, their rows ``<block>:netlist``; ``source``: False, those alone;
+    ``prove_killed``: also this many killed mutants per row through the miter, and every
+    byte-identical mutant through its bench, so that a bench bug (a killed mutant that is
+    equivalent to the original) can show at all (summarise's ``bench_bugs``)."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from tb import runner
@@ -624,8 +628,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                 if mutant.number in identical[block] and (block, mutant.id) not in done:
                     entry = {"id": mutant.id, "block": block, "number": mutant.number, "verdict": "survived",
                              "test": None, "message": "", "seconds": 0, "equivalent": True,
-                             "proof": {"verdict": "equivalent", "seconds": 0,
-                                       "detail": "its converted Verilog is the original's, byte for byte"}}
+                             "proof": {"verdict": "equivalent", "seconds": 0, "detail": IDENTICAL}}
                     _append(journal, entry)
                     done[block, mutant.id] = entry
             say(f"{block}: {len(chosen)} mutants to run on {design} ({len(inside[block])} in its converted Verilog, "
@@ -661,7 +664,10 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         for row, block, design, chosen, root in plan:
             todo = [m for m in chosen if (row, m.id) not in done]
-            if not todo:
+            # byte-identical mutants run too under prove_killed: the bench must pass them
+            identical_todo = [m for m in chosen if prove_killed and _byte_identical(done.get((row, m.id)))
+                              and "simulated" not in done[row, m.id]]
+            if not todo and not identical_todo:
                 continue
             # a netlist row's baseline is its netlist with mutsel 0: named by the netlist root's digest
             baseline_id = f"{row}:baseline:{catalogue['rtl_digest'] if root == schemata_root else runner.rtl_digest(root)}"
@@ -674,7 +680,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                 _append(journal, entry)
                 if entry["verdict"] != "baseline":
                     say(f"{row}: the original design (MUTSEL=0) fails its bench: {message}; its mutants are errors")
-                    for mutant in todo:
+                    for mutant in todo:   # the byte-identical ones keep their verdict
                         _append(journal, {"id": mutant.id, "block": row, "number": mutant.number,
                                           "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
                     continue
@@ -683,17 +689,23 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             else:
                 previous = done[row, baseline_id]
                 baseline_seconds[row] = previous.get("run_seconds", previous.get("seconds", 0))
-            futures = [pool.submit(one, row, block, design, root, m) for m in todo]
+            futures = [pool.submit(one, row, block, design, root, m) for m in todo + identical_todo]
             for future in as_completed(futures):
                 block_, mutant, verdict, test, message, seconds = future.result()
+                if mutant in identical_todo:
+                    _append(journal, {**done[block_, mutant.id], "simulated": {
+                        "verdict": verdict, "test": test, "message": message[:500], "seconds": round(seconds, 2)}})
+                    say(f"{block_} #{mutant.number} (byte-identical) through its bench: {verdict}"
+                        f"{f' by {test}: BENCH BUG' if verdict == 'killed' else ''}")
+                    continue
                 _append(journal, {"id": mutant.id, "block": block_, "number": mutant.number, "verdict": verdict,
                                   "test": test, "message": message[:500], "seconds": round(seconds, 2)})
                 finished += 1
                 elapsed = time.monotonic() - started
                 say(f"{finished}/{total} {block_} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
                     f"{verdict}{f' by {test}' if test else ''} ({seconds:.1f} s; {elapsed / 60:.1f} min)")
-    if prove:
-        prove_survivors(out, plan, schemata_root, workers, say)
+    if prove or prove_killed:
+        prove_survivors(out, plan, schemata_root, workers, say, survivors=prove, killed_sample=prove_killed)
     return summarise(out)
 
 
@@ -775,10 +787,17 @@ PROOF_DEPTH = {"uart": 120, "stable_discs": 40, "openings": 24, "evaluator": 40}
 PROOF_TIMEOUT = 300   # seconds of SAT per survivor; beyond it the survivor stays a survivor
 
 
-def prove_survivors(out, plan, schemata_root, workers, say):
+def _byte_identical(entry):
+    return bool(entry) and (entry.get("proof") or {}).get("detail") == IDENTICAL
+
+
+def prove_survivors(out, plan, schemata_root, workers, say, survivors=True, killed_sample=0):
     """Every survivor of the run not judged yet: Yosys SAT miter of it against the original
     (gamechip/mutant_proof.py). Proved equivalent (combinational: under legal boards; sequential:
-    bounded from reset) -> equivalent; a counterexample is kept beside the survivor."""
+    bounded from reset) -> equivalent; a counterexample is kept beside the survivor.
+    ``killed_sample``: also up to this many killed mutants of each row not proved yet (spread over
+    files and operators); one proved equivalent is a bench bug (summarise), a counterexample
+    confirms the kill. ``survivors`` False: those alone."""
     from concurrent.futures import ThreadPoolExecutor
 
     from gamechip.mutant_proof import prove
@@ -792,13 +811,19 @@ def prove_survivors(out, plan, schemata_root, workers, say):
         sequential = any(name == "clk" for name, _, _ in PORTS[design])
         if sequential and design not in PROOF_DEPTH:
             continue   # the engine, the processor, the peripheral: too large for a SAT miter here
+        depth = PROOF_DEPTH.get(design) if sequential else None
         for mutant in chosen:
             entry = entries.get((block, mutant.id))
-            if entry and entry["verdict"] == "survived" and "proof" not in entry:
-                todo.append((block, design, mutant, entry, PROOF_DEPTH.get(design) if sequential else None, root))
+            if survivors and entry and entry["verdict"] == "survived" and "proof" not in entry:
+                todo.append((block, design, mutant, entry, depth, root))
+        killed = [m for m in chosen if entries.get((block, m.id), {}).get("verdict") == "killed"]
+        proved = sum(1 for m in killed if "proof" in entries[block, m.id])
+        for mutant in _spread([m for m in killed if "proof" not in entries[block, m.id]],
+                              max(0, killed_sample - proved)):
+            todo.append((block, design, mutant, entries[block, mutant.id], depth, root))
     if not todo:
         return
-    say(f"proving {len(todo)} survivors against the original design (Yosys SAT miter)")
+    say(f"proving {len(todo)} mutants against the original design (Yosys SAT miter)")
 
     # A netlist survivor is proved against its netlist with mutsel 0 (the two share all but the
     # mutated cone: 2-3 times faster) once the netlist with mutsel 0 is proved equivalent to the
@@ -840,7 +865,10 @@ def prove_survivors(out, plan, schemata_root, workers, say):
                 record["inputs"] = proof.inputs
             if depth:
                 record["bounded_cycles"] = depth
-            _append(journal, {**entry, "proof": record, "equivalent": proof.verdict == "equivalent"})
+            if entry["verdict"] == "killed":   # equivalent and killed: the bench rejects a correct design
+                _append(journal, {**entry, "proof": record})
+            else:
+                _append(journal, {**entry, "proof": record, "equivalent": proof.verdict == "equivalent"})
             say(f"proof {done}/{len(todo)} {block} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
                 f"{proof.verdict}{' within %d cycles' % depth if depth and proof.verdict == 'equivalent' else ''}"
                 f"{': ' + proof.detail if proof.detail and proof.verdict != 'equivalent' else ''} ({proof.seconds:.0f} s)")
@@ -874,7 +902,7 @@ def summarise(out, waivers=None):
     waivers = load_waivers() if waivers is None else waivers
     by_id = {m["id"]: m for m in catalogue["mutants"]}
     result = {"sim": catalogue["sim"], "rtl_root": catalogue.get("rtl_root"), "quick": catalogue.get("quick", False), "rtl_digest": catalogue["rtl_digest"], "blocks": {}, "files": {},
-              "functions": {}, "operators": {}, "lines": {}, "digests": {}, "survivors": [], "equivalent": [], "waived": [], "errors": [], "pending": 0,
+              "functions": {}, "operators": {}, "lines": {}, "digests": {}, "survivors": [], "equivalent": [], "waived": [], "errors": [], "pending": 0, "bench_bugs": [],
               "killed_by": {"directed": 0, "random": 0, "other": 0, "timeout": 0}, "killed_by_test": {}}
 
     def count(table, key, verdict):
@@ -923,11 +951,31 @@ def summarise(out, waivers=None):
                 result["errors"].append({**mutant, "block": block, "message": entry.get("message", "")})
             if verdict == "pending":
                 result["pending"] += 1
+            bug = _bench_bug(entry)
+            if bug:
+                result["bench_bugs"].append({**mutant, "block": block, **bug})
     for table in ("blocks", "files", "functions", "operators"):
         for row in result[table].values():
             judged = row["killed"] + row["survived"]
             row["score"] = round(row["killed"] / judged, 4) if judged else None
     return result
+
+
+def _bench_bug(entry):
+    """{test, message, evidence} when the bench rejected a mutant that is equivalent to the
+    original: killed and proved equivalent by the miter, or byte-identical to the original and
+    killed when run (--prove-killed). Else None."""
+    if not entry:
+        return None
+    proof = entry.get("proof") or {}
+    if entry["verdict"] == "killed" and proof.get("verdict") == "equivalent":
+        bound = f", bounded: {proof['bounded_cycles']} cycles from reset" if proof.get("bounded_cycles") else ""
+        return {"test": entry.get("test"), "message": entry.get("message", ""),
+                "evidence": f"proved equivalent by the SAT miter ({proof.get('detail') or 'proved'}{bound})"}
+    simulated = entry.get("simulated") or {}
+    if _byte_identical(entry) and simulated.get("verdict") == "killed":
+        return {"test": simulated.get("test"), "message": simulated.get("message", ""), "evidence": IDENTICAL}
+    return None
 
 
 def _kind_of_test(test):
@@ -964,6 +1012,7 @@ def format_report(result, out=None):
              + (" Rows `<block>:netlist` are Yosys netlist mutants of the converted design (`--netlist N`), "
                 "the others source mutants of rtl/." if any(row.get("kind") == NETLIST
                                                             for row in result["blocks"].values()) else ""), "",
+             *_bench_bug_lines(result),
              "| block | mutants | killed | survived | proved equivalent | waived | errors | pending | score |",
              "|---|---|---|---|---|---|---|---|---|"]
     for block, row in result["blocks"].items():
@@ -1007,6 +1056,21 @@ def format_report(result, out=None):
         lines += ["", f"## Errors ({len(result['errors'])})", ""]
         lines += [f"- `{e['id']}`: {e['message'][:200]}" for e in result["errors"]]
     return "\n".join(lines) + "\n"
+
+
+def _bench_bug_lines(result):
+    """The report's loudest section: mutants the bench killed that equal the original."""
+    bugs = result.get("bench_bugs") or []
+    if not bugs:
+        return []
+    lines = [f"## BENCH BUGS ({len(bugs)}): killed mutants that are equivalent to the original", "",
+             "The bench rejected a design that answers as the original does: the bench (or the golden model, "
+             "or a watchdog) is wrong, not the mutant. `gamechip mutate` and `gamechip report` exit with status 3.",
+             ""]
+    for bug in bugs:
+        lines += [f"- `{bug['id']}` ({bug['block']}, {bug['function']}): `{bug['original']}` -> `{bug['mutated']}`",
+                  f"  - killed by `{bug['test']}`: {bug['message'][:300]}", f"  - yet {bug['evidence']}"]
+    return lines + [""]
 
 
 def _proof_lines(proof):
@@ -1077,10 +1141,15 @@ def print_summary(result, as_json, out):
         print(json.dumps({"blocks": {name: {key: row[key] for key in ("kind", "mutants", "killed", "survived", "equivalent",
                                                                       "waived", "errors", "pending", "score")}
                                      for name, row in result["blocks"].items()},
-                          "killed_by": result["killed_by"], "survivors": [s["id"] for s in result["survivors"]]}))
+                          "killed_by": result["killed_by"], "survivors": [s["id"] for s in result["survivors"]],
+                          "bench_bugs": [{key: bug[key] for key in ("id", "block", "test", "evidence")}
+                                         for bug in result["bench_bugs"]]}))
         return
     table = report.split("## By operator")[0]
     print(table.rstrip())
+    for bug in result["bench_bugs"]:
+        print(f"BENCH BUG: {bug['id']} ({bug['block']}) killed by {bug['test']}, yet {bug['evidence']}",
+              file=sys.stderr)
     for survivor in result["survivors"][:20]:
         print(f"survived: {survivor['file']}:{survivor['line']} {survivor['operator']}: "
               f"{survivor['original']}  ->  {survivor['mutated']}")

@@ -1,5 +1,6 @@
 """What ``gamechip mutate`` does with a verdict after the run: a survivor's SAT counterexample
-replayed and kept as a corpus case (``--add-to-corpus``). One small Icarus run of the move
+replayed and kept as a corpus case (``--add-to-corpus``); a killed mutant that is equivalent to
+the original flagged as a bench bug (``--prove-killed``, exit status 3). One small Icarus run of the move
 checker (its schemata conversion is cached with test_mutate's) is copied by every test, which
 plants the verdict it needs; the replays, proofs and simulations are all real."""
 
@@ -37,7 +38,8 @@ def journal(out):
 
 
 def the_mutant(out):
-    return next(e for e in journal(out) if e.get("number"))
+    """The run's one mutant as the journal has it now (its last entry)."""
+    return [e for e in journal(out) if e.get("number")][-1]
 
 
 def plant(out, **fields):
@@ -56,17 +58,15 @@ def run_copy(finished_run, tmp_path):
 
 
 def test_a_survivors_counterexample_is_replayed_and_kept_in_the_corpus(run_copy, tmp_path):
-    # as if the bench had a gap: the mutant survived, and the miter (a real one) tells it apart
-    from gamechip.mutant_proof import prove
-    from rtl.designs import PORTS
-    from tb import runner
-
-    killed = the_mutant(run_copy)
-    verilog = (runner.hdl_dir("move_checker", run_copy / "schemata") / "move_checker.v").read_text()
-    proof = prove(verilog, "move_checker", killed["number"], PORTS["move_checker"], timeout=120)
-    assert proof.verdict == "counterexample", proof
-    mutant = plant(run_copy, verdict="survived", test=None, message="",
-                   proof={"verdict": proof.verdict, "inputs": proof.inputs, "seconds": proof.seconds})
+    # --prove-killed puts the killed mutant through the real miter: a counterexample confirms the kill
+    checked = gamechip("mutate", *RUN, "--out", str(run_copy), "--resume", "--no-prove", "--prove-killed", "1", "--json")
+    assert checked.returncode == 0, checked.stderr[-3000:]
+    assert json.loads(checked.stdout)["bench_bugs"] == []
+    killed = journal(run_copy)[-1]
+    assert killed["verdict"] == "killed" and killed["proof"]["verdict"] == "counterexample", killed
+    assert set(killed["proof"]["inputs"]) == {"own", "opp"}
+    # as if the bench had a gap: the same mutant survived, with that counterexample
+    mutant = plant(run_copy, verdict="survived", test=None, message="")
     shown = gamechip("report", str(run_copy))
     assert shown.returncode == 0 and "| move_checker | 1 | 0 | 1 |" in shown.stdout, shown.stdout
     assert f"--add-to-corpus '{mutant['id']}'" in (run_copy / "report.md").read_text()
@@ -130,3 +130,49 @@ def test_add_to_corpus_names_an_unknown_mutant_and_a_run_without_journal(run_cop
     (run_copy / "journal.jsonl").unlink()
     missing = gamechip("mutate", "--out", str(run_copy), "--add-to-corpus")
     assert missing.returncode == 2 and "has no journal.jsonl" in missing.stderr, missing.stderr
+
+
+def test_a_killed_mutant_proved_equivalent_is_a_bench_bug_in_the_report_and_exit_status_3(run_copy):
+    killed = the_mutant(run_copy)
+    plant(run_copy, proof={"verdict": "equivalent", "detail": "proved", "seconds": 1})   # still killed
+    report = gamechip("report", str(run_copy))
+    assert report.returncode == 3, report.stdout + report.stderr
+    assert f"BENCH BUG: {killed['id']} (move_checker) killed by {killed['test']}" in report.stderr
+    text = (run_copy / "report.md").read_text()
+    assert "## BENCH BUGS (1): killed mutants that are equivalent to the original" in text
+    assert text.index("BENCH BUGS") < text.index("| block | mutants |")   # before the score, not below it
+    assert "yet proved equivalent by the SAT miter (proved)" in text
+
+
+def test_a_byte_identical_mutant_that_a_planted_bench_kills_is_flagged(tmp_path, monkeypatch, capsys):
+    """The uart holds a mutant whose converted Verilog is the original's (a real one, found by the
+    real conversion); the bench is replaced by one that rejects exactly that mutant."""
+    from gamechip import mutate
+    from gamechip.cli import main
+    from tb import runner
+    from tb.batch import FIRST_FAILURE_ENDS_RUN
+
+    monkeypatch.setenv(FIRST_FAILURE_ENDS_RUN, "")   # run() sets it for its benches: undone after the test
+    schemata = tmp_path / "schemata"
+    mutate.build_schemata(ROOT, schemata)
+    identical = mutate.identical_mutants((runner.hdl_dir("uart", schemata) / "uart.v").read_text())
+    assert identical, "the uart has no byte-identical mutant any more: plant the bench bug on another block"
+    runs = []
+
+    def planted_bench(block, design, sim, root, number, tag, seed=1, quick=False):
+        runs.append(number)
+        return ("killed", "planted_check", "MISMATCH (a planted bench bug)") if number in identical \
+            else ("survived", None, "")
+
+    monkeypatch.setattr(mutate, "run_mutant", planted_bench)
+    out = tmp_path / "run"
+    args = ["mutate", "--blocks", "uart", "--sim", "icarus", "--quick", "--workers", "1", "--no-prove", "--out", str(out),
+            "--json"]
+    assert main(args) == 0   # byte-identical: equivalent without a run, so nothing to flag yet
+    assert not identical & set(runs) and json.loads(capsys.readouterr().out)["bench_bugs"] == []
+    assert main(args + ["--resume", "--prove-killed", "1"]) == 3
+    assert identical <= set(runs)
+    bugs = json.loads(capsys.readouterr().out)["bench_bugs"]
+    assert [bug["test"] for bug in bugs] == ["planted_check"] * len(identical)
+    assert all(bug["evidence"] == mutate.IDENTICAL for bug in bugs)
+    assert "## BENCH BUGS" in (out / "report.md").read_text()
