@@ -700,8 +700,14 @@ def cmd_mutate(args):
 
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.cluster and args.workers is not None:
+        raise UsageError("--workers sets the local runs at once; with --cluster the cluster's workers run the mutants")
+    if args.shard_size is not None and not args.cluster:
+        raise UsageError("--shard-size goes with --cluster (the mutants of one cluster task)")
+    if args.shard_size is not None and args.shard_size < 1:
+        raise UsageError(f"--shard-size must be at least 1, got {args.shard_size}")
     if args.netlist is not None and args.netlist < 1:
         raise UsageError(f"--netlist must be at least 1, got {args.netlist}")
     if args.prove_killed is not None and args.prove_killed < 1:
@@ -716,7 +722,11 @@ def cmd_mutate(args):
         if args.add_to_corpus is not None:
             return _mutate_add_to_corpus(args.out, args.add_to_corpus, args.why)
         blocks = args.blocks or [b for b in mutation_blocks() if not b.startswith("chess_")]
-        result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=args.workers,
+        from gamechip.mutate import SHARD_SIZE
+        # with --cluster the local cores still convert the designs and run the miters
+        workers = args.workers or max(1, os.cpu_count() or 1)
+        result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=workers,
+                     cluster=args.cluster, shard_size=args.shard_size or SHARD_SIZE,
                      seed=args.seed, quick=args.quick, prove=not args.no_prove, netlist=args.netlist,
                      source=not args.netlist_only, prove_killed=args.prove_killed or 0)
     except MutateError as error:
@@ -1199,7 +1209,12 @@ def build_parser():
                         help="also N Yosys netlist mutants per block (as mcy samples them), all in one netlist per "
                              "design behind a mutsel input; report rows <block>:netlist")
     mutate.add_argument("--netlist-only", action="store_true", help="with --netlist: no source mutants")
-    mutate.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)), help="parallel runs")
+    mutate.add_argument("--workers", type=int, help="parallel runs on this machine (default: one per core)")
+    mutate.add_argument("--cluster", metavar="tcp://HOST:PORT",
+                        help="run the mutants on the workers of this Dask distributed scheduler (each builds the "
+                             "schemata of its own RTL, which must be the same); the journal is kept here")
+    mutate.add_argument("--shard-size", type=int, metavar="N",
+                        help="with --cluster: mutants per cluster task (default 32)")
     mutate.add_argument("--no-prove", action="store_true",
                         help="leave survivors unproved (no Yosys SAT miter against the original)")
     mutate.add_argument("--prove-killed", type=int, metavar="N",

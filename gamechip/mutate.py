@@ -423,6 +423,9 @@ SEARCH_SCALE = "small"
 # --quick (the regression's sample): every bench at its smallest size, to prove the machinery
 QUICK_SEARCH_SCALE, QUICK_COUNT = "tiny", 256
 VERDICTS = ("killed", "survived", "error")
+# Mutants per cluster task: each task on a fresh worker pays for a build and the original's two
+# runs, and a shard is the unit --resume loses when a worker dies.
+SHARD_SIZE = 32
 
 
 class MutateError(Exception):
@@ -530,7 +533,7 @@ def netlist_blocks():
 
 
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
-        quick=False, prove=True, netlist=None, source=True, prove_killed=0):
+        quick=False, prove=True, netlist=None, source=True, prove_killed=0, cluster=None, shard_size=SHARD_SIZE):
     """Generate, build and run the mutants of ``blocks`` on ``sim`` into ``out``; the summary.
 
     ``limit``: at most this many source mutants per block (spread over its files and operators);
@@ -540,7 +543,9 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     judged by the same bench, their rows ``<block>:netlist``; ``source``: False, those alone;
     ``prove_killed``: also this many killed mutants per row through the miter, and every
     byte-identical mutant through its bench, so that a bench bug (a killed mutant that is
-    equivalent to the original) can show at all (summarise's ``bench_bugs``)."""
+    equivalent to the original) can show at all (summarise's ``bench_bugs``); ``cluster``: the
+    address of a Dask scheduler whose workers run the mutants, ``shard_size`` of them a task
+    (run_shard), the journal written here as the shards finish."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from tb import runner
@@ -554,6 +559,10 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             raise MutateError(f"unknown block '{block}': choose from {', '.join(known)}")
     if netlist is not None and netlist < 1:
         raise MutateError(f"--netlist must be at least 1, got {netlist}")
+    if cluster and netlist:
+        raise MutateError("--netlist runs here only, not with --cluster: its netlists are files of this machine")
+    if cluster:   # a wrong address is told at once, not after minutes of conversion
+        _connect(cluster).close()
     if netlist:
         others = [b for b in blocks if b not in netlist_blocks()]
         if others and not source:
@@ -641,28 +650,19 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     baseline_seconds = {}
 
     def one(row, block, design, root, mutant):
-        slot, lock = take_slot(design, sim)
-        limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds.get(row, 0)) if mutant else None
-        watchdog = _Watchdog(f"/{design}-{sim}-", slot_tag(slot), limit)
-        try:
-            clock = time.monotonic()
-            number = mutant.number if mutant else 0
-            verdict, test, message = run_mutant(block, design, sim, root, number, slot_tag(slot), seed, quick)
-            if watchdog.fired:   # the mutant hung its bench: a failure the bench would show by never ending
-                verdict, test, message = "killed", "timeout", f"no end within {limit:.0f} s (the original: " \
-                                                              f"{baseline_seconds.get(row, 0):.0f} s)"
-            return row, mutant, verdict, test, message, time.monotonic() - clock
-        finally:
-            watchdog.cancel()
-            lock.close()
+        number = mutant.number if mutant else 0
+        return (row, mutant, *_judge(block, design, sim, root, number, seed, quick, baseline_seconds.get(row, 0)))
 
     # the runner switches the cocotb logger's propagation per run: with runs in threads that
     # would leak simulator logs to the console, so it stays off for the whole run
     logging.getLogger("cocotb").propagate = False
     total = sum(len(chosen) for _, _, _, chosen, _ in plan)
     finished = sum(1 for row, _, _, chosen, _ in plan for m in chosen if (row, m.id) in done)
+    if cluster:
+        _run_on_cluster(cluster, plan, done, journal, catalogue["rtl_digest"], sim, seed, quick, shard_size,
+                        prove_killed, say)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        for row, block, design, chosen, root in plan:
+        for row, block, design, chosen, root in [] if cluster else plan:
             todo = [m for m in chosen if (row, m.id) not in done]
             # byte-identical mutants run too under prove_killed: the bench must pass them
             identical_todo = [m for m in chosen if prove_killed and _byte_identical(done.get((row, m.id)))
@@ -707,6 +707,166 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     if prove or prove_killed:
         prove_survivors(out, plan, schemata_root, workers, say, survivors=prove, killed_sample=prove_killed)
     return summarise(out)
+
+
+def _judge(block, design, sim, root, number, seed, quick, baseline_seconds):
+    """One run of ``block``'s bench on mutant ``number`` (0: the original) of the build at
+    ``root``, in a build slot of this machine, under the watchdog (a mutant may take
+    TIMEOUT_FACTOR times ``baseline_seconds``); (verdict, test, message, seconds)."""
+    from tb.slots import slot_tag, take_slot
+
+    slot, lock = take_slot(design, sim)
+    limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds) if number else None
+    watchdog = _Watchdog(f"/{design}-{sim}-", slot_tag(slot), limit)
+    try:
+        clock = time.monotonic()
+        verdict, test, message = run_mutant(block, design, sim, root, number, slot_tag(slot), seed, quick)
+        if watchdog.fired:   # the mutant hung its bench: a failure the bench would show by never ending
+            verdict, test, message = "killed", "timeout", f"no end within {limit:.0f} s (the original: " \
+                                                          f"{baseline_seconds:.0f} s)"
+        return verdict, test, message, time.monotonic() - clock
+    finally:
+        watchdog.cancel()
+        lock.close()
+
+
+# --------------------------------------------------------------------------- on a Dask cluster
+
+_WORKER_BASELINES = {}   # on a worker: (block, sim, rtl digest, quick, seed) -> the original's entry
+
+
+def _worker_schemata(root, digest):
+    """This machine's schemata build of ``root`` (digest ``digest``), built once under a lock:
+    the same RTL makes the same mutants with the same numbers and ids as the client's."""
+    from tb import runner
+
+    folder = runner.BUILD / "mutate-schemata" / digest
+    with runner._locked(runner.BUILD / "mutate-schemata" / f"{digest}.lock"):
+        if not (folder / ".done").exists():
+            build_schemata(root, folder)
+            (folder / ".done").write_text("ok\n")
+    return folder
+
+
+def run_shard(shard):
+    """A Dask task of ``gamechip mutate --cluster``: the mutants of ``shard`` (block, design, sim,
+    seed, quick, rtl_digest, mutants: [{id, number}]) through the block's bench on this worker,
+    after the original (once per worker process). Returns {host, baseline (when run here now),
+    entries}; never raises: a failure becomes error entries, which --resume takes up again."""
+    import socket
+
+    from tb import runner
+
+    host = socket.gethostname()
+    block, design, sim = shard["block"], shard["design"], shard["sim"]
+
+    def errors(message, baseline=None):
+        return {"host": host, "baseline": baseline, "entries": [
+            {"id": m["id"], "number": m["number"], "verdict": "error", "message": message, "seconds": 0}
+            for m in shard["mutants"]]}
+
+    try:
+        root = runner.resolve_rtl_root()
+        digest = runner.rtl_digest(root)
+        if digest != shard["rtl_digest"]:
+            return errors(f"the RTL on {host} ({root}, digest {digest}) is not the client's "
+                          f"(digest {shard['rtl_digest']})")
+        logging.getLogger("cocotb").propagate = False
+        schemata = _worker_schemata(root, digest)
+        key = (block, sim, digest, shard["quick"], shard["seed"])
+        fresh = key not in _WORKER_BASELINES
+        if fresh:
+            verdict, test, message, seconds = _judge(block, design, sim, schemata, 0, shard["seed"], shard["quick"], 0)
+            baseline = {"verdict": "baseline" if verdict == "survived" else "baseline-failed", "test": test,
+                        "message": message, "seconds": round(seconds, 2)}
+            if verdict != "survived":
+                return errors(f"MUTSEL=0 failed on {host}", baseline)
+            baseline["run_seconds"] = round(_judge(block, design, sim, schemata, 0, shard["seed"], shard["quick"],
+                                                   0)[-1], 2)
+            _WORKER_BASELINES[key] = baseline
+        baseline = _WORKER_BASELINES[key]
+        entries = []
+        for mutant in shard["mutants"]:
+            verdict, test, message, seconds = _judge(block, design, sim, schemata, mutant["number"], shard["seed"],
+                                                     shard["quick"], baseline["run_seconds"])
+            entries.append({"id": mutant["id"], "number": mutant["number"], "verdict": verdict, "test": test,
+                            "message": message[:500], "seconds": round(seconds, 2)})
+        return {"host": host, "baseline": baseline if fresh else None, "entries": entries}
+    except Exception as error:   # noqa: BLE001 -- a task that raised would lose the shard's verdicts
+        return errors(f"{type(error).__name__} on {host}: {error}"[:500])
+
+
+def _connect(address):
+    """A Dask client of the scheduler at ``address``; MutateError when it cannot be one."""
+    from gamechip.campaign import CampaignInputError, check_cluster_address
+
+    try:
+        check_cluster_address(address)
+    except CampaignInputError as error:
+        raise MutateError(str(error))
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MutateError("--cluster needs the Python package 'distributed' (pip install distributed)")
+    try:
+        return Client(address, timeout="10s")
+    except (OSError, TimeoutError) as error:
+        raise MutateError(f"cannot reach the Dask scheduler at {address}: {error}")
+
+
+def _run_on_cluster(address, plan, done, journal, rtl_digest, sim, seed, quick, shard_size, prove_killed, say):
+    """The plan's mutants not judged yet, ``shard_size`` a task, on the Dask scheduler at
+    ``address``; every entry journaled here as its shard returns."""
+    from distributed import as_completed
+
+    shards = []
+    for row, block, design, chosen, _ in plan:
+        todo = [m for m in chosen if (row, m.id) not in done or (
+            prove_killed and _byte_identical(done[row, m.id]) and "simulated" not in done[row, m.id])]
+        for first in range(0, len(todo), shard_size):
+            part = todo[first:first + shard_size]
+            shards.append((row, {"block": block, "design": design, "sim": sim, "seed": seed, "quick": quick,
+                                 "rtl_digest": rtl_digest,
+                                 "mutants": [{"id": m.id, "number": m.number} for m in part]}))
+    if not shards:
+        return
+    client = _connect(address)
+    threads = client.nthreads()
+    say(f"Dask cluster {address} ({len(threads)} workers, {sum(threads.values())} threads): "
+        f"{sum(len(shard['mutants']) for _, shard in shards)} mutants in {len(shards)} shards")
+    run_id = hashlib.sha256(f"{journal}{time.time()}".encode()).hexdigest()[:10]
+    futures = {client.submit(run_shard, shard, pure=False, key=f"gamechip-mutate-{row}-{n}-{run_id}"): (row, shard)
+               for n, (row, shard) in enumerate(shards)}
+    finished = 0
+    try:
+        for future in as_completed(futures):
+            row, shard = futures[future]
+            try:
+                result = future.result()
+            except Exception as error:   # noqa: BLE001 -- a worker lost: its mutants are retaken by --resume
+                result = {"host": "?", "baseline": None, "entries": [
+                    {"id": m["id"], "number": m["number"], "verdict": "error", "seconds": 0,
+                     "message": f"the cluster lost the shard: {type(error).__name__}: {error}"[:500]}
+                    for m in shard["mutants"]]}
+            if result["baseline"]:
+                _append(journal, {"id": f"{row}:baseline:{rtl_digest}", "block": row, **result["baseline"],
+                                  "host": result["host"]})
+            for entry in result["entries"]:
+                before = done.get((row, entry["id"]))
+                if _byte_identical(before):   # run for --prove-killed: the verdict stays, the run beside it
+                    _append(journal, {**before, "simulated": {key: entry[key] for key in
+                                                              ("verdict", "test", "message", "seconds") if key in entry}})
+                    continue
+                _append(journal, {**entry, "block": row, "host": result["host"]})
+            finished += 1
+            verdicts = Counter(entry["verdict"] for entry in result["entries"])
+            say(f"shard {finished}/{len(shards)} ({row}, {len(shard['mutants'])} mutants on {result['host']}): "
+                + ", ".join(f"{n} {verdict}" for verdict, n in sorted(verdicts.items())))
+    except KeyboardInterrupt:
+        client.cancel(list(futures))
+        raise
+    finally:
+        client.close()
 
 
 def _netlist_plan(blocks, known, count, seed, rtl_root, out, catalogue, say):

@@ -176,3 +176,48 @@ def test_a_byte_identical_mutant_that_a_planted_bench_kills_is_flagged(tmp_path,
     assert [bug["test"] for bug in bugs] == ["planted_check"] * len(identical)
     assert all(bug["evidence"] == mutate.IDENTICAL for bug in bugs)
     assert "## BENCH BUGS" in (out / "report.md").read_text()
+
+
+def test_mutants_run_on_a_dask_local_cluster_and_resume_there(finished_run, tmp_path):
+    """Two shards on two workers of a real LocalCluster on loopback; the client keeps the journal;
+    a resumed run after a lost verdict runs that mutant alone."""
+    import distributed
+
+    out = tmp_path / "dask"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        args = ["--blocks", "move_checker", "--sim", "icarus", "--quick", "--limit", "3", "--no-prove",
+                "--cluster", cluster.scheduler_address, "--shard-size", "2", "--out", str(out), "--json"]
+        remote = gamechip("mutate", *args)
+        assert remote.returncode == 0, remote.stderr[-3000:]
+        assert f"Dask cluster {cluster.scheduler_address} (2 workers, 2 threads): 3 mutants in 2 shards" in remote.stderr
+        row = json.loads(remote.stdout)["blocks"]["move_checker"]
+        assert row["mutants"] == 3 and row["killed"] == 3 and row["errors"] == 0, remote.stdout
+        entries = journal(out)
+        mutants = [e for e in entries if e.get("number")]
+        assert len(mutants) == 3 and all(e["host"] and e["test"] for e in mutants)
+        # the shard's first mutant is the local run's one mutant: the same verdict by the same test
+        local = the_mutant(finished_run)
+        assert {(e["id"], e["verdict"], e["test"]) for e in mutants} >= {(local["id"], "killed", local["test"])}
+        assert any(e["verdict"] == "baseline" for e in entries)   # MUTSEL=0 passed on a worker first
+
+        lost = mutants[-1]   # as if the client had died before journaling it
+        (out / "journal.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries if e is not lost))
+        again = gamechip("mutate", *args, "--resume")
+        assert again.returncode == 0, again.stderr[-3000:]
+        assert "1 mutants in 1 shards" in again.stderr
+        assert json.loads(again.stdout)["blocks"] == json.loads(remote.stdout)["blocks"]
+        rerun = [e for e in journal(out) if e.get("number")]
+        assert len(rerun) == 3 and rerun[-1]["id"] == lost["id"] and rerun[-1]["verdict"] == "killed"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--cluster", "localhost:8786"], "bad cluster address 'localhost:8786': expected tcp://HOST:PORT"),
+    (["--cluster", "tcp://127.0.0.1:1", "--workers", "2"], "with --cluster the cluster's workers run the mutants"),
+    (["--cluster", "tcp://127.0.0.1:1", "--netlist", "3"], "--netlist runs here only, not with --cluster"),
+    (["--shard-size", "4"], "--shard-size goes with --cluster"),
+])
+def test_cluster_bad_input_is_one_line_and_exit_status_2(tmp_path, args, message):
+    run = gamechip("mutate", "--blocks", "move_checker", "--out", str(tmp_path / "x"), *args)
+    assert run.returncode == 2 and message in run.stderr, run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and not (tmp_path / "x").exists()
