@@ -712,6 +712,11 @@ def cmd_mutate(args):
         raise UsageError(f"--netlist must be at least 1, got {args.netlist}")
     if args.prove_killed is not None and args.prove_killed < 1:
         raise UsageError(f"--prove-killed must be at least 1, got {args.prove_killed}")
+    if args.elab_only:
+        args.elab = True
+    if args.elab_only and args.netlist_only:
+        raise UsageError("--elab-only and --netlist-only leave nothing to run together: give --elab --netlist N "
+                         "--netlist-only, or one of them")
     if args.netlist_only and args.netlist is None:
         raise UsageError("--netlist-only needs --netlist N")
     if args.why is not None and args.add_to_corpus is None:
@@ -728,7 +733,8 @@ def cmd_mutate(args):
         result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=workers,
                      cluster=args.cluster, shard_size=args.shard_size or SHARD_SIZE,
                      seed=args.seed, quick=args.quick, prove=not args.no_prove, netlist=args.netlist,
-                     source=not args.netlist_only, prove_killed=args.prove_killed or 0)
+                     source=not (args.netlist_only or args.elab_only), prove_killed=args.prove_killed or 0,
+                     elab=args.elab)
     except MutateError as error:
         raise UsageError(str(error))
     print_summary(result, args.json, args.out)
@@ -763,10 +769,31 @@ def _mutate_replay(out, mutant_id, block=None):
     spec = catalogue["blocks"][block]
     design = spec["design"]
     print(f"mutant {mutant_id} ({block}): {mutant['original']}  ->  {mutant['mutated']}")
+    if mutant.get("kind") == "elab":
+        return _mutate_replay_elab(out, catalogue, mutant, spec)
     # a netlist row (block:netlist) runs its block's bench on the netlist root
     verdict, test, message = run_mutant(spec.get("block", block), design, catalogue["sim"],
                                         Path(spec.get("root") or Path(out) / "schemata"), mutant["number"],
                                         "mutate-replay", quick=catalogue.get("quick", False))
+    print(f"{verdict}{f' by {test}' if test else ''}: {message}")
+    return 0
+
+
+def _mutate_replay_elab(out, catalogue, mutant, spec):
+    """An --elab mutant again: its copy of rtl/ made, converted and run through the bench."""
+    from gamechip.mutate import MutateError
+    from gamechip.mutate_elab import design_files, elab_mutants, judge
+    from tb import runner
+
+    root = Path(catalogue["rtl_root"])
+    design = spec["design"]
+    found = {m.id: (m, text) for m, text in elab_mutants(root, design_files(root, design))}
+    if mutant["id"] not in found:
+        raise MutateError(f"mutant '{mutant['id']}' is not in {root}/rtl any more (its file changed since the run)")
+    again, text = found[mutant["id"]]
+    original = (runner.hdl_dir(design, root) / f"{design}.v").read_text()
+    verdict, test, message, _ = judge(again, text, spec["block"], design, catalogue["sim"], root,
+                                      Path(out) / "elab-replay", 1, catalogue.get("quick", False), 0, original)
     print(f"{verdict}{f' by {test}' if test else ''}: {message}")
     return 0
 
@@ -1209,6 +1236,10 @@ def build_parser():
                         help="also N Yosys netlist mutants per block (as mcy samples them), all in one netlist per "
                              "design behind a mutsel input; report rows <block>:netlist")
     mutate.add_argument("--netlist-only", action="store_true", help="with --netlist: no source mutants")
+    mutate.add_argument("--elab", action="store_true",
+                        help="also elaboration-time mutants (the code that builds a design: loop bounds, masks, "
+                             "tables), one conversion each; report rows <block>:elab")
+    mutate.add_argument("--elab-only", action="store_true", help="elaboration-time mutants alone (no source mutants)")
     mutate.add_argument("--workers", type=int, help="parallel runs on this machine (default: one per core)")
     mutate.add_argument("--cluster", metavar="tcp://HOST:PORT",
                         help="run the mutants on the workers of this Dask distributed scheduler (each builds the "

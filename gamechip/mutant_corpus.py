@@ -150,9 +150,9 @@ def add_to_corpus(out, ids=None, why=None, folder=None, say=print):
         say(f"{mutant['id']}: replaying its counterexample on the original and on the mutant ({sim})")
         original = replay(record, root, 0, work)
         if not original.passed or not original.result.get("checked"):
-            message = original.result.get("failure") or original.log[-400:]
+            message = (original.result.get("failure") or original.log[-400:] or "?").splitlines()[0]
             outcomes.append(Outcome(mutant["id"], block, "refused", "the original design fails the counterexample's "
-                                    f"case (a bench or golden-model disagreement, not a gap): {message.splitlines()[0] if message else '?'}"))
+                                    f"case (a bench or golden-model disagreement, not a gap): {message}"))
             continue
         mutated = replay(record, root, mutant["number"], work)
         if mutated.passed:

@@ -22,6 +22,12 @@ skips the mutants already there) and ``OUT/mutants.json`` (the catalogue: id, fi
 operator, original and mutated source). ``gamechip report OUT`` and ``--json`` give the score,
 killed / (killed + survivors not proved equivalent or waived), per block, file, function and
 operator, and every survivor with its diff and the command that replays it.
+
+After the run: ``--add-to-corpus`` keeps a survivor's SAT counterexample as a corpus case
+(gamechip/mutant_corpus.py); ``--prove-killed N`` puts killed mutants through the miter and
+byte-identical ones through their bench, and a killed mutant that is equivalent is reported as a
+bench bug (exit status 3). ``--cluster`` runs the mutants as Dask tasks (run_shard); ``--elab``
+adds elaboration-time mutants (gamechip/mutate_elab.py).
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from gamechip.mutate_elab import KIND as ELAB, SUFFIX as ELAB_SUFFIX
 from gamechip.mutate_netlist import KIND as NETLIST, SUFFIX
 
 MUTSEL = "MUTSEL"
@@ -193,6 +200,23 @@ def _not_selected(numbers):
             for n in numbers]
 
 
+def _position_of(node, source):
+    """Line and column naming a mutation of ``node``: a binary operator's own symbol (the
+    operators of ``a | b | c`` are nested nodes that all start at ``a``)."""
+    if not isinstance(node, ast.BinOp):
+        return node.lineno, node.col_offset
+    lines = source.splitlines()
+    line, column = node.left.end_lineno, node.left.end_col_offset
+    while line <= len(lines):
+        text = lines[line - 1]
+        while column < len(text) and text[column] in " \t)\\":
+            column += 1
+        if column < len(text) and not text[column] == "#":
+            return line, column
+        line, column = line + 1, 0
+    return node.lineno, node.col_offset
+
+
 class _Schemata(ast.NodeTransformer):
     """Rewrites one module: every mutation of every generator body behind MUTSEL."""
 
@@ -203,20 +227,7 @@ class _Schemata(ast.NodeTransformer):
         self.block = self.function = None
 
     def _position(self, node):
-        """Line and column naming a mutation of ``node``: a binary operator's own symbol (the
-        operators of ``a | b | c`` are nested nodes that all start at ``a``)."""
-        if not isinstance(node, ast.BinOp):
-            return node.lineno, node.col_offset
-        lines = self.source.splitlines()
-        line, column = node.left.end_lineno, node.left.end_col_offset
-        while line <= len(lines):
-            text = lines[line - 1]
-            while column < len(text) and text[column] in " \t)\\":
-                column += 1
-            if column < len(text) and not text[column] == "#":
-                return line, column
-            line, column = line + 1, 0
-        return node.lineno, node.col_offset
+        return _position_of(node, self.source)
 
     def _new(self, node, operator, original_node, mutated_node):
         """``node``: where the mutation is (its line and column name the mutant)."""
@@ -422,7 +433,7 @@ OWN_BENCHES = ("search", "uart", "processor", STREAMED)
 SEARCH_SCALE = "small"
 # --quick (the regression's sample): every bench at its smallest size, to prove the machinery
 QUICK_SEARCH_SCALE, QUICK_COUNT = "tiny", 256
-VERDICTS = ("killed", "survived", "error")
+VERDICTS = ("killed", "survived", "error", "invalid")   # invalid: an --elab copy that does not convert
 # Mutants per cluster task: each task on a fresh worker pays for a build and the original's two
 # runs, and a shard is the unit --resume loses when a worker dies.
 SHARD_SIZE = 32
@@ -533,7 +544,8 @@ def netlist_blocks():
 
 
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
-        quick=False, prove=True, netlist=None, source=True, prove_killed=0, cluster=None, shard_size=SHARD_SIZE):
+        quick=False, prove=True, netlist=None, source=True, prove_killed=0, cluster=None, shard_size=SHARD_SIZE,
+        elab=False):
     """Generate, build and run the mutants of ``blocks`` on ``sim`` into ``out``; the summary.
 
     ``limit``: at most this many source mutants per block (spread over its files and operators);
@@ -545,7 +557,8 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     byte-identical mutant through its bench, so that a bench bug (a killed mutant that is
     equivalent to the original) can show at all (summarise's ``bench_bugs``); ``cluster``: the
     address of a Dask scheduler whose workers run the mutants, ``shard_size`` of them a task
-    (run_shard), the journal written here as the shards finish."""
+    (run_shard), the journal written here as the shards finish; ``elab``: also the block's
+    elaboration-time mutants (gamechip/mutate_elab.py), one conversion each, rows ``<block>:elab``."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from tb import runner
@@ -559,6 +572,8 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             raise MutateError(f"unknown block '{block}': choose from {', '.join(known)}")
     if netlist is not None and netlist < 1:
         raise MutateError(f"--netlist must be at least 1, got {netlist}")
+    if cluster and elab:
+        raise MutateError("--elab runs here only, not with --cluster: each mutant is a copy of this machine's rtl/")
     if cluster and netlist:
         raise MutateError("--netlist runs here only, not with --cluster: its netlists are files of this machine")
     if cluster:   # a wrong address is told at once, not after minutes of conversion
@@ -596,7 +611,8 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
         if (before.get("sim"), before.get("quick", False)) != (sim, quick):
             raise MutateError(f"--out {out} was run with --sim {before.get('sim')}"
                               f"{' --quick' if before.get('quick') else ''}: resume it the same way")
-        running = set(blocks if source else []) | {b + SUFFIX for b in blocks if netlist and b in netlist_blocks()}
+        running = set(blocks if source else []) | {b + SUFFIX for b in blocks if netlist and b in netlist_blocks()} \
+            | {b + ELAB_SUFFIX for b in blocks if elab}
         if before.get("rtl_digest") == catalogue["rtl_digest"]:   # the other rows of the run stay in its report
             catalogue["blocks"] = {b: spec for b, spec in before.get("blocks", {}).items() if b not in running}
             kept = {i for spec in catalogue["blocks"].values() for i in spec["mutants"]}
@@ -645,11 +661,19 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     if netlist:
         plan += _netlist_plan([b for b in blocks if b in netlist_blocks()], known, netlist, seed, rtl_root, out,
                               catalogue, say)
+    elab_texts, elab_verilog = {}, {}
+    if elab:
+        plan += _elab_plan(blocks, known, rtl_root, limit, catalogue, elab_texts, elab_verilog, say)
     (out / CATALOGUE).write_text(json.dumps(catalogue, indent=1))
 
     baseline_seconds = {}
 
     def one(row, block, design, root, mutant):
+        if mutant and mutant.kind == ELAB:
+            from gamechip import mutate_elab
+            return (row, mutant, *mutate_elab.judge(mutant, elab_texts[mutant.id], block, design, sim, rtl_root,
+                                                    out / "elab" / block, seed, quick, baseline_seconds.get(row, 0),
+                                                    elab_verilog[design]))
         number = mutant.number if mutant else 0
         return (row, mutant, *_judge(block, design, sim, root, number, seed, quick, baseline_seconds.get(row, 0)))
 
@@ -665,8 +689,8 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
         for row, block, design, chosen, root in [] if cluster else plan:
             todo = [m for m in chosen if (row, m.id) not in done]
             # byte-identical mutants run too under prove_killed: the bench must pass them
-            identical_todo = [m for m in chosen if prove_killed and _byte_identical(done.get((row, m.id)))
-                              and "simulated" not in done[row, m.id]]
+            identical_todo = [m for m in chosen if prove_killed and m.kind != ELAB
+                              and _byte_identical(done.get((row, m.id))) and "simulated" not in done[row, m.id]]
             if not todo and not identical_todo:
                 continue
             # a netlist row's baseline is its netlist with mutsel 0: named by the netlist root's digest
@@ -698,8 +722,12 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                     say(f"{block_} #{mutant.number} (byte-identical) through its bench: {verdict}"
                         f"{f' by {test}: BENCH BUG' if verdict == 'killed' else ''}")
                     continue
-                _append(journal, {"id": mutant.id, "block": block_, "number": mutant.number, "verdict": verdict,
-                                  "test": test, "message": message[:500], "seconds": round(seconds, 2)})
+                entry = {"id": mutant.id, "block": block_, "number": mutant.number, "verdict": verdict,
+                         "test": test, "message": message[:500], "seconds": round(seconds, 2)}
+                if verdict == "identical":   # an --elab copy that converts to the original's Verilog
+                    entry.update(verdict="survived", equivalent=True,
+                                 proof={"verdict": "equivalent", "seconds": 0, "detail": IDENTICAL})
+                _append(journal, entry)
                 finished += 1
                 elapsed = time.monotonic() - started
                 say(f"{finished}/{total} {block_} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
@@ -709,14 +737,16 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     return summarise(out)
 
 
-def _judge(block, design, sim, root, number, seed, quick, baseline_seconds):
+def _judge(block, design, sim, root, number, seed, quick, baseline_seconds, limited=None):
     """One run of ``block``'s bench on mutant ``number`` (0: the original) of the build at
     ``root``, in a build slot of this machine, under the watchdog (a mutant may take
-    TIMEOUT_FACTOR times ``baseline_seconds``); (verdict, test, message, seconds)."""
+    TIMEOUT_FACTOR times ``baseline_seconds``; ``limited``: whether the run is a mutant's, by
+    default when ``number`` is not 0); (verdict, test, message, seconds)."""
     from tb.slots import slot_tag, take_slot
 
     slot, lock = take_slot(design, sim)
-    limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds) if number else None
+    limited = bool(number) if limited is None else limited
+    limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds) if limited else None
     watchdog = _Watchdog(f"/{design}-{sim}-", slot_tag(slot), limit)
     try:
         clock = time.monotonic()
@@ -869,6 +899,34 @@ def _run_on_cluster(address, plan, done, journal, rtl_digest, sim, seed, quick, 
         client.close()
 
 
+def _elab_plan(blocks, known, rtl_root, limit, catalogue, texts, verilog, say):
+    """The rows ``<block>:elab``: the elaboration-time mutants of the files each block's design
+    is built from (at most ``limit``, spread), their mutated file texts into ``texts`` and the
+    original converted Verilog of each design into ``verilog``."""
+    from gamechip.mutate_elab import design_files, elab_mutants
+    from tb import runner
+
+    plan = []
+    for block in blocks:
+        design = known[block]
+        try:
+            verilog[design] = (runner.hdl_dir(design, rtl_root) / f"{design}.v").read_text()
+        except runner.ConversionFailed as error:
+            raise MutateError(f"{design} does not convert: {str(error).splitlines()[0]}")
+        found = elab_mutants(rtl_root, design_files(rtl_root, design))
+        chosen = [m for m, _ in found]
+        if limit:
+            chosen = _spread(chosen, limit)
+        texts.update({m.id: text for m, text in found if m in chosen})
+        row = block + ELAB_SUFFIX
+        known_ids = {m["id"] for m in catalogue["mutants"]}
+        catalogue["mutants"] += [m.to_dict() for m in chosen if m.id not in known_ids]
+        catalogue["blocks"][row] = {"design": design, "kind": ELAB, "block": block, "mutants": [m.id for m in chosen]}
+        plan.append((row, block, design, chosen, rtl_root))
+        say(f"{row}: {len(chosen)} of {len(found)} elaboration-time mutants of {design}'s files, one conversion each")
+    return plan
+
+
 def _netlist_plan(blocks, known, count, seed, rtl_root, out, catalogue, say):
     """Sample ``count`` netlist mutants of each block's design, build them into one netlist per
     design and the netlist root ``out/netlist``; the plan's rows (catalogue updated)."""
@@ -972,6 +1030,7 @@ def prove_survivors(out, plan, schemata_root, workers, say, survivors=True, kill
         if sequential and design not in PROOF_DEPTH:
             continue   # the engine, the processor, the peripheral: too large for a SAT miter here
         depth = PROOF_DEPTH.get(design) if sequential else None
+        chosen = [m for m in chosen if m.kind != ELAB]   # no schemata of its own to put in a miter
         for mutant in chosen:
             entry = entries.get((block, mutant.id))
             if survivors and entry and entry["verdict"] == "survived" and "proof" not in entry:
@@ -1073,10 +1132,14 @@ def summarise(out, waivers=None):
 
     for block, spec in catalogue["blocks"].items():
         result["blocks"].setdefault(block, {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "waived": 0,
-                                            "errors": 0, "pending": 0, "kind": spec.get("kind", "source")})
+                                            "errors": 0, "pending": 0, "not_mutants": 0,
+                                            "kind": spec.get("kind", "source")})
         for mutant_id in spec["mutants"]:
             mutant, entry = by_id[mutant_id], entries.get((block, mutant_id))
             verdict = entry["verdict"] if entry else "pending"
+            if verdict == "invalid":   # an --elab copy that does not elaborate: no design, no mutant
+                result["blocks"][block]["not_mutants"] += 1
+                continue
             if verdict == "survived" and entry.get("equivalent"):
                 verdict = "equivalent"
             elif verdict == "survived" and mutant_id in waivers:
@@ -1171,7 +1234,11 @@ def format_report(result, out=None):
              "Score = killed / (killed + survivors); equivalent and waived survivors are left out of it."
              + (" Rows `<block>:netlist` are Yosys netlist mutants of the converted design (`--netlist N`), "
                 "the others source mutants of rtl/." if any(row.get("kind") == NETLIST
-                                                            for row in result["blocks"].values()) else ""), "",
+                                                            for row in result["blocks"].values()) else "")
+             + (" Rows `<block>:elab` are elaboration-time mutants (`--elab`), a copy of rtl/ converted for each; "
+                f"{sum(row.get('not_mutants', 0) for row in result['blocks'].values())} copies that did not elaborate "
+                "or convert are not mutants and are left out of every count." if any(
+                    row.get("kind") == ELAB for row in result["blocks"].values()) else ""), "",
              *_bench_bug_lines(result),
              "| block | mutants | killed | survived | proved equivalent | waived | errors | pending | score |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -1299,7 +1366,8 @@ def print_summary(result, as_json, out):
     write_annotated(result, out)
     if as_json:
         print(json.dumps({"blocks": {name: {key: row[key] for key in ("kind", "mutants", "killed", "survived", "equivalent",
-                                                                      "waived", "errors", "pending", "score")}
+                                                                      "waived", "errors", "pending", "not_mutants",
+                                                                      "score")}
                                      for name, row in result["blocks"].items()},
                           "killed_by": result["killed_by"], "survivors": [s["id"] for s in result["survivors"]],
                           "bench_bugs": [{key: bug[key] for key in ("id", "block", "test", "evidence")}
