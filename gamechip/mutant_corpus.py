@@ -171,3 +171,47 @@ def add_to_corpus(out, ids=None, why=None, folder=None, say=print):
         outcomes.append(Outcome(mutant["id"], block, "added" if added else "present",
                                 f"original passes, mutant fails: {first}", path))
     return outcomes
+
+
+def corpus_kills(out, plan, sim, say, folder=None):
+    """The regression replays the corpus too (tb/test_corpus.py): every survivor of a
+    batch-harness row not proved equivalent is replayed against the corpus cases of its design
+    (on the run's simulator) and, when one tells it apart, journaled killed by ``corpus:<file>``.
+    A case the original (MUTSEL=0) fails is left out with a note: it would kill every mutant."""
+    from gamechip.mutate_elab import KIND as ELAB
+    from tb import corpus
+    from tb.blocks import DESIGN_BLOCK
+    from tb.casefile import CaseFileError, read_case_file
+
+    out = Path(out)
+    entries = read_journal(out / JOURNAL)
+    cases = {}
+    for path in corpus.corpus_files(folder):
+        try:
+            record, _ = read_case_file(path)
+        except CaseFileError:
+            continue   # tb/test_corpus.py reports a damaged corpus file
+        cases.setdefault(record["design"], []).append((path, {**record, "sim": sim}))
+    for row, block, design, chosen, root in plan:
+        survivors = [m for m in chosen if m.kind != ELAB and (row, m.id) in entries
+                     and entries[row, m.id]["verdict"] == "survived" and not entries[row, m.id].get("equivalent")]
+        if not survivors or design not in DESIGN_BLOCK or not cases.get(design):
+            continue
+        work = out / "corpus-replays" / row.replace(":", "-")
+        usable = []
+        for path, record in cases[design]:
+            if replay(record, root, 0, work).passed:
+                usable.append((path, record))
+            else:
+                say(f"{row}: the original fails corpus case {path.name} on {sim}: left out of the survivors' check")
+        say(f"{row}: {len(survivors)} survivors against {len(usable)} corpus cases of {design}")
+        for mutant in survivors:
+            for path, record in usable:
+                outcome = replay(record, root, mutant.number, work)
+                if not outcome.passed:
+                    failure = outcome.result.get("failure") or ""
+                    first = next((line for line in failure.splitlines() if line.startswith("MISMATCH")), failure[:200])
+                    _append(out / JOURNAL, {**entries[row, mutant.id], "verdict": "killed",
+                                            "test": f"corpus:{path.name}", "message": first[:500]})
+                    say(f"{row} #{mutant.number}: killed by corpus case {path.name}")
+                    break

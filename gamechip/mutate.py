@@ -732,6 +732,8 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                 elapsed = time.monotonic() - started
                 say(f"{finished}/{total} {block_} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
                     f"{verdict}{f' by {test}' if test else ''} ({seconds:.1f} s; {elapsed / 60:.1f} min)")
+    from gamechip.mutant_corpus import corpus_kills
+    corpus_kills(out, plan, sim, say)   # before the miter: a survivor the corpus kills needs no proof
     if prove or prove_killed:
         prove_survivors(out, plan, schemata_root, workers, say, survivors=prove, killed_sample=prove_killed)
     return summarise(out)

@@ -1,5 +1,6 @@
 """What ``gamechip mutate`` does with a verdict after the run: a survivor's SAT counterexample
-replayed and kept as a corpus case (``--add-to-corpus``); a killed mutant that is equivalent to
+replayed and kept as a corpus case (``--add-to-corpus``), which later runs replay for their
+survivors; a killed mutant that is equivalent to
 the original flagged as a bench bug (``--prove-killed``, exit status 3). One small Icarus run of the move
 checker (its schemata conversion is cached with test_mutate's) is copied by every test, which
 plants the verdict it needs; the replays, proofs and simulations are all real."""
@@ -42,9 +43,10 @@ def the_mutant(out):
     return [e for e in journal(out) if e.get("number")][-1]
 
 
-def plant(out, **fields):
-    """Append a later journal entry for the run's one mutant (the last entry of a mutant wins)."""
-    entry = {**the_mutant(out), **fields}
+def plant(out, drop=(), **fields):
+    """Append a later journal entry for the run's one mutant (the last entry of a mutant wins),
+    without the fields ``drop``."""
+    entry = {key: value for key, value in {**the_mutant(out), **fields}.items() if key not in drop}
     with open(out / "journal.jsonl", "a") as journal_file:
         journal_file.write(json.dumps(entry) + "\n")
     return entry
@@ -95,6 +97,14 @@ def test_a_survivors_counterexample_is_replayed_and_kept_in_the_corpus(run_copy,
     again = gamechip("mutate", "--out", str(run_copy), "--add-to-corpus", mutant["id"], env=env)
     assert again.returncode == 2 and "not a survivor with a SAT counterexample" in again.stderr, again.stderr
     assert len(again.stderr.strip().splitlines()) == 1
+
+    # a later run replays the corpus for its survivors as the regression does: the case kills the mutant
+    plant(run_copy, verdict="survived", test=None, message="", drop=("proof", "corpus"))
+    rerun = gamechip("mutate", *RUN, "--out", str(run_copy), "--resume", "--no-prove", "--json", env=env)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert json.loads(rerun.stdout)["blocks"]["move_checker"]["killed"] == 1, rerun.stdout
+    assert f"killed by corpus case {case_path.name}" in rerun.stderr
+    assert journal(run_copy)[-1]["test"] == f"corpus:{case_path.name}"
 
 
 def test_a_counterexample_the_mutant_passes_is_refused_and_not_added(run_copy, tmp_path):
