@@ -714,9 +714,8 @@ def cmd_mutate(args):
         raise UsageError(f"--prove-killed must be at least 1, got {args.prove_killed}")
     if args.elab_only:
         args.elab = True
-    if args.elab_only and args.netlist_only:
-        raise UsageError("--elab-only and --netlist-only leave nothing to run together: give --elab --netlist N "
-                         "--netlist-only, or one of them")
+    if args.replay and args.add_to_corpus is not None:
+        raise UsageError("--replay and --add-to-corpus are two different actions on a run: give one")
     if args.netlist_only and args.netlist is None:
         raise UsageError("--netlist-only needs --netlist N")
     if args.why is not None and args.add_to_corpus is None:
@@ -1226,7 +1225,10 @@ def build_parser():
     replay.set_defaults(run=cmd_replay)
 
     mutate = sub.add_parser("mutate", help="the regression's mutation score: every RTL block's source mutants in one "
-                                           "schemata build per design, each run through its bench")
+                                           "schemata build per design, each run through its bench",
+                            epilog="exit status: 0 scored; 1 mutants that could not be judged (errors), or a "
+                                   "counterexample --add-to-corpus refused; 2 bad input; 3 a bench bug: a killed mutant "
+                                   "that is equivalent to the original (gamechip report DIR exits 3 then too)")
     mutate.add_argument("--blocks", nargs="+", help="blocks to mutate (default: every Reversi block)")
     mutate.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
     mutate.add_argument("--out", required=True, help="results folder (journal.jsonl, mutants.json, report.md)")
@@ -1239,7 +1241,8 @@ def build_parser():
     mutate.add_argument("--elab", action="store_true",
                         help="also elaboration-time mutants (the code that builds a design: loop bounds, masks, "
                              "tables), one conversion each; report rows <block>:elab")
-    mutate.add_argument("--elab-only", action="store_true", help="elaboration-time mutants alone (no source mutants)")
+    mutate.add_argument("--elab-only", action="store_true",
+                        help="--elab without the source mutants (as --netlist-only for netlist mutants)")
     mutate.add_argument("--workers", type=int, help="parallel runs on this machine (default: one per core)")
     mutate.add_argument("--cluster", metavar="tcp://HOST:PORT",
                         help="run the mutants on the workers of this Dask distributed scheduler (each builds the "

@@ -123,6 +123,7 @@ def test_a_counterexample_the_mutant_passes_is_refused_and_not_added(run_copy, t
     (["--add-to-corpus"], "is not a mutation run folder"),
     (["--add-to-corpus", "rtl/x.py:1:1:op:00000000"], "is not a mutation run folder"),
     (["--why", "a gap"], "--why goes with --add-to-corpus"),
+    (["--replay", "rtl/x.py:1:1:op:00000000", "--add-to-corpus"], "two different actions on a run: give one"),
 ])
 def test_add_to_corpus_bad_input_is_one_line_and_exit_status_2(tmp_path, args, message):
     run = gamechip("mutate", "--out", str(tmp_path / "none"), *args)
