@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from gamechip.mutate import CATALOGUE, JOURNAL, MutateError, _append, read_journal
+from gamechip.mutate import CATALOGUE, ELAB, JOURNAL, MutateError, _append, read_journal
 
 TAG = "mutate-corpus"
 
@@ -147,6 +147,9 @@ def add_to_corpus(out, ids=None, why=None, folder=None, say=print):
                   "case": case.to_dict(), "expected": repr(check.expected(case))}
         root = Path(spec.get("root") or out / "schemata")
         work = out / "corpus-replays" / block.replace(":", "-")
+        elab = mutant.get("kind") == ELAB
+        if elab:   # no selector: the original is rtl/ itself, the mutant a copy of its own
+            root = Path(catalogue["rtl_root"])
         say(f"{mutant['id']}: replaying its counterexample on the original and on the mutant ({sim})")
         original = replay(record, root, 0, work)
         if not original.passed or not original.result.get("checked"):
@@ -154,7 +157,15 @@ def add_to_corpus(out, ids=None, why=None, folder=None, say=print):
             outcomes.append(Outcome(mutant["id"], block, "refused", "the original design fails the counterexample's "
                                     f"case (a bench or golden-model disagreement, not a gap): {message}"))
             continue
-        mutated = replay(record, root, mutant["number"], work)
+        if elab:
+            import shutil
+
+            from gamechip.mutate_elab import make_copy
+            copy = make_copy(root, design, mutant["id"], work)
+            mutated = replay(record, copy, 0, work)
+            shutil.rmtree(copy, ignore_errors=True)
+        else:
+            mutated = replay(record, root, mutant["number"], work)
         if mutated.passed:
             outcomes.append(Outcome(mutant["id"], block, "refused", "the mutant passes the counterexample's case too: "
                                     "the bench's form of it does not reach the inputs the miter found"))

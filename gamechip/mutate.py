@@ -1011,6 +1011,11 @@ def _byte_identical(entry):
     return bool(entry) and (entry.get("proof") or {}).get("detail") == IDENTICAL
 
 
+def _elab_verilog(out, row, mutant):
+    """Where mutate_elab.judge keeps an --elab mutant's converted Verilog."""
+    return Path(out) / "elab" / row.removesuffix(ELAB_SUFFIX) / f"{mutant.number}.v"
+
+
 def prove_survivors(out, plan, schemata_root, workers, say, survivors=True, killed_sample=0):
     """Every survivor of the run not judged yet: Yosys SAT miter of it against the original
     (gamechip/mutant_proof.py). Proved equivalent (combinational: under legal boards; sequential:
@@ -1020,7 +1025,7 @@ def prove_survivors(out, plan, schemata_root, workers, say, survivors=True, kill
     confirms the kill. ``survivors`` False: those alone."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from gamechip.mutant_proof import prove
+    from gamechip.mutant_proof import prove, prove_versions
     from rtl.designs import PORTS
     from tb import runner
 
@@ -1032,7 +1037,8 @@ def prove_survivors(out, plan, schemata_root, workers, say, survivors=True, kill
         if sequential and design not in PROOF_DEPTH:
             continue   # the engine, the processor, the peripheral: too large for a SAT miter here
         depth = PROOF_DEPTH.get(design) if sequential else None
-        chosen = [m for m in chosen if m.kind != ELAB]   # no schemata of its own to put in a miter
+        # an --elab mutant is proved from its own conversion, kept when it was judged
+        chosen = [m for m in chosen if m.kind != ELAB or _elab_verilog(out, block, m).exists()]
         for mutant in chosen:
             entry = entries.get((block, mutant.id))
             if survivors and entry and entry["verdict"] == "survived" and "proof" not in entry:
@@ -1066,6 +1072,10 @@ def prove_survivors(out, plan, schemata_root, workers, say, survivors=True, kill
 
     def one(item):
         block, design, mutant, entry, depth, root = item
+        if mutant.kind == ELAB:   # the original's conversion against the mutant copy's
+            original = (runner.hdl_dir(design, root) / f"{design}.v").read_text()
+            return item, prove_versions(original, _elab_verilog(out, block, mutant).read_text(), design, PORTS[design],
+                                        seq_depth=depth, timeout=PROOF_TIMEOUT)
         if mutant.kind == NETLIST:   # the converted design against the netlist with mutsel fixed
             work = Path(root) / "work" / design
             original = None if unmutated[design] else (work / "original.v").read_text()

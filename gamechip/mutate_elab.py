@@ -146,3 +146,20 @@ def judge(mutant, text, block, design, sim, rtl_root, work, seed, quick, baselin
     verdict, test, message, _ = _judge(block, design, sim, root, 0, seed, quick, baseline_seconds, limited=True)
     shutil.rmtree(root, ignore_errors=True)
     return verdict, test, message, time.monotonic() - clock
+
+
+def make_copy(rtl_root, design, mutant_id, work):
+    """The copy of ``rtl_root`` holding --elab mutant ``mutant_id`` again (judge deletes its
+    copies), under ``work``; MutateError when the file it names has changed since."""
+    from gamechip.mutate import MutateError
+
+    found = {m.id: (m, text) for m, text in elab_mutants(rtl_root, design_files(rtl_root, design))}
+    if mutant_id not in found:
+        raise MutateError(f"mutant '{mutant_id}' is not in {rtl_root}/rtl any more (its file changed since the run)")
+    mutant, text = found[mutant_id]
+    root = Path(work) / f"elab-{mutant.number}"
+    if root.exists():
+        shutil.rmtree(root)
+    shutil.copytree(Path(rtl_root) / "rtl", root / "rtl", ignore=shutil.ignore_patterns("__pycache__"))
+    (root / mutant.file).write_text(text)
+    return root

@@ -59,3 +59,20 @@ def test_four_move_checker_elab_mutants_are_converted_one_by_one_and_judged(tmp_
     assert any(e["verdict"] == "baseline" for e in entries)   # the original passed first
     assert "| move_checker:elab | " in (out / "report.md").read_text()
     assert not list((out / "elab" / "move_checker").glob("*/rtl"))   # the copies are not left behind
+
+    # a killed one through the miter: its own conversion against the original's
+    proved = subprocess.run(run.args + ["--resume", "--no-prove", "--prove-killed", "1"], cwd=ROOT,
+                            capture_output=True, text=True, env=dict(os.environ), timeout=900)
+    assert proved.returncode == 0 and json.loads(proved.stdout)["bench_bugs"] == [], proved.stderr[-3000:]
+    killed = [json.loads(line) for line in (out / "journal.jsonl").read_text().splitlines()][-1]
+    assert killed["verdict"] == "killed" and killed["proof"]["verdict"] == "counterexample", killed
+    # as a survivor, its counterexample goes to the corpus: rtl/ passes it, the mutant's copy does not
+    with open(out / "journal.jsonl", "a") as journal:
+        journal.write(json.dumps({**killed, "verdict": "survived", "test": None}) + "\n")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    added = subprocess.run([sys.executable, "-m", "gamechip", "mutate", "--out", str(out), "--add-to-corpus"],
+                           cwd=ROOT, capture_output=True, text=True, env={**os.environ, "GAMECHIP_CORPUS": str(corpus)},
+                           timeout=900)
+    assert added.returncode == 0 and f"added: {killed['id']}" in added.stdout, added.stdout + added.stderr
+    assert len(list(corpus.glob("*.json"))) == 1
