@@ -189,6 +189,9 @@ def test_a_byte_identical_mutant_that_a_planted_bench_kills_is_flagged(tmp_path,
     assert "## BENCH BUGS" in (out / "report.md").read_text()
 
 
+# A minute or more on 2 busy cores (a cluster's start, two runs, each worker's build and original):
+# kept out of the default regression, which is at its limit; make mutants runs it.
+@pytest.mark.extended
 def test_mutants_run_on_a_dask_local_cluster_and_resume_there(finished_run, tmp_path):
     """Two shards on two workers of a real LocalCluster on loopback; the client keeps the journal;
     a resumed run after a lost verdict runs that mutant alone."""
