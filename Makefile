@@ -44,9 +44,10 @@ bench-verilator:
 	.venv-cocotb2/bin/python -m gamechip.search_bench verilator
 
 # Longer checks than the regression's: every search-engine mutant; deeper searches and 8-empty
-# endgames on Verilator under the node scoreboard; the seed's Table 6 on Verilator.
+# endgames on Verilator under the node scoreboard; the seed's Table 6 on Verilator; gamechip mutate on a
+# Dask LocalCluster.
 mutants: setup
-	$(PYTEST) -n $(JOBS) -m extended tests/test_search_mutants.py tests/test_mutants.py
+	$(PYTEST) -n $(JOBS) -m extended tests/test_search_mutants.py tests/test_mutants.py tests/test_mutate_survivors.py
 
 search-deep: setup
 	GAMECHIP_SEARCH_SCALE=huge $(PYTEST) tb/test_search.py -k verilator

@@ -700,23 +700,53 @@ def cmd_mutate(args):
 
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.cluster and args.workers is not None:
+        raise UsageError("--workers sets the local runs at once; with --cluster the cluster's workers run the mutants")
+    if args.shard_size is not None and not args.cluster:
+        raise UsageError("--shard-size goes with --cluster (the mutants of one cluster task)")
+    if args.shard_size is not None and args.shard_size < 1:
+        raise UsageError(f"--shard-size must be at least 1, got {args.shard_size}")
     if args.netlist is not None and args.netlist < 1:
         raise UsageError(f"--netlist must be at least 1, got {args.netlist}")
+    if args.prove_killed is not None and args.prove_killed < 1:
+        raise UsageError(f"--prove-killed must be at least 1, got {args.prove_killed}")
+    if args.elab_only:
+        args.elab = True
+    if args.replay and args.add_to_corpus is not None:
+        raise UsageError("--replay and --add-to-corpus are two different actions on a run: give one")
     if args.netlist_only and args.netlist is None:
         raise UsageError("--netlist-only needs --netlist N")
+    if args.why is not None and args.add_to_corpus is None:
+        raise UsageError("--why goes with --add-to-corpus")
     try:
         if args.replay:
             return _mutate_replay(args.out, args.replay, args.blocks[0] if args.blocks else None)
+        if args.add_to_corpus is not None:
+            return _mutate_add_to_corpus(args.out, args.add_to_corpus, args.why)
         blocks = args.blocks or [b for b in mutation_blocks() if not b.startswith("chess_")]
-        result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=args.workers,
+        from gamechip.mutate import SHARD_SIZE
+        # with --cluster the local cores still convert the designs and run the miters
+        workers = args.workers or max(1, os.cpu_count() or 1)
+        result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=workers,
+                     cluster=args.cluster, shard_size=args.shard_size or SHARD_SIZE,
                      seed=args.seed, quick=args.quick, prove=not args.no_prove, netlist=args.netlist,
-                     source=not args.netlist_only)
+                     source=not (args.netlist_only or args.elab_only), prove_killed=args.prove_killed or 0,
+                     elab=args.elab)
     except MutateError as error:
         raise UsageError(str(error))
     print_summary(result, args.json, args.out)
-    return 1 if result["errors"] else 0
+    return mutation_exit_status(result)
+
+
+# gamechip mutate / report on a mutation run: 0 scored, 1 mutants that could not be judged
+# (errors), 2 bad input, 3 a bench bug (a killed mutant equivalent to the original), which wins
+BENCH_BUG_STATUS = 3
+
+
+def mutation_exit_status(result):
+    return BENCH_BUG_STATUS if result["bench_bugs"] else 1 if result["errors"] else 0
 
 
 def _mutate_replay(out, mutant_id, block=None):
@@ -738,6 +768,8 @@ def _mutate_replay(out, mutant_id, block=None):
     spec = catalogue["blocks"][block]
     design = spec["design"]
     print(f"mutant {mutant_id} ({block}): {mutant['original']}  ->  {mutant['mutated']}")
+    if mutant.get("kind") == "elab":
+        return _mutate_replay_elab(out, catalogue, mutant, spec)
     # a netlist row (block:netlist) runs its block's bench on the netlist root
     verdict, test, message = run_mutant(spec.get("block", block), design, catalogue["sim"],
                                         Path(spec.get("root") or Path(out) / "schemata"), mutant["number"],
@@ -746,16 +778,53 @@ def _mutate_replay(out, mutant_id, block=None):
     return 0
 
 
+def _mutate_replay_elab(out, catalogue, mutant, spec):
+    """An --elab mutant again: its copy of rtl/ made, converted and run through the bench."""
+    from gamechip.mutate import MutateError
+    from gamechip.mutate_elab import design_files, elab_mutants, judge
+    from tb import runner
+
+    root = Path(catalogue["rtl_root"])
+    design = spec["design"]
+    found = {m.id: (m, text) for m, text in elab_mutants(root, design_files(root, design))}
+    if mutant["id"] not in found:
+        raise MutateError(f"mutant '{mutant['id']}' is not in {root}/rtl any more (its file changed since the run)")
+    again, text = found[mutant["id"]]
+    original = (runner.hdl_dir(design, root) / f"{design}.v").read_text()
+    verdict, test, message, _ = judge(again, text, spec["block"], design, catalogue["sim"], root,
+                                      Path(out) / "elab-replay", 1, catalogue.get("quick", False), 0, original)
+    print(f"{verdict}{f' by {test}' if test else ''}: {message}")
+    return 0
+
+
+def _mutate_add_to_corpus(out, ids, why):
+    """Survivors' counterexamples replayed and kept in the corpus: 0 when every one that has a
+    bench case form was added (or was there already), 1 when one was refused."""
+    from gamechip.mutant_corpus import add_to_corpus
+
+    outcomes = add_to_corpus(out, ids or None, why, say=lambda text: print(f"mutate: {text}", file=sys.stderr))
+    if not outcomes:
+        print(f"no survivor of {out} has a SAT counterexample: nothing to add")
+    for outcome in outcomes:
+        print(f"{outcome.status}: {outcome.mutant_id} ({outcome.block}): {outcome.detail}"
+              + (f"\n  corpus case: {outcome.path}" if outcome.path else ""))
+    if any(o.status in ("added", "present") for o in outcomes):
+        print(f"the journal of {out} now records those mutants killed by their corpus case; "
+              f"tb/test_corpus.py replays the cases in every regression")
+    return 1 if any(o.status == "refused" for o in outcomes) else 0
+
+
 def cmd_report(args):
     from gamechip.report import ReportError, write_report
 
     if (Path(args.dir) / "mutants.json").exists():
         from gamechip.mutate import MutateError, print_summary, summarise
         try:
-            print_summary(summarise(args.dir), False, args.dir)
+            result = summarise(args.dir)
+            print_summary(result, False, args.dir)
         except MutateError as error:
             raise UsageError(str(error))
-        return 0
+        return BENCH_BUG_STATUS if result["bench_bugs"] else 0
     try:
         path, campaign = write_report(args.dir)
     except ReportError as error:
@@ -1156,7 +1225,10 @@ def build_parser():
     replay.set_defaults(run=cmd_replay)
 
     mutate = sub.add_parser("mutate", help="the regression's mutation score: every RTL block's source mutants in one "
-                                           "schemata build per design, each run through its bench")
+                                           "schemata build per design, each run through its bench",
+                            epilog="exit status: 0 scored; 1 mutants that could not be judged (errors), or a "
+                                   "counterexample --add-to-corpus refused; 2 bad input; 3 a bench bug: a killed mutant "
+                                   "that is equivalent to the original (gamechip report DIR exits 3 then too)")
     mutate.add_argument("--blocks", nargs="+", help="blocks to mutate (default: every Reversi block)")
     mutate.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
     mutate.add_argument("--out", required=True, help="results folder (journal.jsonl, mutants.json, report.md)")
@@ -1166,13 +1238,32 @@ def build_parser():
                         help="also N Yosys netlist mutants per block (as mcy samples them), all in one netlist per "
                              "design behind a mutsel input; report rows <block>:netlist")
     mutate.add_argument("--netlist-only", action="store_true", help="with --netlist: no source mutants")
-    mutate.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)), help="parallel runs")
+    mutate.add_argument("--elab", action="store_true",
+                        help="also elaboration-time mutants (the code that builds a design: loop bounds, masks, "
+                             "tables), one conversion each; report rows <block>:elab")
+    mutate.add_argument("--elab-only", action="store_true",
+                        help="--elab without the source mutants (as --netlist-only for netlist mutants)")
+    mutate.add_argument("--workers", type=int, help="parallel runs on this machine (default: one per core)")
+    mutate.add_argument("--cluster", metavar="tcp://HOST:PORT",
+                        help="run the mutants on the workers of this Dask distributed scheduler (each builds the "
+                             "schemata of its own RTL, which must be the same); the journal is kept here")
+    mutate.add_argument("--shard-size", type=int, metavar="N",
+                        help="with --cluster: mutants per cluster task (default 32)")
     mutate.add_argument("--no-prove", action="store_true",
                         help="leave survivors unproved (no Yosys SAT miter against the original)")
+    mutate.add_argument("--prove-killed", type=int, metavar="N",
+                        help="also N killed mutants per block through the SAT miter and every byte-identical mutant "
+                             "through its bench: one equivalent yet killed is a bench bug (exit status 3)")
     mutate.add_argument("--quick", action="store_true",
                         help="every bench at its smallest size: a smoke run of the machinery, not a score")
     mutate.add_argument("--seed", type=_natural, default=1, help="seed of the benches' random positions")
     mutate.add_argument("--replay", metavar="ID", help="run one mutant of --out again and say how it ends")
+    mutate.add_argument("--add-to-corpus", nargs="*", metavar="ID",
+                        help="of the finished run in --out: replay these survivors' SAT counterexamples (none named: "
+                             "every one) on the original, which must pass, and on the mutant, which must fail, then "
+                             "add each to the regression corpus and record the mutant killed by it")
+    mutate.add_argument("--why", help="with --add-to-corpus: which gap the cases close (kept in the corpus file, "
+                                      "before the mutant's own description)")
     mutate.add_argument("--json", action="store_true", help="print the per-block scores as one JSON object")
     mutate.set_defaults(run=cmd_mutate)
 

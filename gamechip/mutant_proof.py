@@ -221,6 +221,20 @@ def prove_netlist(original_text, netlist_text, design, netlist_module, number, w
     return _miter(gold, gate, ports, constraint, seq_depth, timeout, keep, start)
 
 
+def prove_versions(original_text, mutant_text, design, ports, constraint="legal_board", seq_depth=None,
+                   timeout=300, keep=None):
+    """Miter of two conversions of ``design`` (one module ``design`` each): the original against
+    an elaboration-time mutant's (``gamechip mutate --elab``), which no selector can hold;
+    verdicts as ``prove``'s."""
+    start = time.monotonic()
+    try:
+        gold = rename_module(original_text, design, "gold")
+        gate = rename_module(mutant_text, design, "gate")
+    except ValueError as error:
+        return ProofResult("unknown", None, round(time.monotonic() - start, 3), str(error))
+    return _miter(gold, gate, ports, constraint, seq_depth, timeout, keep, start)
+
+
 def _miter(gold, gate, ports, constraint, seq_depth, timeout, keep, start):
     """Run the miter of modules ``gold`` and ``gate`` (their Verilog texts) in Yosys."""
     sequential = seq_depth is not None

@@ -22,6 +22,12 @@ skips the mutants already there) and ``OUT/mutants.json`` (the catalogue: id, fi
 operator, original and mutated source). ``gamechip report OUT`` and ``--json`` give the score,
 killed / (killed + survivors not proved equivalent or waived), per block, file, function and
 operator, and every survivor with its diff and the command that replays it.
+
+After the run: ``--add-to-corpus`` keeps a survivor's SAT counterexample as a corpus case
+(gamechip/mutant_corpus.py); ``--prove-killed N`` puts killed mutants through the miter and
+byte-identical ones through their bench, and a killed mutant that is equivalent is reported as a
+bench bug (exit status 3). ``--cluster`` runs the mutants as Dask tasks (run_shard); ``--elab``
+adds elaboration-time mutants (gamechip/mutate_elab.py).
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from gamechip.mutate_elab import KIND as ELAB, SUFFIX as ELAB_SUFFIX
 from gamechip.mutate_netlist import KIND as NETLIST, SUFFIX
 
 MUTSEL = "MUTSEL"
@@ -193,6 +200,23 @@ def _not_selected(numbers):
             for n in numbers]
 
 
+def _position_of(node, source):
+    """Line and column naming a mutation of ``node``: a binary operator's own symbol (the
+    operators of ``a | b | c`` are nested nodes that all start at ``a``)."""
+    if not isinstance(node, ast.BinOp):
+        return node.lineno, node.col_offset
+    lines = source.splitlines()
+    line, column = node.left.end_lineno, node.left.end_col_offset
+    while line <= len(lines):
+        text = lines[line - 1]
+        while column < len(text) and text[column] in " \t)\\":
+            column += 1
+        if column < len(text) and not text[column] == "#":
+            return line, column
+        line, column = line + 1, 0
+    return node.lineno, node.col_offset
+
+
 class _Schemata(ast.NodeTransformer):
     """Rewrites one module: every mutation of every generator body behind MUTSEL."""
 
@@ -203,20 +227,7 @@ class _Schemata(ast.NodeTransformer):
         self.block = self.function = None
 
     def _position(self, node):
-        """Line and column naming a mutation of ``node``: a binary operator's own symbol (the
-        operators of ``a | b | c`` are nested nodes that all start at ``a``)."""
-        if not isinstance(node, ast.BinOp):
-            return node.lineno, node.col_offset
-        lines = self.source.splitlines()
-        line, column = node.left.end_lineno, node.left.end_col_offset
-        while line <= len(lines):
-            text = lines[line - 1]
-            while column < len(text) and text[column] in " \t)\\":
-                column += 1
-            if column < len(text) and not text[column] == "#":
-                return line, column
-            line, column = line + 1, 0
-        return node.lineno, node.col_offset
+        return _position_of(node, self.source)
 
     def _new(self, node, operator, original_node, mutated_node):
         """``node``: where the mutation is (its line and column name the mutant)."""
@@ -412,6 +423,7 @@ def identical_mutants(text):
 # --------------------------------------------------------------------------- running them
 
 JOURNAL = "journal.jsonl"
+IDENTICAL = "its converted Verilog is the original's, byte for byte"
 CATALOGUE = "mutants.json"
 WAIVERS = Path(__file__).resolve().parent.parent / "tb" / "mutation_waivers.json"
 STREAMED = "evaluator_axi"   # mutated through its streamed searches (tb/test_evaluator_axi.py)
@@ -421,7 +433,10 @@ OWN_BENCHES = ("search", "uart", "processor", STREAMED)
 SEARCH_SCALE = "small"
 # --quick (the regression's sample): every bench at its smallest size, to prove the machinery
 QUICK_SEARCH_SCALE, QUICK_COUNT = "tiny", 256
-VERDICTS = ("killed", "survived", "error")
+VERDICTS = ("killed", "survived", "error", "invalid")   # invalid: an --elab copy that does not convert
+# Mutants per cluster task: each task on a fresh worker pays for a build and the original's two
+# runs, and a shard is the unit --resume loses when a worker dies.
+SHARD_SIZE = 32
 
 
 class MutateError(Exception):
@@ -529,14 +544,21 @@ def netlist_blocks():
 
 
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
-        quick=False, prove=True, netlist=None, source=True):
+        quick=False, prove=True, netlist=None, source=True, prove_killed=0, cluster=None, shard_size=SHARD_SIZE,
+        elab=False):
     """Generate, build and run the mutants of ``blocks`` on ``sim`` into ``out``; the summary.
 
     ``limit``: at most this many source mutants per block (spread over its files and operators);
     ``quick``: every bench at its smallest size (a smoke run of the machinery, not a score);
     ``prove``: then a SAT miter of every survivor against the original (prove_survivors);
     ``netlist``: also a sample of this many Yosys netlist mutants per block (mutate_netlist),
-    judged by the same bench, their rows ``<block>:netlist``; ``source``: False, those alone."""
+    judged by the same bench, their rows ``<block>:netlist``; ``source``: False, those alone;
+    ``prove_killed``: also this many killed mutants per row through the miter, and every
+    byte-identical mutant through its bench, so that a bench bug (a killed mutant that is
+    equivalent to the original) can show at all (summarise's ``bench_bugs``); ``cluster``: the
+    address of a Dask scheduler whose workers run the mutants, ``shard_size`` of them a task
+    (run_shard), the journal written here as the shards finish; ``elab``: also the block's
+    elaboration-time mutants (gamechip/mutate_elab.py), one conversion each, rows ``<block>:elab``."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from tb import runner
@@ -550,6 +572,12 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             raise MutateError(f"unknown block '{block}': choose from {', '.join(known)}")
     if netlist is not None and netlist < 1:
         raise MutateError(f"--netlist must be at least 1, got {netlist}")
+    if cluster and elab:
+        raise MutateError("--elab runs here only, not with --cluster: each mutant is a copy of this machine's rtl/")
+    if cluster and netlist:
+        raise MutateError("--netlist runs here only, not with --cluster: its netlists are files of this machine")
+    if cluster:   # a wrong address is told at once, not after minutes of conversion
+        _connect(cluster).close()
     if netlist:
         others = [b for b in blocks if b not in netlist_blocks()]
         if others and not source:
@@ -583,7 +611,8 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
         if (before.get("sim"), before.get("quick", False)) != (sim, quick):
             raise MutateError(f"--out {out} was run with --sim {before.get('sim')}"
                               f"{' --quick' if before.get('quick') else ''}: resume it the same way")
-        running = set(blocks if source else []) | {b + SUFFIX for b in blocks if netlist and b in netlist_blocks()}
+        running = set(blocks if source else []) | {b + SUFFIX for b in blocks if netlist and b in netlist_blocks()} \
+            | {b + ELAB_SUFFIX for b in blocks if elab}
         if before.get("rtl_digest") == catalogue["rtl_digest"]:   # the other rows of the run stay in its report
             catalogue["blocks"] = {b: spec for b, spec in before.get("blocks", {}).items() if b not in running}
             kept = {i for spec in catalogue["blocks"].values() for i in spec["mutants"]}
@@ -624,8 +653,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                 if mutant.number in identical[block] and (block, mutant.id) not in done:
                     entry = {"id": mutant.id, "block": block, "number": mutant.number, "verdict": "survived",
                              "test": None, "message": "", "seconds": 0, "equivalent": True,
-                             "proof": {"verdict": "equivalent", "seconds": 0,
-                                       "detail": "its converted Verilog is the original's, byte for byte"}}
+                             "proof": {"verdict": "equivalent", "seconds": 0, "detail": IDENTICAL}}
                     _append(journal, entry)
                     done[block, mutant.id] = entry
             say(f"{block}: {len(chosen)} mutants to run on {design} ({len(inside[block])} in its converted Verilog, "
@@ -633,35 +661,37 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     if netlist:
         plan += _netlist_plan([b for b in blocks if b in netlist_blocks()], known, netlist, seed, rtl_root, out,
                               catalogue, say)
+    elab_texts, elab_verilog = {}, {}
+    if elab:
+        plan += _elab_plan(blocks, known, rtl_root, limit, catalogue, elab_texts, elab_verilog, say)
     (out / CATALOGUE).write_text(json.dumps(catalogue, indent=1))
 
     baseline_seconds = {}
 
     def one(row, block, design, root, mutant):
-        slot, lock = take_slot(design, sim)
-        limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds.get(row, 0)) if mutant else None
-        watchdog = _Watchdog(f"/{design}-{sim}-", slot_tag(slot), limit)
-        try:
-            clock = time.monotonic()
-            number = mutant.number if mutant else 0
-            verdict, test, message = run_mutant(block, design, sim, root, number, slot_tag(slot), seed, quick)
-            if watchdog.fired:   # the mutant hung its bench: a failure the bench would show by never ending
-                verdict, test, message = "killed", "timeout", f"no end within {limit:.0f} s (the original: " \
-                                                              f"{baseline_seconds.get(row, 0):.0f} s)"
-            return row, mutant, verdict, test, message, time.monotonic() - clock
-        finally:
-            watchdog.cancel()
-            lock.close()
+        if mutant and mutant.kind == ELAB:
+            from gamechip import mutate_elab
+            return (row, mutant, *mutate_elab.judge(mutant, elab_texts[mutant.id], block, design, sim, rtl_root,
+                                                    out / "elab" / block, seed, quick, baseline_seconds.get(row, 0),
+                                                    elab_verilog[design]))
+        number = mutant.number if mutant else 0
+        return (row, mutant, *_judge(block, design, sim, root, number, seed, quick, baseline_seconds.get(row, 0)))
 
     # the runner switches the cocotb logger's propagation per run: with runs in threads that
     # would leak simulator logs to the console, so it stays off for the whole run
     logging.getLogger("cocotb").propagate = False
     total = sum(len(chosen) for _, _, _, chosen, _ in plan)
     finished = sum(1 for row, _, _, chosen, _ in plan for m in chosen if (row, m.id) in done)
+    if cluster:
+        _run_on_cluster(cluster, plan, done, journal, catalogue["rtl_digest"], sim, seed, quick, shard_size,
+                        prove_killed, say)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        for row, block, design, chosen, root in plan:
+        for row, block, design, chosen, root in [] if cluster else plan:
             todo = [m for m in chosen if (row, m.id) not in done]
-            if not todo:
+            # byte-identical mutants run too under prove_killed: the bench must pass them
+            identical_todo = [m for m in chosen if prove_killed and m.kind != ELAB
+                              and _byte_identical(done.get((row, m.id))) and "simulated" not in done[row, m.id]]
+            if not todo and not identical_todo:
                 continue
             # a netlist row's baseline is its netlist with mutsel 0: named by the netlist root's digest
             baseline_id = f"{row}:baseline:{catalogue['rtl_digest'] if root == schemata_root else runner.rtl_digest(root)}"
@@ -674,7 +704,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                 _append(journal, entry)
                 if entry["verdict"] != "baseline":
                     say(f"{row}: the original design (MUTSEL=0) fails its bench: {message}; its mutants are errors")
-                    for mutant in todo:
+                    for mutant in todo:   # the byte-identical ones keep their verdict
                         _append(journal, {"id": mutant.id, "block": row, "number": mutant.number,
                                           "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
                     continue
@@ -683,18 +713,220 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             else:
                 previous = done[row, baseline_id]
                 baseline_seconds[row] = previous.get("run_seconds", previous.get("seconds", 0))
-            futures = [pool.submit(one, row, block, design, root, m) for m in todo]
+            futures = [pool.submit(one, row, block, design, root, m) for m in todo + identical_todo]
             for future in as_completed(futures):
                 block_, mutant, verdict, test, message, seconds = future.result()
-                _append(journal, {"id": mutant.id, "block": block_, "number": mutant.number, "verdict": verdict,
-                                  "test": test, "message": message[:500], "seconds": round(seconds, 2)})
+                if mutant in identical_todo:
+                    _append(journal, {**done[block_, mutant.id], "simulated": {
+                        "verdict": verdict, "test": test, "message": message[:500], "seconds": round(seconds, 2)}})
+                    say(f"{block_} #{mutant.number} (byte-identical) through its bench: {verdict}"
+                        f"{f' by {test}: BENCH BUG' if verdict == 'killed' else ''}")
+                    continue
+                entry = {"id": mutant.id, "block": block_, "number": mutant.number, "verdict": verdict,
+                         "test": test, "message": message[:500], "seconds": round(seconds, 2)}
+                if verdict == "identical":   # an --elab copy that converts to the original's Verilog
+                    entry.update(verdict="survived", equivalent=True,
+                                 proof={"verdict": "equivalent", "seconds": 0, "detail": IDENTICAL})
+                _append(journal, entry)
                 finished += 1
                 elapsed = time.monotonic() - started
                 say(f"{finished}/{total} {block_} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
                     f"{verdict}{f' by {test}' if test else ''} ({seconds:.1f} s; {elapsed / 60:.1f} min)")
-    if prove:
-        prove_survivors(out, plan, schemata_root, workers, say)
+    from gamechip.mutant_corpus import corpus_kills
+    corpus_kills(out, plan, sim, say)   # before the miter: a survivor the corpus kills needs no proof
+    if prove or prove_killed:
+        prove_survivors(out, plan, schemata_root, workers, say, survivors=prove, killed_sample=prove_killed)
     return summarise(out)
+
+
+def _judge(block, design, sim, root, number, seed, quick, baseline_seconds, limited=None):
+    """One run of ``block``'s bench on mutant ``number`` (0: the original) of the build at
+    ``root``, in a build slot of this machine, under the watchdog (a mutant may take
+    TIMEOUT_FACTOR times ``baseline_seconds``; ``limited``: whether the run is a mutant's, by
+    default when ``number`` is not 0); (verdict, test, message, seconds)."""
+    from tb.slots import slot_tag, take_slot
+
+    slot, lock = take_slot(design, sim)
+    limited = bool(number) if limited is None else limited
+    limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds) if limited else None
+    watchdog = _Watchdog(f"/{design}-{sim}-", slot_tag(slot), limit)
+    try:
+        clock = time.monotonic()
+        verdict, test, message = run_mutant(block, design, sim, root, number, slot_tag(slot), seed, quick)
+        if watchdog.fired:   # the mutant hung its bench: a failure the bench would show by never ending
+            verdict, test, message = "killed", "timeout", f"no end within {limit:.0f} s (the original: " \
+                                                          f"{baseline_seconds:.0f} s)"
+        return verdict, test, message, time.monotonic() - clock
+    finally:
+        watchdog.cancel()
+        lock.close()
+
+
+# --------------------------------------------------------------------------- on a Dask cluster
+
+_WORKER_BASELINES = {}   # on a worker: (block, sim, rtl digest, quick, seed) -> the original's entry
+
+
+def _worker_schemata(root, digest):
+    """This machine's schemata build of ``root`` (digest ``digest``), built once under a lock:
+    the same RTL makes the same mutants with the same numbers and ids as the client's."""
+    from tb import runner
+
+    folder = runner.BUILD / "mutate-schemata" / digest
+    with runner._locked(runner.BUILD / "mutate-schemata" / f"{digest}.lock"):
+        if not (folder / ".done").exists():
+            build_schemata(root, folder)
+            (folder / ".done").write_text("ok\n")
+    return folder
+
+
+def run_shard(shard):
+    """A Dask task of ``gamechip mutate --cluster``: the mutants of ``shard`` (block, design, sim,
+    seed, quick, rtl_digest, mutants: [{id, number}]) through the block's bench on this worker,
+    after the original (once per worker process). Returns {host, baseline (when run here now),
+    entries}; never raises: a failure becomes error entries, which --resume takes up again."""
+    import socket
+
+    from tb import runner
+
+    host = socket.gethostname()
+    block, design, sim = shard["block"], shard["design"], shard["sim"]
+
+    def errors(message, baseline=None):
+        return {"host": host, "baseline": baseline, "entries": [
+            {"id": m["id"], "number": m["number"], "verdict": "error", "message": message, "seconds": 0}
+            for m in shard["mutants"]]}
+
+    try:
+        root = runner.resolve_rtl_root()
+        digest = runner.rtl_digest(root)
+        if digest != shard["rtl_digest"]:
+            return errors(f"the RTL on {host} ({root}, digest {digest}) is not the client's "
+                          f"(digest {shard['rtl_digest']})")
+        logging.getLogger("cocotb").propagate = False
+        schemata = _worker_schemata(root, digest)
+        key = (block, sim, digest, shard["quick"], shard["seed"])
+        fresh = key not in _WORKER_BASELINES
+        if fresh:
+            verdict, test, message, seconds = _judge(block, design, sim, schemata, 0, shard["seed"], shard["quick"], 0)
+            baseline = {"verdict": "baseline" if verdict == "survived" else "baseline-failed", "test": test,
+                        "message": message, "seconds": round(seconds, 2)}
+            if verdict != "survived":
+                return errors(f"MUTSEL=0 failed on {host}", baseline)
+            baseline["run_seconds"] = round(_judge(block, design, sim, schemata, 0, shard["seed"], shard["quick"],
+                                                   0)[-1], 2)
+            _WORKER_BASELINES[key] = baseline
+        baseline = _WORKER_BASELINES[key]
+        entries = []
+        for mutant in shard["mutants"]:
+            verdict, test, message, seconds = _judge(block, design, sim, schemata, mutant["number"], shard["seed"],
+                                                     shard["quick"], baseline["run_seconds"])
+            entries.append({"id": mutant["id"], "number": mutant["number"], "verdict": verdict, "test": test,
+                            "message": message[:500], "seconds": round(seconds, 2)})
+        return {"host": host, "baseline": baseline if fresh else None, "entries": entries}
+    except Exception as error:   # noqa: BLE001 -- a task that raised would lose the shard's verdicts
+        return errors(f"{type(error).__name__} on {host}: {error}"[:500])
+
+
+def _connect(address):
+    """A Dask client of the scheduler at ``address``; MutateError when it cannot be one."""
+    from gamechip.campaign import CampaignInputError, check_cluster_address
+
+    try:
+        check_cluster_address(address)
+    except CampaignInputError as error:
+        raise MutateError(str(error))
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MutateError("--cluster needs the Python package 'distributed' (pip install distributed)")
+    try:
+        return Client(address, timeout="10s")
+    except (OSError, TimeoutError) as error:
+        raise MutateError(f"cannot reach the Dask scheduler at {address}: {error}")
+
+
+def _run_on_cluster(address, plan, done, journal, rtl_digest, sim, seed, quick, shard_size, prove_killed, say):
+    """The plan's mutants not judged yet, ``shard_size`` a task, on the Dask scheduler at
+    ``address``; every entry journaled here as its shard returns."""
+    from distributed import as_completed
+
+    shards = []
+    for row, block, design, chosen, _ in plan:
+        todo = [m for m in chosen if (row, m.id) not in done or (
+            prove_killed and _byte_identical(done[row, m.id]) and "simulated" not in done[row, m.id])]
+        for first in range(0, len(todo), shard_size):
+            part = todo[first:first + shard_size]
+            shards.append((row, {"block": block, "design": design, "sim": sim, "seed": seed, "quick": quick,
+                                 "rtl_digest": rtl_digest,
+                                 "mutants": [{"id": m.id, "number": m.number} for m in part]}))
+    if not shards:
+        return
+    client = _connect(address)
+    threads = client.nthreads()
+    say(f"Dask cluster {address} ({len(threads)} workers, {sum(threads.values())} threads): "
+        f"{sum(len(shard['mutants']) for _, shard in shards)} mutants in {len(shards)} shards")
+    run_id = hashlib.sha256(f"{journal}{time.time()}".encode()).hexdigest()[:10]
+    futures = {client.submit(run_shard, shard, pure=False, key=f"gamechip-mutate-{row}-{n}-{run_id}"): (row, shard)
+               for n, (row, shard) in enumerate(shards)}
+    finished = 0
+    try:
+        for future in as_completed(futures):
+            row, shard = futures[future]
+            try:
+                result = future.result()
+            except Exception as error:   # noqa: BLE001 -- a worker lost: its mutants are retaken by --resume
+                result = {"host": "?", "baseline": None, "entries": [
+                    {"id": m["id"], "number": m["number"], "verdict": "error", "seconds": 0,
+                     "message": f"the cluster lost the shard: {type(error).__name__}: {error}"[:500]}
+                    for m in shard["mutants"]]}
+            if result["baseline"]:
+                _append(journal, {"id": f"{row}:baseline:{rtl_digest}", "block": row, **result["baseline"],
+                                  "host": result["host"]})
+            for entry in result["entries"]:
+                before = done.get((row, entry["id"]))
+                if _byte_identical(before):   # run for --prove-killed: the verdict stays, the run beside it
+                    _append(journal, {**before, "simulated": {key: entry[key] for key in
+                                                              ("verdict", "test", "message", "seconds") if key in entry}})
+                    continue
+                _append(journal, {**entry, "block": row, "host": result["host"]})
+            finished += 1
+            verdicts = Counter(entry["verdict"] for entry in result["entries"])
+            say(f"shard {finished}/{len(shards)} ({row}, {len(shard['mutants'])} mutants on {result['host']}): "
+                + ", ".join(f"{n} {verdict}" for verdict, n in sorted(verdicts.items())))
+    except KeyboardInterrupt:
+        client.cancel(list(futures))
+        raise
+    finally:
+        client.close()
+
+
+def _elab_plan(blocks, known, rtl_root, limit, catalogue, texts, verilog, say):
+    """The rows ``<block>:elab``: the elaboration-time mutants of the files each block's design
+    is built from (at most ``limit``, spread), their mutated file texts into ``texts`` and the
+    original converted Verilog of each design into ``verilog``."""
+    from gamechip.mutate_elab import design_files, elab_mutants
+    from tb import runner
+
+    plan = []
+    for block in blocks:
+        design = known[block]
+        try:
+            verilog[design] = (runner.hdl_dir(design, rtl_root) / f"{design}.v").read_text()
+        except runner.ConversionFailed as error:
+            raise MutateError(f"{design} does not convert: {str(error).splitlines()[0]}")
+        found = elab_mutants(rtl_root, design_files(rtl_root, design))
+        chosen = [m for m, _ in found]
+        if limit:
+            chosen = _spread(chosen, limit)
+        texts.update({m.id: text for m, text in found if m in chosen})
+        row = block + ELAB_SUFFIX
+        known_ids = {m["id"] for m in catalogue["mutants"]}
+        catalogue["mutants"] += [m.to_dict() for m in chosen if m.id not in known_ids]
+        catalogue["blocks"][row] = {"design": design, "kind": ELAB, "block": block, "mutants": [m.id for m in chosen]}
+        plan.append((row, block, design, chosen, rtl_root))
+        say(f"{row}: {len(chosen)} of {len(found)} elaboration-time mutants of {design}'s files, one conversion each")
+    return plan
 
 
 def _netlist_plan(blocks, known, count, seed, rtl_root, out, catalogue, say):
@@ -775,13 +1007,25 @@ PROOF_DEPTH = {"uart": 120, "stable_discs": 40, "openings": 24, "evaluator": 40}
 PROOF_TIMEOUT = 300   # seconds of SAT per survivor; beyond it the survivor stays a survivor
 
 
-def prove_survivors(out, plan, schemata_root, workers, say):
+def _byte_identical(entry):
+    return bool(entry) and (entry.get("proof") or {}).get("detail") == IDENTICAL
+
+
+def _elab_verilog(out, row, mutant):
+    """Where mutate_elab.judge keeps an --elab mutant's converted Verilog."""
+    return Path(out) / "elab" / row.removesuffix(ELAB_SUFFIX) / f"{mutant.number}.v"
+
+
+def prove_survivors(out, plan, schemata_root, workers, say, survivors=True, killed_sample=0):
     """Every survivor of the run not judged yet: Yosys SAT miter of it against the original
     (gamechip/mutant_proof.py). Proved equivalent (combinational: under legal boards; sequential:
-    bounded from reset) -> equivalent; a counterexample is kept beside the survivor."""
+    bounded from reset) -> equivalent; a counterexample is kept beside the survivor.
+    ``killed_sample``: also up to this many killed mutants of each row not proved yet (spread over
+    files and operators); one proved equivalent is a bench bug (summarise), a counterexample
+    confirms the kill. ``survivors`` False: those alone."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from gamechip.mutant_proof import prove
+    from gamechip.mutant_proof import prove, prove_versions
     from rtl.designs import PORTS
     from tb import runner
 
@@ -792,13 +1036,21 @@ def prove_survivors(out, plan, schemata_root, workers, say):
         sequential = any(name == "clk" for name, _, _ in PORTS[design])
         if sequential and design not in PROOF_DEPTH:
             continue   # the engine, the processor, the peripheral: too large for a SAT miter here
+        depth = PROOF_DEPTH.get(design) if sequential else None
+        # an --elab mutant is proved from its own conversion, kept when it was judged
+        chosen = [m for m in chosen if m.kind != ELAB or _elab_verilog(out, block, m).exists()]
         for mutant in chosen:
             entry = entries.get((block, mutant.id))
-            if entry and entry["verdict"] == "survived" and "proof" not in entry:
-                todo.append((block, design, mutant, entry, PROOF_DEPTH.get(design) if sequential else None, root))
+            if survivors and entry and entry["verdict"] == "survived" and "proof" not in entry:
+                todo.append((block, design, mutant, entry, depth, root))
+        killed = [m for m in chosen if entries.get((block, m.id), {}).get("verdict") == "killed"]
+        proved = sum(1 for m in killed if "proof" in entries[block, m.id])
+        for mutant in _spread([m for m in killed if "proof" not in entries[block, m.id]],
+                              max(0, killed_sample - proved)):
+            todo.append((block, design, mutant, entries[block, mutant.id], depth, root))
     if not todo:
         return
-    say(f"proving {len(todo)} survivors against the original design (Yosys SAT miter)")
+    say(f"proving {len(todo)} mutants against the original design (Yosys SAT miter)")
 
     # A netlist survivor is proved against its netlist with mutsel 0 (the two share all but the
     # mutated cone: 2-3 times faster) once the netlist with mutsel 0 is proved equivalent to the
@@ -820,6 +1072,10 @@ def prove_survivors(out, plan, schemata_root, workers, say):
 
     def one(item):
         block, design, mutant, entry, depth, root = item
+        if mutant.kind == ELAB:   # the original's conversion against the mutant copy's
+            original = (runner.hdl_dir(design, root) / f"{design}.v").read_text()
+            return item, prove_versions(original, _elab_verilog(out, block, mutant).read_text(), design, PORTS[design],
+                                        seq_depth=depth, timeout=PROOF_TIMEOUT)
         if mutant.kind == NETLIST:   # the converted design against the netlist with mutsel fixed
             work = Path(root) / "work" / design
             original = None if unmutated[design] else (work / "original.v").read_text()
@@ -840,7 +1096,10 @@ def prove_survivors(out, plan, schemata_root, workers, say):
                 record["inputs"] = proof.inputs
             if depth:
                 record["bounded_cycles"] = depth
-            _append(journal, {**entry, "proof": record, "equivalent": proof.verdict == "equivalent"})
+            if entry["verdict"] == "killed":   # equivalent and killed: the bench rejects a correct design
+                _append(journal, {**entry, "proof": record})
+            else:
+                _append(journal, {**entry, "proof": record, "equivalent": proof.verdict == "equivalent"})
             say(f"proof {done}/{len(todo)} {block} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
                 f"{proof.verdict}{' within %d cycles' % depth if depth and proof.verdict == 'equivalent' else ''}"
                 f"{': ' + proof.detail if proof.detail and proof.verdict != 'equivalent' else ''} ({proof.seconds:.0f} s)")
@@ -874,7 +1133,7 @@ def summarise(out, waivers=None):
     waivers = load_waivers() if waivers is None else waivers
     by_id = {m["id"]: m for m in catalogue["mutants"]}
     result = {"sim": catalogue["sim"], "rtl_root": catalogue.get("rtl_root"), "quick": catalogue.get("quick", False), "rtl_digest": catalogue["rtl_digest"], "blocks": {}, "files": {},
-              "functions": {}, "operators": {}, "lines": {}, "digests": {}, "survivors": [], "equivalent": [], "waived": [], "errors": [], "pending": 0,
+              "functions": {}, "operators": {}, "lines": {}, "digests": {}, "survivors": [], "equivalent": [], "waived": [], "errors": [], "pending": 0, "bench_bugs": [],
               "killed_by": {"directed": 0, "random": 0, "other": 0, "timeout": 0}, "killed_by_test": {}}
 
     def count(table, key, verdict):
@@ -885,10 +1144,14 @@ def summarise(out, waivers=None):
 
     for block, spec in catalogue["blocks"].items():
         result["blocks"].setdefault(block, {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "waived": 0,
-                                            "errors": 0, "pending": 0, "kind": spec.get("kind", "source")})
+                                            "errors": 0, "pending": 0, "not_mutants": 0,
+                                            "kind": spec.get("kind", "source")})
         for mutant_id in spec["mutants"]:
             mutant, entry = by_id[mutant_id], entries.get((block, mutant_id))
             verdict = entry["verdict"] if entry else "pending"
+            if verdict == "invalid":   # an --elab copy that does not elaborate: no design, no mutant
+                result["blocks"][block]["not_mutants"] += 1
+                continue
             if verdict == "survived" and entry.get("equivalent"):
                 verdict = "equivalent"
             elif verdict == "survived" and mutant_id in waivers:
@@ -923,6 +1186,9 @@ def summarise(out, waivers=None):
                 result["errors"].append({**mutant, "block": block, "message": entry.get("message", "")})
             if verdict == "pending":
                 result["pending"] += 1
+            bug = _bench_bug(entry)
+            if bug:
+                result["bench_bugs"].append({**mutant, "block": block, **bug})
     for table in ("blocks", "files", "functions", "operators"):
         for row in result[table].values():
             judged = row["killed"] + row["survived"]
@@ -930,11 +1196,32 @@ def summarise(out, waivers=None):
     return result
 
 
+def _bench_bug(entry):
+    """{test, message, evidence} when the bench rejected a mutant that is equivalent to the
+    original: killed and proved equivalent by the miter, or byte-identical to the original and
+    killed when run (--prove-killed). Else None."""
+    if not entry:
+        return None
+    proof = entry.get("proof") or {}
+    if entry["verdict"] == "killed" and proof.get("verdict") == "equivalent":
+        bound = f", bounded: {proof['bounded_cycles']} cycles from reset" if proof.get("bounded_cycles") else ""
+        return {"test": entry.get("test"), "message": entry.get("message", ""),
+                "evidence": f"proved equivalent by the SAT miter ({proof.get('detail') or 'proved'}{bound})"}
+    simulated = entry.get("simulated") or {}
+    if _byte_identical(entry) and simulated.get("verdict") == "killed":
+        return {"test": simulated.get("test"), "message": simulated.get("message", ""), "evidence": IDENTICAL}
+    return None
+
+
 def _kind_of_test(test):
     """directed (hand-picked positions and sequences), random (seeded random vectors), or other
-    (whole games and recorded searches: the processor's and the peripheral's benches)."""
+    (whole games and recorded searches: the processor's and the peripheral's benches). A corpus
+    case (``corpus:<file>``, a survivor's counterexample kept by --add-to-corpus) is directed:
+    one hand-kept case, whatever words its file name holds."""
     if test == "timeout":
         return "timeout"
+    if test.startswith(CORPUS_TEST):
+        return "directed"
     if "random" in test or "fuzz" in test:
         return "random"
     if test.startswith("directed") or test in DIRECTED_TESTS:
@@ -942,6 +1229,7 @@ def _kind_of_test(test):
     return "other"
 
 
+CORPUS_TEST = "corpus:"   # the test of a mutant killed by a corpus case: corpus:<its file name>
 # the benches' tests of hand-picked cases whose names do not say "directed"
 DIRECTED_TESTS = {"every_byte_both_ways", "rx_back_to_back", "rx_baud_mismatch", "rx_framing_error", "rx_glitch",
                   "rx_stuck_low_and_break", "referee_codes", "processor_pass", "register_map", "endgame"}
@@ -958,7 +1246,12 @@ def format_report(result, out=None):
              "Score = killed / (killed + survivors); equivalent and waived survivors are left out of it."
              + (" Rows `<block>:netlist` are Yosys netlist mutants of the converted design (`--netlist N`), "
                 "the others source mutants of rtl/." if any(row.get("kind") == NETLIST
-                                                            for row in result["blocks"].values()) else ""), "",
+                                                            for row in result["blocks"].values()) else "")
+             + (" Rows `<block>:elab` are elaboration-time mutants (`--elab`), a copy of rtl/ converted for each; "
+                f"{sum(row.get('not_mutants', 0) for row in result['blocks'].values())} copies that did not elaborate "
+                "or convert are not mutants and are left out of every count." if any(
+                    row.get("kind") == ELAB for row in result["blocks"].values()) else ""), "",
+             *_bench_bug_lines(result),
              "| block | mutants | killed | survived | proved equivalent | waived | errors | pending | score |",
              "|---|---|---|---|---|---|---|---|---|"]
     for block, row in result["blocks"].items():
@@ -982,6 +1275,9 @@ def format_report(result, out=None):
                   f"  - `- {survivor['original']}`", f"  - `+ {survivor['mutated']}`",
                   f"  - replay: `{survivor['replay']}`"]
         lines += _proof_lines(survivor.get("proof"))
+        if (survivor.get("proof") or {}).get("verdict") == "counterexample" and out is not None:
+            lines.append(f"  - keep the counterexample as a corpus case: `gamechip mutate --out {out} --add-to-corpus "
+                         f"'{survivor['id']}'`")
     if result["equivalent"]:
         lines += ["", f"## Proved equivalent ({len(result['equivalent'])})", "",
                   "Yosys SAT miter against the original: combinational blocks on every legal board (no square "
@@ -999,6 +1295,21 @@ def format_report(result, out=None):
         lines += ["", f"## Errors ({len(result['errors'])})", ""]
         lines += [f"- `{e['id']}`: {e['message'][:200]}" for e in result["errors"]]
     return "\n".join(lines) + "\n"
+
+
+def _bench_bug_lines(result):
+    """The report's loudest section: mutants the bench killed that equal the original."""
+    bugs = result.get("bench_bugs") or []
+    if not bugs:
+        return []
+    lines = [f"## BENCH BUGS ({len(bugs)}): killed mutants that are equivalent to the original", "",
+             "The bench rejected a design that answers as the original does: the bench (or the golden model, "
+             "or a watchdog) is wrong, not the mutant. `gamechip mutate` and `gamechip report` exit with status 3.",
+             ""]
+    for bug in bugs:
+        lines += [f"- `{bug['id']}` ({bug['block']}, {bug['function']}): `{bug['original']}` -> `{bug['mutated']}`",
+                  f"  - killed by `{bug['test']}`: {bug['message'][:300]}", f"  - yet {bug['evidence']}"]
+    return lines + [""]
 
 
 def _proof_lines(proof):
@@ -1062,17 +1373,23 @@ def write_annotated(result, out):
 
 
 def print_summary(result, as_json, out):
-    report = format_report(result)
+    report = format_report(result, out)
     (Path(out) / "report.md").write_text(report)
     write_annotated(result, out)
     if as_json:
         print(json.dumps({"blocks": {name: {key: row[key] for key in ("kind", "mutants", "killed", "survived", "equivalent",
-                                                                      "waived", "errors", "pending", "score")}
+                                                                      "waived", "errors", "pending", "not_mutants",
+                                                                      "score")}
                                      for name, row in result["blocks"].items()},
-                          "killed_by": result["killed_by"], "survivors": [s["id"] for s in result["survivors"]]}))
+                          "killed_by": result["killed_by"], "survivors": [s["id"] for s in result["survivors"]],
+                          "bench_bugs": [{key: bug[key] for key in ("id", "block", "test", "evidence")}
+                                         for bug in result["bench_bugs"]]}))
         return
     table = report.split("## By operator")[0]
     print(table.rstrip())
+    for bug in result["bench_bugs"]:
+        print(f"BENCH BUG: {bug['id']} ({bug['block']}) killed by {bug['test']}, yet {bug['evidence']}",
+              file=sys.stderr)
     for survivor in result["survivors"][:20]:
         print(f"survived: {survivor['file']}:{survivor['line']} {survivor['operator']}: "
               f"{survivor['original']}  ->  {survivor['mutated']}")

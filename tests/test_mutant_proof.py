@@ -211,3 +211,24 @@ def test_rom_designs_are_proved():
     assert prove(ROM, "tiny_rom", 0, ports).verdict == "equivalent"
     outcome = prove(ROM, "tiny_rom", 1, ports)
     assert outcome.verdict == "counterexample" and ROM_ENTRIES[outcome.inputs["index"]] != 0
+
+
+def _plain_checker(expression):
+    """tiny_checker converted without a selector (as an --elab mutant's copy is)."""
+    return ("module tiny_checker (\n    own,\n    opp,\n    legal\n);\ninput [3:0] own;\ninput [3:0] opp;\n"
+            "output [3:0] legal;\nwire [3:0] legal;\n\n"
+            f"assign legal = {expression};\n\nendmodule\n")
+
+
+def test_two_conversions_of_a_design_are_proved_equivalent_on_legal_boards_or_told_apart():
+    from gamechip.mutant_proof import prove_versions
+
+    original = _plain_checker("(own | opp)")
+    same = prove_versions(original, _plain_checker("(own ^ opp)"), "tiny_checker", CHECKER_PORTS)
+    assert same.verdict == "equivalent", same
+    differs = prove_versions(original, _plain_checker("(own & (~opp))"), "tiny_checker", CHECKER_PORTS)
+    assert differs.verdict == "counterexample", differs
+    own, opp = differs.inputs["own"], differs.inputs["opp"]
+    assert own & opp == 0 and CHECKER_MODEL[0](own, opp) != CHECKER_MODEL[2](own, opp)
+    wrong = prove_versions(original, original.replace("tiny_checker", "other"), "tiny_checker", CHECKER_PORTS)
+    assert wrong.verdict == "unknown" and "expected the one module tiny_checker" in wrong.detail
