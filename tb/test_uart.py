@@ -11,12 +11,15 @@ samples from each start edge) and checked level by level: start bit, 8 data bits
 stop bit, every level change exactly on a bit boundary (bit period = divisor cycles), ``busy``
 for exactly 10 bit periods.
 
-The converted ``uart`` is the simulation's top level (tb.runner's ``direct`` runs): the batch
-harness of the position blocks applies whole vectors per start/done handshake, while a serial
-line needs cocotb to drive and watch individual bit times (one write per bit, not per clock).
+The top level is the converted ``uart`` inside its clocked harness (tb.harness
+``verilog_clock_harness``): the clock runs in HDL and every other port is the harness's, so cocotb
+writes the rx line once per run of equal bits and wakes only on the edges of the outputs (and of
+``clk`` around each tx_send), never once per cycle. The batch harness of the position blocks would
+not do: it applies whole vectors per start/done handshake, while a serial line needs bit times.
+``clock="python"`` in :func:`run_uart` runs the same tests with the design itself as the top level
+and cocotb's Clock on ``clk``.
 """
 
-import inspect
 import os
 import random
 from dataclasses import dataclass
@@ -24,12 +27,11 @@ from typing import Optional
 
 import cocotb
 import pytest
-from cocotb.clock import Clock
 from cocotb.triggers import Edge, FallingEdge, First, ReadOnly, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 
 from tb import runner
-from tb.batch import Tally, record_result
+from tb.batch import Tally, record_result, start_clock
 
 DESIGN = "uart"
 CLOCK_NS = 10
@@ -216,9 +218,7 @@ class UartTB:
         dut.tx_send.value = 0
         dut.tx_data.value = 0
         dut.rst.value = 1
-        clock = Clock(dut.clk, CLOCK_NS, "ns").start()
-        if inspect.iscoroutine(clock):  # cocotb 1.x: a coroutine to schedule; 2.x: already a task
-            cocotb.start_soon(clock)
+        start_clock(dut, CLOCK_NS)
         cocotb.start_soon(self.watch_pulses(dut.rx_valid, "rx_valid"))
         cocotb.start_soon(self.watch_pulses(dut.rx_frame_error, "rx_frame_error"))
         cocotb.start_soon(self.watch_tx())
@@ -541,22 +541,35 @@ async def rx_noise(dut):
 
 # ---------------------------------------------------------------- host side
 
-def waveform_path(sim_dir, sim):
-    """Where a run with waves leaves its waveform (the design is the top level)."""
-    return sim_dir / {"icarus": f"{DESIGN}.vcd", "verilator": "dump.fst", "ghdl": f"{DESIGN}.ghw"}[sim]
+CLOCKS = ("hdl", "python")
 
 
-def run_uart(sim, tests=TESTS, waves=False, tag="", rtl_root=None, seed=None, plusargs=()):
-    """Build (if needed) and run ``tests`` of this bench on the converted ``uart`` under ``sim``,
-    the design itself as the top level; returns tb.runner's RunResult."""
+def top_level(clock):
+    return DESIGN if clock == "python" else runner.harness.clocked_harness_name(DESIGN)
+
+
+def waveform_path(sim_dir, sim, clock="hdl"):
+    """Where a run with waves leaves its waveform."""
+    top = top_level(clock)
+    return sim_dir / {"icarus": f"{top}.vcd", "verilator": "dump.fst", "ghdl": f"{top}.ghw"}[sim]
+
+
+def run_uart(sim, tests=TESTS, waves=False, tag="", rtl_root=None, seed=None, plusargs=(), clock="hdl"):
+    """Build (if needed) and run ``tests`` of this bench on the converted ``uart`` under ``sim``;
+    ``clock`` "hdl" (the clocked harness is the top level) or "python" (the design is, cocotb
+    clocks it). Returns tb.runner's RunResult."""
     from rtl.designs import UART_DIVISOR
 
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
     seed = seed if seed is not None else os.environ.get("GAMECHIP_SEED", "1")
     env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_UART_DIVISOR": str(UART_DIVISOR)}
-    # quick_build: Verilator's C++ at -O0 builds several times faster, and this bench's time
-    # goes into cocotb's scheduler, not into the model.
-    return runner.run_design(DESIGN, sim, "tb.test_uart", list(tests), env=env, waves=waves, tag=tag,
-                             rtl_root=rtl_root, direct=True, quiet=True, quick_build=True, plusargs=plusargs)
+    hdl = clock == "hdl"
+    # quick_build: the uart is small, so Verilator's build, not its model, is what -O0 saves on.
+    return runner.run_design(DESIGN, sim, "tb.test_uart", list(tests), env=env, waves=waves,
+                             tag="-".join(filter(None, (tag, "clocked" if hdl else "cycle"))),
+                             rtl_root=rtl_root, direct=not hdl, clocked=hdl, quiet=True, quick_build=True,
+                             plusargs=plusargs)
 
 
 def uart_regression(sim, rtl_root=None, tag=""):
