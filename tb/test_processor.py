@@ -138,19 +138,25 @@ class ProcessorTB:
         self.dut = dut
         self.log = dut._log
         self.received = []
+        self.receiving = False
         self.byte_received = Event()
         dut.rx.value = 1
         dut.budget.value = BUDGET
         start_clock(dut, CLOCK_NS)
 
     async def reset(self):
+        """Reset (again, between the games of one test); tx stays idle meanwhile, so one
+        receiver serves every game."""
         self.dut.rst.value = 1
         self.dut.rx.value = 1
         for _ in range(4):
             await RisingEdge(self.dut.clk)
         self.dut.rst.value = 0
         await FallingEdge(self.dut.clk)
-        cocotb.start_soon(self._receive())
+        assert not self.received, f"bytes from tx left over from before the reset: {bytes(self.received)!r}"
+        if not self.receiving:
+            cocotb.start_soon(self._receive())
+            self.receiving = True
         await Timer(4 * BIT_NS, "ns")
 
     async def send_byte(self, value, frame_error=False):
@@ -446,6 +452,38 @@ async def noise(dut):
         check_completed(result, seed % 2 == 1)
 
 
+def extra_games(count, seed):
+    """The games of the ``games`` test: (opponent, processor plays black, noise seed or None).
+    Both colours in turn; the opponents alternate between the reference program at levels 2 to
+    4 and random players (whose games reach positions the reference's do not); every third game
+    noisy, with its own seed."""
+    plan = []
+    for k in range(count):
+        if k % 2 == 0:
+            opponent = ReferencePlayer(2 + k // 2 % 3)
+        else:
+            opponent = RandomPlayer(1000 * seed + k)
+        plan.append((opponent, (k // 2) % 2 == k % 2, seed * 100 + k if k % 3 == 2 else None))
+    return plan
+
+
+@cocotb.test()
+@ends_run_on_failure
+async def games(dut):
+    """GAMECHIP_PROC_GAMES more whole games (:func:`extra_games`), each after a reset, every reply,
+    status and node signature checked as in the others."""
+    count = int(os.environ.get("GAMECHIP_PROC_GAMES", "0"))
+    assert count > 0, "GAMECHIP_PROC_GAMES is 0: no game to play"
+    seed = int(os.environ.get("GAMECHIP_SEED", "1"))
+    tb = ProcessorTB(dut)
+    for number, (opponent, processor_black, noise_seed) in enumerate(extra_games(count, seed), 1):
+        await tb.reset()
+        progress(f"game {number}/{count}: processor {'black' if processor_black else 'white'} against "
+                 f"{opponent.name}{', noise' if noise_seed is not None else ''}")
+        result, _, _ = await play_refereed_game(tb, opponent, processor_black, noise_seed=noise_seed)
+        check_completed(result, processor_black)
+
+
 PASS_GAME_SEED = 171   # pass_game_seed() with BUDGET 256, DEPTH_LIMIT 16 (45 s to find)
 
 
@@ -501,13 +539,18 @@ async def referee_codes(dut):
 
 # --- pytest -------------------------------------------------------------------------------
 
-# Measured here (cocotb 1.9.2, 2 cores; build excluded): a whole game (~18k cycles) takes
-# ~6 s on Verilator (-O0), ~28 s on Icarus, ~57 s on GHDL; the whole noisy game ~8 s on
-# Verilator, ~66 s on GHDL. Every simulator plays one whole game; Verilator runs everything,
-# Icarus also the first 10 noisy replies (then the referee's II); GHDL only its game, to keep
-# the regression inside 15 minutes.
+# Measured here (cocotb 1.9.2, 2 cores shared with other jobs; build excluded), a whole game is
+# ~18k cycles. Under the HDL clock Verilator (-O0 model) plays one in ~1 s, golden processor
+# included; cocotb's Clock made that ~7 s (a scheduler round trip per edge). Icarus (~28 s a
+# game) and GHDL (~60-80 s) are bound by simulating the processor: the clock's source makes no
+# difference there that these shared cores can measure. So Verilator also plays
+# GAMECHIP_PROC_GAMES more games (both colours, reference levels 2-4 and random players, every
+# third noisy) in about the time its 5 tests took before; Icarus plays its game and the first 10
+# noisy replies (then the referee's II), GHDL only its game, to keep the regression inside 15
+# minutes.
 PLAN = {
-    "verilator": (["game_black", "game_white", "noise", "processor_pass", "referee_codes"], {}),
+    "verilator": (["game_black", "game_white", "noise", "processor_pass", "referee_codes", "games"],
+                  {"GAMECHIP_PROC_GAMES": "24"}),
     "ghdl": (["game_black"], {}),
     "icarus": (["game_white", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
 }
