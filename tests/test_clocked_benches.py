@@ -88,3 +88,15 @@ def test_an_unknown_clock_is_refused_in_one_line(clock):
     for run in (lambda: run_uart("icarus", clock=clock), lambda: run_processor_bench("icarus", [], clock=clock)):
         with pytest.raises(ValueError, match=r"clock must be one of hdl, python, got"):
             run()
+
+
+@pytest.mark.parametrize("sim", ["icarus", "ghdl"])
+def test_a_run_with_waves_writes_the_waveform_where_the_failure_report_says(sim):
+    """uart_regression names waveform_path in a failure report: under the clocked harness the dump
+    is named after the harness, and it must exist (Verilator's dump.fst does not depend on it)."""
+    from tb.test_uart import run_uart, waveform_path
+
+    outcome = run_uart(sim, ["rx_glitch"], waves=True, tag="wavecheck")
+    assert outcome.passed, outcome.log[-3000:]
+    waves = waveform_path(outcome.sim_dir, sim)
+    assert waves.exists() and waves.stat().st_size > 0, f"{waves} not written: {sorted(outcome.sim_dir.iterdir())}"
