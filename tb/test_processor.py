@@ -541,13 +541,13 @@ async def referee_codes(dut):
 
 # Measured here (cocotb 1.9.2, 2 cores shared with other jobs; build excluded), a whole game is
 # ~18k cycles. Under the HDL clock Verilator (-O0 model) plays one in ~1 s, golden processor
-# included; cocotb's Clock made that ~7 s (a scheduler round trip per edge). Icarus (~28 s a
-# game) and GHDL (~60-80 s) are bound by simulating the processor: the clock's source makes no
-# difference there that these shared cores can measure. So Verilator also plays
-# GAMECHIP_PROC_GAMES more games (both colours, reference levels 2-4 and random players, every
-# third noisy) in about the time its 5 tests took before; Icarus plays its game and the first 10
-# noisy replies (then the referee's II), GHDL only its game, to keep the regression inside 15
-# minutes.
+# included; under cocotb's Clock it took 5-7 s (a scheduler round trip per edge). Icarus (~25-50 s
+# a game, depending on the load) and GHDL (~75-85 s) are bound by simulating the processor: which
+# side makes the clock makes no difference there that these shared cores can measure. So Verilator
+# also plays GAMECHIP_PROC_GAMES more games (both colours, reference levels 2-4 and random
+# players, every third noisy: 650k simulated cycles instead of 91k) in about the time its 5
+# tests took before; Icarus plays its game and the first 10 noisy replies (then the referee's II),
+# GHDL only its game, to keep the regression inside 15 minutes.
 PLAN = {
     "verilator": (["game_black", "game_white", "noise", "processor_pass", "referee_codes", "games"],
                   {"GAMECHIP_PROC_GAMES": "24"}),

@@ -42,8 +42,8 @@ TESTS = ("every_byte_both_ways", "rx_back_to_back", "rx_baud_mismatch", "rx_fram
          "rx_stuck_low_and_break", "rx_noise")
 FRAME_BITS = 10  # start, 8 data, stop
 # Under the HDL clock (tb.harness) the bench spends its time on bit-level events, not on clock
-# edges: it simulates about three times the frames it did under cocotb's Clock in less time (all
-# 256 bytes twice each way, and about three times the random frames, glitches and noise bursts).
+# edges: it now simulates 2.2 times the cycles it did under cocotb's Clock, in less time (all 256
+# bytes twice each way, and about three times the random frames, glitches and noise bursts).
 EVERY_BYTE_ROUNDS = 2
 # A backstop for a block that never answers (the longest test simulates about 0.45 ms).
 bench_test = cocotb.test(timeout_time=2, timeout_unit="ms")
