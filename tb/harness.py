@@ -397,7 +397,8 @@ def verilog_clock_harness(design, ports, signed_ports=()):
     other port a port of the harness; ``clk`` an output, for benches that act on its edges. The
     clock rises at 10, 20, 30 ns ..., as cocotb's Clock does, but not at 0: there the bench has
     not yet written rst, and an edge with rst undriven puts Icarus's flip-flops at X (the UART's
-    rx_frame_error pulsed at 0 ns)."""
+    rx_frame_error pulsed at 0 ns). The timescale is MyHDL's: the UART bench places rx levels
+    on its 10 ps grid."""
     header = ["output reg clk" if n == "clk" else
               f"{'input' if d == 'in' else 'output'} wire {'signed ' if n in signed_ports else ''}{_vrange(w)}{n}"
               for n, w, d in ports]
