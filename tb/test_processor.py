@@ -1,7 +1,10 @@
 """Bench for rtl/processor (SPEC §8): whole refereed games over the UART pins.
 
-The processor is the top level. The bench owns the clock, the reset, a bit-level UART driver
-on ``rx`` and a UART receiver on ``tx``. Games are refereed by ``golden.referee.play_game``,
+The top level is the processor inside its clocked harness (tb.harness ``verilog_clock_harness``:
+the clock runs in HDL, every other port is the harness's); ``clock="python"`` in
+:func:`run_processor_bench` makes the processor itself the top level and cocotb's Clock drives
+``clk``. The bench owns the reset, a bit-level UART driver on ``rx`` and a UART receiver on
+``tx``; Python wakes per bit of a frame and when a reply is complete, never per cycle. Games are refereed by ``golden.referee.play_game``,
 which is synchronous: it runs in a Python thread, and the simulated processor is its
 message-level endpoint. Each message the referee sends is handed to the cocotb test through
 a queue, sent over ``rx`` byte by byte, and the processor's two-character reply (from
@@ -30,8 +33,8 @@ import time
 
 import cocotb
 import pytest
-from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, RisingEdge, Timer
+from cocotb.triggers import Event, FallingEdge, First, RisingEdge, Timer
+from cocotb.utils import get_sim_time
 
 from golden.board import draw, square_name, start_position
 from golden.evaluator import evaluate
@@ -44,7 +47,7 @@ from golden.referee import (NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_W
 from golden.reference import ReferencePlayer
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
 from tb import runner
-from tb.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, RESULT_FILE, progress
+from tb.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, RESULT_FILE, progress, start_clock
 
 DESIGN = "processor"
 CLOCK_NS = 10
@@ -135,18 +138,25 @@ class ProcessorTB:
         self.dut = dut
         self.log = dut._log
         self.received = []
+        self.receiving = False
+        self.byte_received = Event()
         dut.rx.value = 1
         dut.budget.value = BUDGET
-        cocotb.start_soon(Clock(dut.clk, CLOCK_NS, "ns").start())
+        start_clock(dut, CLOCK_NS)
 
     async def reset(self):
+        """Reset (again, between the games of one test); tx stays idle meanwhile, so one
+        receiver serves every game."""
         self.dut.rst.value = 1
         self.dut.rx.value = 1
         for _ in range(4):
             await RisingEdge(self.dut.clk)
         self.dut.rst.value = 0
         await FallingEdge(self.dut.clk)
-        cocotb.start_soon(self._receive())
+        assert not self.received, f"bytes from tx left over from before the reset: {bytes(self.received)!r}"
+        if not self.receiving:
+            cocotb.start_soon(self._receive())
+            self.receiving = True
         await Timer(4 * BIT_NS, "ns")
 
     async def send_byte(self, value, frame_error=False):
@@ -182,15 +192,23 @@ class ProcessorTB:
             await Timer(BIT_NS, "ns")
             assert int(self.dut.tx.value) == 1, f"tx: framing error after byte {value:#04x}"
             self.received.append(value)
+            self.byte_received.set()
 
     async def wait_reply(self):
         """The next two bytes from tx as text; AssertionError after REPLY_TIMEOUT_CYCLES."""
-        waited = 0
+        # woken by each received byte, not by polling: under the HDL clock a poll every few
+        # cycles would cost as many scheduler round trips as the Python clock did
+        deadline = get_sim_time("ns") + REPLY_TIMEOUT_CYCLES * CLOCK_NS
         while len(self.received) < 2:
-            assert waited < REPLY_TIMEOUT_CYCLES, \
+            left = deadline - get_sim_time("ns")
+            assert left > 0, \
                 f"no reply from the processor within {REPLY_TIMEOUT_CYCLES} cycles (got {self.received})"
-            await Timer(16 * CLOCK_NS, "ns")
-            waited += 16
+            self.byte_received.clear()
+            await First(self.byte_received.wait(), Timer(round(left), "ns"))
+        # The receiver wakes on tx's edges, which come with rising clock edges: back to the
+        # falling edge, so that the bench's next rx levels never change on a rising edge, where
+        # which of the two the processor sees first is the simulator's choice.
+        await FallingEdge(self.dut.clk)
         reply = bytes(self.received[:2]).decode("latin-1")
         del self.received[:2]
         return reply
@@ -434,6 +452,38 @@ async def noise(dut):
         check_completed(result, seed % 2 == 1)
 
 
+def extra_games(count, seed):
+    """The games of the ``games`` test: (opponent, processor plays black, noise seed or None).
+    Both colours in turn; the opponents alternate between the reference program at levels 2 to
+    4 and random players (whose games reach positions the reference's do not); every third game
+    noisy, with its own seed."""
+    plan = []
+    for k in range(count):
+        if k % 2 == 0:
+            opponent = ReferencePlayer(2 + k // 2 % 3)
+        else:
+            opponent = RandomPlayer(1000 * seed + k)
+        plan.append((opponent, (k // 2) % 2 == k % 2, seed * 100 + k if k % 3 == 2 else None))
+    return plan
+
+
+@cocotb.test()
+@ends_run_on_failure
+async def games(dut):
+    """GAMECHIP_PROC_GAMES more whole games (:func:`extra_games`), each after a reset, every reply,
+    status and node signature checked as in the others."""
+    count = int(os.environ.get("GAMECHIP_PROC_GAMES", "0"))
+    assert count > 0, "GAMECHIP_PROC_GAMES is 0: no game to play"
+    seed = int(os.environ.get("GAMECHIP_SEED", "1"))
+    tb = ProcessorTB(dut)
+    for number, (opponent, processor_black, noise_seed) in enumerate(extra_games(count, seed), 1):
+        await tb.reset()
+        progress(f"game {number}/{count}: processor {'black' if processor_black else 'white'} against "
+                 f"{opponent.name}{', noise' if noise_seed is not None else ''}")
+        result, _, _ = await play_refereed_game(tb, opponent, processor_black, noise_seed=noise_seed)
+        check_completed(result, processor_black)
+
+
 PASS_GAME_SEED = 171   # pass_game_seed() with BUDGET 256, DEPTH_LIMIT 16 (45 s to find)
 
 
@@ -489,13 +539,18 @@ async def referee_codes(dut):
 
 # --- pytest -------------------------------------------------------------------------------
 
-# Measured here (cocotb 1.9.2, 2 cores; build excluded): a whole game (~18k cycles) takes
-# ~6 s on Verilator (-O0), ~28 s on Icarus, ~57 s on GHDL; the whole noisy game ~8 s on
-# Verilator, ~66 s on GHDL. Every simulator plays one whole game; Verilator runs everything,
-# Icarus also the first 10 noisy replies (then the referee's II); GHDL only its game, to keep
-# the regression inside 15 minutes.
+# Measured here (cocotb 1.9.2, 2 cores shared with other jobs; build excluded), a whole game is
+# ~18k cycles. Under the HDL clock Verilator (-O0 model) plays one in ~1 s, golden processor
+# included; under cocotb's Clock it took 5-7 s (a scheduler round trip per edge). Icarus (~25-50 s
+# a game, depending on the load) and GHDL (~75-85 s) are bound by simulating the processor: which
+# side makes the clock makes no difference there that these shared cores can measure. So Verilator
+# also plays GAMECHIP_PROC_GAMES more games (both colours, reference levels 2-4 and random
+# players, every third noisy: 650k simulated cycles instead of 91k) in about the time its 5
+# tests took before; Icarus plays its game and the first 10 noisy replies (then the referee's II),
+# GHDL only its game, to keep the regression inside 15 minutes.
 PLAN = {
-    "verilator": (["game_black", "game_white", "noise", "processor_pass", "referee_codes"], {}),
+    "verilator": (["game_black", "game_white", "noise", "processor_pass", "referee_codes", "games"],
+                  {"GAMECHIP_PROC_GAMES": "24"}),
     "ghdl": (["game_black"], {}),
     "icarus": (["game_white", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
 }
@@ -569,12 +624,21 @@ def simulated_game(sim, level, processor_color, budget, tag="play", echo=False, 
     return game
 
 
-def run_processor_bench(sim, tests, env=None, tag="", echo=False, rtl_root=None, plusargs=()):
+CLOCKS = ("hdl", "python")
+
+
+def run_processor_bench(sim, tests, env=None, tag="", echo=False, rtl_root=None, plusargs=(), clock="hdl"):
+    """Run cocotb ``tests`` of this bench on ``sim``; ``clock`` "hdl" (the clocked harness is the
+    top level) or "python" (the processor is, cocotb clocks it)."""
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
     full_env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"),
                 "GAMECHIP_PROC_LEVEL": os.environ.get("GAMECHIP_PROC_LEVEL", "1"), **(env or {})}
-    return runner.run_design(DESIGN, sim, "tb.test_processor", tests, env=full_env, tag=tag,
-                             direct=True, quick_build=True, quiet=True, echo=echo, rtl_root=rtl_root,
-                             plusargs=plusargs)
+    hdl = clock == "hdl"
+    return runner.run_design(DESIGN, sim, "tb.test_processor", tests, env=full_env,
+                             tag="-".join(filter(None, (tag, "clocked" if hdl else "cycle"))),
+                             direct=not hdl, clocked=hdl, quick_build=True, short_run=True, quiet=True,
+                             echo=echo, rtl_root=rtl_root, plusargs=plusargs)
 
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
