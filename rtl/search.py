@@ -64,6 +64,11 @@ VALUE_FLOOR = -255          # leaf values are raised to this, so that -value fit
 
 KIND_INNER, KIND_LEAF, KIND_TERMINAL = 0, 1, 2
 
+# Stack levels one and two below each level, modulo 16 (a return from level 0 or 1 reads
+# none): ROMs, so that no wrapped subtraction leaves an unused carry bit in the HDL.
+ONE_BELOW = tuple((level - 1) % LEVELS for level in range(LEVELS))
+TWO_BELOW = tuple((level - 2) % LEVELS for level in range(LEVELS))
+
 
 def value_signal():
     """A 9-bit signed alpha / value."""
@@ -404,14 +409,12 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     @always_comb
     def stack_addressing():
         # The read address is the level this cycle returns to (the control's return branches
-        # below); modulo 16, because at level 0 or 1 it is never used.
-        back = intbv(0)[5:]
+        # below).
         stack_write.next = busy and not start and not out_of_budget and push
         if leave and up_cut and level >= 2:
-            back[:] = level + (LEVELS - 2)
+            stack_address.next = TWO_BELOW[int(level)]
         else:
-            back[:] = level + (LEVELS - 1)
-        stack_address.next = back[4:]
+            stack_address.next = ONE_BELOW[int(level)]
 
     @always(clk.posedge)
     def stack_memory():
