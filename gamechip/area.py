@@ -51,6 +51,9 @@ LUT_CELLS = {"xc7": re.compile(r"^LUT[1-6]$"), "ice40": re.compile(r"^SB_LUT4$")
 FF_CELLS = {"xc7": re.compile(r"^FD[CPRSE]+$"), "ice40": re.compile(r"^SB_DFF"), "ecp5": re.compile(r"^TRELLIS_FF$")}
 BRAM_CELLS = {"xc7": re.compile(r"^RAMB(18|36)"), "ice40": re.compile(r"^SB_RAM40_4K"),
               "ecp5": re.compile(r"^DP16KD$|^PDPW16KD$")}
+# distributed (LUT) RAM: each such cell takes LUT sites the LUT column does not count; iCE40 has none
+LUTRAM_CELLS = {"xc7": re.compile(r"^RAM(16|32|64|128|256)X\d|^RAM(32|64)M"), "ice40": re.compile(r"(?!)"),
+                "ecp5": re.compile(r"^TRELLIS_DPR16X4$")}
 DSP_CELLS = {"xc7": re.compile(r"^DSP48"), "ice40": re.compile(r"^SB_MAC16$"), "ecp5": re.compile(r"^MULT18X18D$|^ALU54B$")}
 WRAPPER = "area_wrapper"
 # Debug outputs a chip would leave out: the engine's node-event trace port and the processor's
@@ -82,6 +85,7 @@ class Row:
     pnr_seconds: Optional[float]
     yosys: str
     note: str = ""
+    lutram: int = 0   # distributed-RAM cells (LUTRAM_CELLS)
 
     def to_dict(self):
         return asdict(self)
@@ -290,7 +294,7 @@ def area_rows(designs, families, out_dir, progress=None, place=True):
             lut = _count(cells, LUT_CELLS[family])
             row = Row(design, family, lut, _count(cells, FF_CELLS[family]), _count(cells, BRAM_CELLS[family]),
                       _count(cells, DSP_CELLS[family]), levels, start, end, None, False, "", round(seconds, 1),
-                      None, version)
+                      None, version, lutram=_count(cells, LUTRAM_CELLS[family]))
             if family == "xc7":
                 row.fmax_mhz = round(1000 / (XC7_NS_FIXED + XC7_NS_PER_LEVEL * max(levels, 1)), 1)
                 row.device, row.note = "7-series LUT6", "estimated from levels"
@@ -306,7 +310,8 @@ def area_rows(designs, families, out_dir, progress=None, place=True):
                 row.fmax_measured = row.fmax_mhz is not None
             rows.append(row)
             if progress:
-                progress(f"area: {design} on {family}: {row.lut:,} LUT, {row.ff:,} FF, {row.levels} levels, "
+                progress(f"area: {design} on {family}: {row.lut:,} LUT, {row.ff:,} FF, {row.bram} BRAM, "
+                         f"{row.lutram} LUTRAM, {row.levels} levels, "
                          f"{'%.1f MHz' % row.fmax_mhz if row.fmax_mhz else 'no clock'}"
                          f"{' (place and route)' if row.fmax_measured else ''}")
             if design in DEBUG_OUTPUTS:
@@ -316,7 +321,8 @@ def area_rows(designs, families, out_dir, progress=None, place=True):
                 rows.append(Row(design + NO_TRACE, family, _count(cells, LUT_CELLS[family]),
                                 _count(cells, FF_CELLS[family]), _count(cells, BRAM_CELLS[family]),
                                 _count(cells, DSP_CELLS[family]), levels, start, end, None, False, row.device,
-                                round(seconds, 1), None, version, "synthesis only: the debug outputs left open"))
+                                round(seconds, 1), None, version, "synthesis only: the debug outputs left open",
+                                lutram=_count(cells, LUTRAM_CELLS[family])))
                 if progress:
                     progress(f"area: {design} on {family} without its trace outputs: {rows[-1].lut:,} LUT, "
                              f"{rows[-1].ff:,} FF")
@@ -324,12 +330,12 @@ def area_rows(designs, families, out_dir, progress=None, place=True):
 
 
 def table(rows):
-    lines = ["| design | family | LUT | FF | BRAM | DSP | levels | Fmax MHz | how | synthesis s | P&R s |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| design | family | LUT | FF | BRAM | LUTRAM | DSP | levels | Fmax MHz | how | synthesis s | P&R s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         how = f"place and route, {r.device}" if r.fmax_measured else (r.note or "-")
         fmax = f"{r.fmax_mhz:.1f}" if r.fmax_mhz else "-"
-        lines.append(f"| {r.design} | {r.family} | {r.lut:,} | {r.ff:,} | {r.bram} | {r.dsp} | {r.levels} | {fmax} | "
+        lines.append(f"| {r.design} | {r.family} | {r.lut:,} | {r.ff:,} | {r.bram} | {r.lutram} | {r.dsp} | {r.levels} | {fmax} | "
                      f"{how} | {r.synth_seconds:.0f} | {'-' if r.pnr_seconds is None else f'{r.pnr_seconds:.0f}'} |")
     return "\n".join(lines)
 

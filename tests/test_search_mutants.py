@@ -24,8 +24,8 @@ MUTANTS = {
         "            pv_valid.next = 0\n"),
     "a push overwrites stack level 0 instead of its own level": (
         "search.py",
-        "                        stack_black[int(level)].next = board_black\n",
-        "                        stack_black[0].next = board_black\n"),
+        "            stack_black[int(level)].next = board_black\n",
+        "            stack_black[0].next = board_black\n"),
     "a leaf cut-off does not record its killer move": (
         "search.py",
         "                        killer_valid.next[int(level)] = 1\n",
