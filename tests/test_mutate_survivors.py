@@ -59,6 +59,9 @@ def run_copy(finished_run, tmp_path):
     return out
 
 
+# About two minutes of mutate runs: in make mutants; the regression keeps the corpus path through
+# test_mutate_elab's end-to-end test and the refusal below.
+@pytest.mark.extended
 def test_a_survivors_counterexample_is_replayed_and_kept_in_the_corpus(run_copy, tmp_path):
     # --prove-killed puts the killed mutant through the real miter: a counterexample confirms the kill
     checked = gamechip("mutate", *RUN, "--out", str(run_copy), "--resume", "--no-prove", "--prove-killed", "1", "--json")
