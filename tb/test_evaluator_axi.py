@@ -68,8 +68,6 @@ class RecordingBus(Bus):
 
 class AxiTB:
     def __init__(self, dut, test):
-        from cocotbext.axi import AxiLiteBus, AxiLiteMaster
-
         self.dut, self.test = dut, test
         self.sim = os.environ.get("GAMECHIP_SIM", "?")
         self.seed = int(os.environ.get("GAMECHIP_SEED", "1"))
@@ -79,8 +77,6 @@ class AxiTB:
         # HDL would save only the clock's own wake-ups (the streamed replay is the fast path)
         start_clock(dut, 10)
         self.master = None   # made in reset(): see there
-        self.bus = AxiLiteBus.from_prefix(dut, "s_axil")
-        self.master_class = AxiLiteMaster
         self.model = BusModel()
         self.checked = 0
         self.last = []   # the last transactions, for the failure report
@@ -94,7 +90,9 @@ class AxiTB:
         if self.master is None:
             # Only after a reset: the master samples bvalid/rvalid from its first clock edge, and
             # before the first reset GHDL holds them at 'U', which cocotb 2.x refuses as a bool.
-            self.master = self.master_class(self.bus, self.dut.clk, self.dut.rst)
+            from cocotbext.axi import AxiLiteBus, AxiLiteMaster
+
+            self.master = AxiLiteMaster(AxiLiteBus.from_prefix(self.dut, "s_axil"), self.dut.clk, self.dut.rst)
             logging.getLogger(f"cocotb.{self.dut._name}.s_axil").setLevel(logging.WARNING)   # a line per transaction otherwise
         self.model = BusModel()
 
