@@ -73,11 +73,13 @@ parallel: setup
 # The seed's Table 5: 3.2M cycles per move against reference levels 1-7, both colours; every search
 # of every game on the Verilator search engine with every node checked. Hours: resumable (run it
 # again to finish an interrupted one), progress on stderr. TABLE_BUDGET=32M for Table 4.
-TABLE_BUDGET ?= 3.2M
-TABLE_JOBS   ?= 2
+# TABLE_CLUSTER=tcp://HOST:PORT plays the games on that Dask scheduler's workers instead of TABLE_JOBS here.
+TABLE_BUDGET  ?= 3.2M
+TABLE_JOBS    ?= 2
+TABLE_CLUSTER ?=
 tables: setup
-	$(GAMECHIP) tournament --budget $(TABLE_BUDGET) --sim verilator --mode engine --jobs $(TABLE_JOBS) \
-		--out runs/table-$(TABLE_BUDGET) --resume
+	$(GAMECHIP) tournament --budget $(TABLE_BUDGET) --sim verilator --mode engine \
+		$(if $(TABLE_CLUSTER),--cluster $(TABLE_CLUSTER),--jobs $(TABLE_JOBS)) --out runs/table-$(TABLE_BUDGET) --resume
 
 # Area and clock of every design (gamechip/area.py): Yosys 0.70 for 7-series and iCE40/ECP5, nextpnr
 # place and route on an HX8K where a design fits, else an ECP5-85F; table and CSV under runs/area.

@@ -212,6 +212,30 @@ def _tail(path, limit=LOG_TAIL):
     return text[-limit:]
 
 
+def run_killable(args, token, timeout, log, pass_fds=()):
+    """Run ``args`` (a Python module of this package, from ROOT) in its own session, output to
+    the open file ``log``, killed with its children on ``timeout`` or when its campaign stops
+    (stop_all here, stop_tokens(token) on a Dask worker). (returncode, timed_out, interrupted)."""
+    pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    proc = subprocess.Popen(args, cwd=ROOT, env={**os.environ, "PYTHONPATH": pythonpath}, stdin=subprocess.DEVNULL,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True, pass_fds=pass_fds)
+    with _LIVE_LOCK:
+        _LIVE[proc] = token
+    try:
+        if _stopped(token):
+            _kill_group(proc)
+        proc.wait(timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        timed_out = True
+    finally:
+        with _LIVE_LOCK:
+            _LIVE.pop(proc, None)
+    interrupted = _stopped(token) and not timed_out and proc.returncode == -signal.SIGKILL
+    return proc.returncode, timed_out, interrupted
+
+
 def run_shard(shard, timeout, scratch=None, token=None, shrink=True):
     """Run one shard (a ``Shard.to_dict()``) and return its journal entry; ``shrink``: shrink
     a failing case before reporting it.
@@ -233,31 +257,14 @@ def run_shard(shard, timeout, scratch=None, token=None, shrink=True):
                 Path(scratch).mkdir(parents=True, exist_ok=True)
             workdir = Path(tempfile.mkdtemp(prefix=f"{Shard(**shard).slug}-", dir=scratch))
             result_path, log_path = workdir / "result.json", workdir / "worker.log"
-            pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
             shrink_until = time.time() + SHRINK_SHARE * timeout if shrink else 0
             with open(log_path, "wb") as log:
-                proc = subprocess.Popen(
+                returncode, timed_out, interrupted = run_killable(
                     [sys.executable, "-m", "gamechip.campaign", "worker", json.dumps(shard), tag, str(result_path),
-                     f"{shrink_until:.3f}"],
-                    cwd=ROOT, env={**os.environ, "PYTHONPATH": pythonpath}, stdin=subprocess.DEVNULL,
-                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True, pass_fds=(lock.fileno(),))
-            with _LIVE_LOCK:
-                _LIVE[proc] = token
-            try:
-                if _stopped(token):
-                    _kill_group(proc)
-                proc.wait(timeout)
-                timed_out = False
-            except subprocess.TimeoutExpired:
-                _kill_group(proc)
-                timed_out = True
-            finally:
-                with _LIVE_LOCK:
-                    _LIVE.pop(proc, None)
+                     f"{shrink_until:.3f}"], token, timeout, log, pass_fds=(lock.fileno(),))
         finally:
             lock.close()
-        interrupted = _stopped(token) and not timed_out and proc.returncode == -signal.SIGKILL
-        entry.update(_classify(shard, timeout, timed_out, interrupted, proc.returncode, result_path, log_path))
+        entry.update(_classify(shard, timeout, timed_out, interrupted, returncode, result_path, log_path))
     except Exception:
         entry.update(status="error", message=f"the shard could not be run:\n{traceback.format_exc()}", checked=0)
     finally:
@@ -456,22 +463,39 @@ def check_cluster_address(address):
                                  "the address of a Dask distributed scheduler")
 
 
+def connect_cluster(address):
+    """A Dask client of the scheduler at ``address`` and one line saying what it has; raises
+    CampaignInputError (one line for the user) when the address is bad or nobody answers."""
+    check_cluster_address(address)
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CampaignInputError("--cluster needs the Python package 'distributed' (pip install distributed)")
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as error:
+        raise CampaignInputError(f"cannot reach the Dask scheduler at {address}: {error}")
+    threads = client.nthreads()
+    return client, f"Dask cluster {address} ({len(threads)} workers, {sum(threads.values())} threads)"
+
+
+def stop_cluster_tasks(client, futures, what):
+    """Cancel ``futures`` and kill, on every worker, the subprocesses (run_killable) of those
+    already running; a failure to reach the workers is one line on stderr."""
+    for future in futures:
+        future.cancel()
+    try:
+        client.run(stop_tokens, [future.key for future in futures])
+    except Exception as error:
+        print(f"{what}: could not stop the tasks running on the cluster: {error}", file=sys.stderr)
+
+
 class DaskPool:
     """The same shards as tasks of a Dask distributed scheduler (``run_shard`` on the workers)."""
 
     def __init__(self, address, timeout, shrink=True):
-        check_cluster_address(address)
-        try:
-            from distributed import Client
-        except ImportError:
-            raise CampaignInputError("--cluster needs the Python package 'distributed' (pip install distributed)")
-        try:
-            self.client = Client(address, timeout="10s")
-        except (OSError, TimeoutError) as error:
-            raise CampaignInputError(f"cannot reach the Dask scheduler at {address}: {error}")
+        self.client, self.where = connect_cluster(address)
         self.timeout, self.shrink = timeout, shrink
-        threads = self.client.nthreads()
-        self.where = f"Dask cluster {address} ({len(threads)} workers, {sum(threads.values())} threads)"
         self.stopping = "cancelling the shards on the cluster, killing the running ones"
         self.futures = []
         self.campaign = uuid.uuid4().hex[:12]
@@ -484,12 +508,7 @@ class DaskPool:
         return future
 
     def stop(self):
-        for future in self.futures:
-            future.cancel()
-        try:
-            self.client.run(stop_tokens, [future.key for future in self.futures])
-        except Exception as error:
-            print(f"campaign: could not stop the shards running on the cluster: {error}", file=sys.stderr)
+        stop_cluster_tasks(self.client, self.futures, "campaign")
 
     def close(self):
         self.client.close()

@@ -573,15 +573,26 @@ def cmd_play(args):
 
 
 def cmd_tournament(args):
+    from gamechip.campaign import CampaignInputError
     from gamechip.play import run_tournament
+    from tb.runner import SIMULATORS
 
     out = _output_dir(args.out or f"runs/tournament-{time.strftime('%Y%m%d-%H%M%S')}-budget{args.budget}", "--out")
-    if args.sim:
+    if args.sim and args.cluster:  # the simulators must be on the workers, not here
+        if args.sim not in SIMULATORS:
+            raise UsageError(f"unknown simulator '{args.sim}': choose one of {', '.join(SIMULATORS)}")
+    elif args.sim:
         _check_sim(args.sim)
         _announce_rtl()
     if args.mode == "engine" and not args.sim:
         raise UsageError("--mode engine needs --sim (it simulates every search of every game)")
-    return run_tournament(args.budget, args.levels, args.sim, args.jobs, out, mode=args.mode, resume=args.resume)
+    if args.cluster and args.jobs is not None:
+        raise UsageError("--jobs sets the local worker processes; with --cluster the cluster's workers play the games")
+    try:
+        return run_tournament(args.budget, args.levels, args.sim, args.jobs or os.cpu_count() or 1, out,
+                              mode=args.mode, resume=args.resume, cluster=args.cluster)
+    except CampaignInputError as error:
+        raise UsageError(str(error))
 
 
 def _case_rtl(record):
@@ -1159,7 +1170,11 @@ def build_parser():
     tournament.add_argument("--budget", type=_cycles, required=True, help="processor cycles per move")
     tournament.add_argument("--levels", type=_levels, default=list(range(1, 8)), help="e.g. 1-7 (default)")
     tournament.add_argument("--sim", help="simulate the RTL processor (default: its golden model)")
-    tournament.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, help="worker processes")
+    tournament.add_argument("--jobs", type=_positive, help="worker processes on this machine (default: one per core)")
+    tournament.add_argument("--cluster", metavar="tcp://HOST:PORT",
+                            help="play the games as tasks of this Dask distributed scheduler instead: each worker "
+                                 "plays in a build slot of its own machine with its own simulators and RTL (the "
+                                 "tables name each game's host and RTL digest)")
     tournament.add_argument("--mode", choices=("processor", "engine"), default="processor",
                             help="with --sim: processor (the whole processor over its pins) or engine (games by the "
                                  "golden processor, every search on the simulated search engine, every node "

@@ -15,9 +15,11 @@ import multiprocessing
 import os
 import queue
 import signal
+import socket
 import subprocess
 import sys
 import time
+import uuid
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -105,13 +107,14 @@ def golden_game_fast(level, processor_color, budget):
     return json.loads(run.stdout)
 
 
-def tournament_game(level, processor_color, budget, sim, mode="processor"):
-    """One tournament game in a worker process (its own build slot when simulated).
+def tournament_game(level, processor_color, budget, sim, mode="processor", tag=None):
+    """One tournament game in a worker process (its own build slot, ``tag``, when simulated).
 
     ``mode`` "processor": the whole processor is simulated, over its UART pins
     (tb/test_processor.py). "engine": the golden processor plays the game (in a golden process),
     then every search of the game runs on the simulated search engine with every node checked
     (tb/test_search.py under the HDL clock): the seed's budgets in hours instead of weeks."""
+    tag = tag or f"tournament-s{_SLOT}"
     if sim is None:
         return golden_game_fast(level, processor_color, budget)
     if mode == "engine":
@@ -122,14 +125,58 @@ def tournament_game(level, processor_color, budget, sim, mode="processor"):
         started = time.perf_counter()
         try:
             game["nodes_checked"] = check_searches_on(sim, game["searched_positions"], PROCESSOR_DEPTH_LIMIT, budget,
-                                                      tag=f"tournament-s{_SLOT}", echo=True)
+                                                      tag=tag, echo=True)
         except AssertionError as mismatch:
             raise RuntimeError(f"level {level}, processor {processor_color}: {mismatch}")
         game["simulator"] = f"{sim}: every search of the game on the search engine, every node checked"
         game["check_seconds"] = round(time.perf_counter() - started, 1)
         return game
     from tb.test_processor import simulated_game
-    return simulated_game(sim, level, processor_color, budget, tag=f"tournament-s{_SLOT}")
+    return simulated_game(sim, level, processor_color, budget, tag=tag)
+
+
+def cluster_game(level, processor_color, budget, sim, mode, token):
+    """One tournament game as a Dask task, on whichever worker runs it: in a subprocess of its
+    own session (``python -m gamechip.play``), killed with its simulators when the tournament
+    stops (campaign.stop_tokens(token)), in a build slot of that machine. The game, with the
+    worker's host and RTL digest, or RuntimeError with the reason."""
+    import tempfile
+
+    from gamechip.campaign import run_killable
+    from tb.runner import rtl_digest
+    from tb.slots import take_slot
+
+    spec = {"level": level, "processor_color": processor_color, "budget": budget, "sim": sim, "mode": mode}
+    with tempfile.TemporaryDirectory(prefix="gamechip-game-") as work:
+        result, log_path = Path(work) / "game.json", Path(work) / "game.log"
+        slot, lock = take_slot("search" if mode == "engine" else "processor", sim) if sim else (0, None)
+        try:
+            with open(log_path, "wb") as log:
+                returncode, _, interrupted = run_killable(
+                    [sys.executable, "-m", "gamechip.play", json.dumps({**spec, "tag": f"tournament-s{slot}"}),
+                     str(result)], token, None, log, pass_fds=(lock.fileno(),) if lock else ())
+        finally:
+            if lock:
+                lock.close()
+        if interrupted:
+            raise RuntimeError("stopped: the tournament was interrupted")
+        record = json.loads(result.read_text()) if result.exists() else None
+        if record is None:
+            tail = log_path.read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"the game process on {socket.gethostname()} exited with status {returncode} and no "
+                               f"result: {tail}")
+    if "error" in record:
+        raise RuntimeError(f"{record['error']} (on {socket.gethostname()})")
+    return {**record["game"], "host": socket.gethostname(), "rtl_digest": rtl_digest()}
+
+
+def _play_one(spec_json, result_path):
+    """``python -m gamechip.play SPEC RESULT``: the game of cluster_game, its outcome as JSON."""
+    try:
+        record = {"game": tournament_game(**json.loads(spec_json))}
+    except Exception as error:  # a mismatch or a crash: the reason goes back to the tournament
+        record = {"error": str(error) or repr(error)}
+    Path(result_path).write_text(json.dumps(record))
 
 
 def finished_games(out_dir):
@@ -141,29 +188,91 @@ def finished_games(out_dir):
     return {(g["level"], g["processor_color"]): g for g in json.loads(path.read_text()) if "error" not in g}
 
 
-def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=False):
-    """Play every level x colour in ``jobs`` worker processes. The tables are rewritten after
-    every game, so an interrupted or crashed tournament keeps every game it finished; ``resume``
-    keeps the games already in ``out_dir`` and plays the others."""
+class _LocalGames:
+    """The games in ``jobs`` worker processes of this machine."""
+
+    def __init__(self, jobs):
+        context = multiprocessing.get_context("spawn")
+        slots, self.pids = context.Queue(), context.Queue()
+        for slot in range(jobs):
+            slots.put(slot)
+        self.pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+                                        initargs=(slots, self.pids))
+        self.where = f"{jobs} workers"
+
+    def submit(self, level, color, budget, sim, mode):
+        return self.pool.submit(tournament_game, level, color, budget, sim, mode)
+
+    def as_completed(self, futures):
+        return as_completed(futures)
+
+    def stop(self):
+        _stop_workers(self.pids)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pids = None
+
+    def close(self):
+        if self.pids is not None:  # not stopped: wait for the workers to exit
+            self.pool.shutdown()
+
+
+class _ClusterGames:
+    """The games as tasks of a Dask distributed scheduler (cluster_game on its workers)."""
+
+    def __init__(self, address):
+        from gamechip.campaign import connect_cluster
+
+        self.client, self.where = connect_cluster(address)
+        self.futures = []
+        self.tournament = uuid.uuid4().hex[:12]
+
+    def submit(self, level, color, budget, sim, mode):
+        key = f"gamechip-game-{level}-{color}-{self.tournament}"
+        future = self.client.submit(cluster_game, level, color, budget, sim, mode, key, key=key, pure=False)
+        self.futures.append(future)
+        return future
+
+    def as_completed(self, futures):
+        from distributed import as_completed as completed
+
+        return completed(list(futures))
+
+    def stop(self):
+        from gamechip.campaign import stop_cluster_tasks
+
+        stop_cluster_tasks(self.client, self.futures, "tournament")
+
+    def close(self):
+        self.client.close()
+
+
+def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=False, cluster=None):
+    """Play every level x colour in ``jobs`` worker processes, or as the tasks of the Dask
+    scheduler at ``cluster``. The tables are rewritten after every game, so an interrupted or
+    crashed tournament keeps every game it finished; ``resume`` keeps the games already in
+    ``out_dir`` and plays the others. Raises campaign.CampaignInputError when the cluster cannot
+    be reached."""
     kept = finished_games(out_dir) if resume else {}
     tasks = [(level, color) for level in levels for color in COLORS if (level, color) not in kept]
-    jobs = max(1, min(jobs, len(tasks)))
-    context = multiprocessing.get_context("spawn")
-    slots, pids = context.Queue(), context.Queue()
-    for slot in range(jobs):
-        slots.put(slot)
+    pool = _ClusterGames(cluster) if cluster else _LocalGames(max(1, min(jobs, len(tasks))))
+    from tb.runner import rtl_digest
+
+    here = rtl_digest()
     games, failures, started = list(kept.values()), [], time.perf_counter()
     print(f"tournament: {len(tasks)} games{f' ({len(kept)} kept from the last run)' if kept else ''}, processor "
-          f"budget {budget:,} cycles per move, {describe(sim, mode)}, {jobs} workers; results in {out_dir}",
+          f"budget {budget:,} cycles per move, {describe(sim, mode)}, {pool.where}; results in {out_dir}",
           file=sys.stderr, flush=True)
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(slots, pids))
     try:
-        futures = {pool.submit(tournament_game, level, color, budget, sim, mode): (level, color)
-                   for level, color in tasks}
-        for done, future in enumerate(as_completed(futures), 1):
+        futures = {pool.submit(level, color, budget, sim, mode): (level, color) for level, color in tasks}
+        for done, future in enumerate(pool.as_completed(futures), 1):
             level, color = futures[future]
             try:
                 game = future.result()
+                game.setdefault("host", socket.gethostname())
+                game.setdefault("rtl_digest", here)
+                if game["rtl_digest"] != here:
+                    print(f"tournament: warning: level {level} processor {color} was played on {game['host']} with "
+                          f"RTL digest {game['rtl_digest']}, not this machine's {here}", file=sys.stderr)
                 games.append(game)
                 outcome = f"{game['processor_discs']}-{game['reference_discs']}"
             except Exception as error:  # a mismatch or a crash: keep the others going
@@ -176,13 +285,13 @@ def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=
             print(f"[{bar}] {done}/{len(tasks)} games, level {level} processor {color}: {outcome}; "
                   f"{elapsed:,.0f} s elapsed, ETA {eta:,.0f} s", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
-        _stop_workers(pids)
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.stop()
         write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=mode)
         print(f"tournament interrupted after {len(games) + len(failures)} of {len(tasks)} games; the finished "
               f"ones are in {Path(out_dir) / 'tournament.md'} and games.json", file=sys.stderr)
         raise
-    pool.shutdown()
+    finally:
+        pool.close()
     return write_tables(games, failures, budget, sim, out_dir, mode=mode)
 
 
@@ -227,6 +336,11 @@ def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="proce
     if failures:
         lines += ["", "Failed games:", *(f"- level {f['level']}, processor {f['processor_color']}: "
                                           f"{f['error'].splitlines()[0] if f['error'] else ''}" for f in failures)]
+    hosts = sorted({g["host"] for g in games if g.get("host")})
+    digests = sorted({g["rtl_digest"] for g in games if g.get("rtl_digest")})
+    if hosts:
+        lines += ["", f"Played on {', '.join(hosts)}; RTL digest {', '.join(digests)}"
+                  + (" (games of different RTL versions: compare with care)" if len(digests) > 1 else "")]
     depths = [g["mean_depth"] for g in games if g["mean_depth"] is not None]
     if depths:
         lines += ["", f"Mean search depth of the processor: {sum(depths) / len(depths):.2f}"]
@@ -245,3 +359,7 @@ def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="proce
         print("\n".join(lines))
         print(f"\ntables: {markdown}, {out_dir / 'tournament.csv'}; games: {out_dir / 'games.json'}")
     return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    _play_one(*sys.argv[1:])
