@@ -830,20 +830,12 @@ def run_shard(shard):
 
 def _connect(address):
     """A Dask client of the scheduler at ``address``; MutateError when it cannot be one."""
-    from gamechip.campaign import CampaignInputError, check_cluster_address
+    from gamechip.campaign import CampaignInputError, connect_cluster
 
     try:
-        check_cluster_address(address)
+        return connect_cluster(address)[0]
     except CampaignInputError as error:
         raise MutateError(str(error))
-    try:
-        from distributed import Client
-    except ImportError:
-        raise MutateError("--cluster needs the Python package 'distributed' (pip install distributed)")
-    try:
-        return Client(address, timeout="10s")
-    except (OSError, TimeoutError) as error:
-        raise MutateError(f"cannot reach the Dask scheduler at {address}: {error}")
 
 
 def _run_on_cluster(address, plan, done, journal, rtl_digest, sim, seed, quick, shard_size, prove_killed, say):

@@ -594,6 +594,25 @@ def ask(design, sim, case):
     return _run_record(record, f"ask-{design}-{sim}-{os.getpid()}.json", "ask")
 
 
+def require_checked(outcome, what, replay=None):
+    """What every bench's pytest function ends with: pass only when the run passed and compared
+    something; else AssertionError with the failure (or the log's first traceback and tail), the
+    other failed tests, and the waveform of ``replay(outcome)`` (the failing case run again with
+    waves: its waveform file, or the folder holding it, or None when there is nothing to replay)."""
+    if outcome.passed:
+        assert outcome.result.get("checked", 0) > 0, f"{what}: nothing was checked\n{outcome.log_excerpt(3000)}"
+        return outcome
+    message = outcome.result.get("failure") or f"{what} failed before any check:\n{outcome.log_excerpt(4000)}"
+    others = list(outcome.result.get("failures", {}))[1:]
+    if others:
+        message += f"\nalso failed: {', '.join(others)}"
+    waves = replay(outcome) if replay else None
+    if waves is not None:
+        message += (f"\nwaveform: {waves}" if waves.is_file() else f"\nwaveform: under {waves}" if waves.is_dir()
+                    else f"\nwaveform: replay did not produce {waves}")
+    raise AssertionError(message)
+
+
 def regression_for(design, sim):
     """What a bench's pytest function calls: run the regression tests of ``design`` on ``sim``
     (seed from GAMECHIP_SEED, default 1) and, on a mismatch, replay the case with waves."""
@@ -603,11 +622,5 @@ def regression_for(design, sim):
     env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"), "GAMECHIP_COUNT": str(block.counts[sim])}
     # -O0 builds: a regression runs each design for seconds, its Verilator build would take longer
     outcome = run_design(design, sim, block.module, list(block.tests), env=env, quick_build=block.quick_build)
-    if outcome.passed:
-        assert outcome.result.get("checked", 0) > 0, f"{design} on {sim}: no case was checked\n{outcome.log_excerpt(3000)}"
-        return outcome
-    message = outcome.result.get("failure") or f"{design} on {sim} failed before any comparison:\n{outcome.log_excerpt(4000)}"
-    if outcome.failure_case.exists():
-        _, waves = replay_case(outcome.failure_case)
-        message += f"\nwaveform: {waves}" if waves.exists() else f"\nwaveform: replay did not produce {waves}"
-    raise AssertionError(message)
+    return require_checked(outcome, f"{design} on {sim}",
+                           lambda failed: replay_case(failed.failure_case)[1] if failed.failure_case.exists() else None)

@@ -448,29 +448,16 @@ SIMULATORS = ("icarus", "ghdl")
 STREAM_SIMULATORS = ("verilator",)
 
 
-def check_outcome(outcome, what, replay_with_waves):
-    """Pass only when the run passed and checked something; else the failure, with the waveform
-    of a replay (``replay_with_waves(outcome)`` runs it and returns its RunResult, or None)."""
-    if outcome.passed:
-        assert outcome.result.get("checked", 0) > 0, f"{what}: nothing was checked\n{outcome.log_excerpt(3000)}"
-        return
-    message = outcome.result.get("failure") or f"{what} failed before any check:\n{outcome.log_excerpt(4000)}"
-    replay = replay_with_waves(outcome)
-    if replay is not None:
-        message += f"\nwaveform: under {replay.sim_dir}"
-    raise AssertionError(message)
-
-
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_evaluator_axi(sim):
     def replay(outcome):
         failures = outcome.result.get("failures", {})
-        return run_evaluator_axi(sim, [next(iter(failures))], waves=True, tag="replay") if failures else None
+        return run_evaluator_axi(sim, [next(iter(failures))], waves=True, tag="replay").sim_dir if failures else None
 
-    check_outcome(run_evaluator_axi(sim), f"evaluator_axi on {sim}", replay)
+    runner.require_checked(run_evaluator_axi(sim), f"evaluator_axi on {sim}", replay)
 
 
 @pytest.mark.parametrize("sim", STREAM_SIMULATORS)
 def test_evaluator_axi_streamed(sim):
-    check_outcome(run_stream(sim), f"evaluator_axi streamed on {sim}",
-                  lambda outcome: run_stream(sim, waves=True, tag="stream-replay"))
+    runner.require_checked(run_stream(sim), f"evaluator_axi streamed on {sim}",
+                           lambda outcome: run_stream(sim, waves=True, tag="stream-replay").sim_dir)

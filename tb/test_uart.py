@@ -580,20 +580,15 @@ def run_uart(sim, tests=TESTS, waves=False, tag="", rtl_root=None, seed=None, pl
 
 def uart_regression(sim, rtl_root=None, tag=""):
     """Every test; on a failure, the first failing test again with waves, and its waveform."""
-    outcome = run_uart(sim, rtl_root=rtl_root, tag=tag)
-    if outcome.passed:
-        assert outcome.result.get("checked", 0) > 0, f"uart on {sim}: nothing was checked\n{outcome.log[-3000:]}"
-        return outcome
-    failures = outcome.result.get("failures", {})
-    message = outcome.result.get("failure") or f"uart on {sim} failed before any check:\n{outcome.log[-4000:]}"
-    if failures:
-        first, *others = failures
-        if others:
-            message += f"\nalso failed: {', '.join(others)}"
-        replay = run_uart(sim, [first], waves=True, tag=f"{tag}-replay" if tag else "replay", rtl_root=rtl_root)
-        waves = waveform_path(replay.sim_dir, sim)
-        message += f"\nwaveform: {waves}" if waves.exists() else f"\nwaveform: replay did not produce {waves}"
-    raise AssertionError(message)
+    def replay(outcome):
+        failures = outcome.result.get("failures", {})
+        if not failures:
+            return None
+        rerun = run_uart(sim, [next(iter(failures))], waves=True, tag=f"{tag}-replay" if tag else "replay",
+                         rtl_root=rtl_root)
+        return waveform_path(rerun.sim_dir, sim)
+
+    return runner.require_checked(run_uart(sim, rtl_root=rtl_root, tag=tag), f"uart on {sim}", replay)
 
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
