@@ -278,6 +278,38 @@ async def random_transactions_steps(tb):
     tb.done()
 
 
+async def unaligned_addresses_steps(tb):
+    """Addresses one to three bytes past every mapped word, in every window: each is unmapped
+    (SLVERR, reason 1; a read in a write-only window reason 6) and changes nothing, neither the
+    stored path nor a latched changeboard low word. Streamed only: AxiLiteMaster turns an
+    unaligned access into aligned ones with byte strobes, so its bench cannot send them."""
+    await tb.reset()
+    game = random_game_positions(tb.rng)
+    await tb.send_whole(game[0])
+    mapped = (0x000, 0x004, 0x008, 0x00C, 0x01C, RESULT, STATUS, *(changeboard_address(side, k, high)
+                                                                  for side in (False, True) for k in (0, 1, 15)
+                                                                  for high in (False, True)))
+    for address in mapped:
+        for offset in (1, 2, 3):
+            await tb.write(address + offset, tb.rng.getrandbits(32))
+            await tb.read(STATUS)
+            await tb.read(address + offset)
+            await tb.read(STATUS)
+        await tb.read(RESULT)
+    for depth in range(1, min(9, len(game))):   # a real changeboard with unaligned writes between its words
+        parent, child = game[depth - 1], game[depth]
+        cb = changeboard(parent, child)
+        side, offset = parent.white_to_move, tb.rng.randrange(1, 4)
+        await tb.write(changeboard_address(side, 0, False), cb & 0xFFFFFFFF)
+        await tb.write(changeboard_address(side, 0, True) + offset, tb.rng.getrandbits(32))  # refused, low word kept
+        await tb.write(changeboard_address(side, 0, False) + offset, tb.rng.getrandbits(32))  # refused, not latched
+        await tb.write(0x00C + offset, tb.rng.getrandbits(32))   # neither a board word nor a commit
+        await tb.write(changeboard_address(side, 0, True), cb >> 32)   # commits the child
+        await tb.read(STATUS)
+        await tb.read(RESULT)
+    tb.done()
+
+
 @cocotb.test()
 async def games_with_backtracks(dut):
     """Random games sent move by move as changeboards; at random points the path steps back 1-16
@@ -354,7 +386,8 @@ STREAM_POSITIONS = 4                 # the regression's streamed depth-4 searche
 
 def regression_stream(path, seed):
     """The regression's stream: the register map, random transactions and games with
-    backtracks (as the AxiLiteMaster bench sends them), then depth-4 searches of
+    backtracks (as the AxiLiteMaster bench sends them), unaligned addresses (which it cannot
+    send), then depth-4 searches of
     STREAM_POSITIONS midgames of ``seed`` through each transfer model."""
     rng = random.Random(f"{seed}-stream")
     positions = []
@@ -365,7 +398,8 @@ def regression_stream(path, seed):
             positions.append(rng.choice(game))
     writer = axi_stream.StreamWriter(path)
     try:
-        for steps in (register_map_steps, random_transactions_steps, games_with_backtracks_steps):
+        for steps in (register_map_steps, random_transactions_steps, games_with_backtracks_steps,
+                      unaligned_addresses_steps):
             record_sequence(steps, writer, seed)
         axi_stream.record_searches(writer, positions, 4)
     finally:
