@@ -14,6 +14,7 @@ from pathlib import Path
 from tb import runner
 
 MAX_SLOTS = 1024
+RELEASE_GRACE = 0.05   # seconds
 _SLOT_TAG = re.compile(r"-campaign-s(\d+)-")
 
 
@@ -36,12 +37,29 @@ def take_slot(design, sim):
     folder = runner.BUILD / "campaign-slots"
     folder.mkdir(parents=True, exist_ok=True)
     built = built_slots(design, sim)
-    while True:
-        for slot in built + [s for s in range(MAX_SLOTS) if s not in built]:
-            lock = open(folder / f"slot-{slot}.lock", "w")
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    others = [s for s in range(MAX_SLOTS) if s not in built]
+    # A slot whose holder has just closed its lock can stay locked a few ms longer: a child that
+    # another thread of the holder's process was starting holds a copy of the descriptor from its
+    # fork to its exec. So the built slots are tried twice, RELEASE_GRACE apart, before a new one.
+    for candidates in (built, built + others):
+        for slot in candidates:
+            lock = _try_lock(folder, slot)
+            if lock:
                 return slot, lock
-            except BlockingIOError:
-                lock.close()
+        time.sleep(RELEASE_GRACE)
+    while True:
+        for slot in built + others:
+            lock = _try_lock(folder, slot)
+            if lock:
+                return slot, lock
         time.sleep(1)
+
+
+def _try_lock(folder, slot):
+    lock = open(folder / f"slot-{slot}.lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return lock
+    except BlockingIOError:
+        lock.close()
+        return None

@@ -116,11 +116,9 @@ def test_two_workers_two_blocks(build, tmp_path):
     assert len(entries) == 6 and all(e["status"] == "pass" and e["checked"] > 0 for e in entries)
     assert all(e["tools"]["iverilog"].startswith("Icarus Verilog") and e["tools"]["cocotb"] for e in entries)
     assert all(e["timings"]["wall_seconds"] > 0 and e["started"] < e["ended"] for e in entries)
-    # the slots are reused: 6 shards, 2 workers. One slot more than the workers is allowed: in
-    # 2 of ~20 full runs a shard found slot 0 still locked just after its previous shard had
-    # released it (cause not found), and took slot 2. (A shard's journal times do not bound its
-    # hold on the slot: "started" is taken before the slot, "ended" after its release.)
-    assert {e["tag"] for e in entries} <= {f"campaign-s{n}" for n in range(3)}, [e["tag"] for e in entries]
+    # the slots are reused: 6 shards, 2 workers, 2 slots (a slot can stay locked a few ms after
+    # its shard released it; take_slot waits that long before it takes a third: tb/slots.py)
+    assert {e["tag"] for e in entries} <= {"campaign-s0", "campaign-s1"}, [e["tag"] for e in entries]
     slots = list((build / "sim").glob("*-campaign-s*"))  # 3 shards per block in 2 slots: one slot ran twice
     assert slots and all(len(list(slot.glob("*_results.xml"))) <= 1 for slot in slots)  # no pile of stale ones
     for block in BLOCKS:
