@@ -144,7 +144,7 @@ def cluster_game(level, processor_color, budget, sim, mode, token):
 
     from gamechip.campaign import run_killable
     from tb.runner import rtl_digest
-    from tb.slots import take_slot
+    from tb.slots import slot_tag, take_slot
 
     spec = {"level": level, "processor_color": processor_color, "budget": budget, "sim": sim, "mode": mode}
     with tempfile.TemporaryDirectory(prefix="gamechip-game-") as work:
@@ -153,7 +153,7 @@ def cluster_game(level, processor_color, budget, sim, mode, token):
         try:
             with open(log_path, "wb") as log:
                 returncode, _, interrupted = run_killable(
-                    [sys.executable, "-m", "gamechip.play", json.dumps({**spec, "tag": f"tournament-s{slot}"}),
+                    [sys.executable, "-m", "gamechip.play", json.dumps({**spec, "tag": f"tournament-{slot_tag(slot)}"}),
                      str(result)], token, None, log, pass_fds=(lock.fileno(),) if lock else ())
         finally:
             if lock:
