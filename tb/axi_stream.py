@@ -161,7 +161,9 @@ def compare(expected, lines, context, contexts, first_index):
         if index >= len(lines):
             why = (f"no response within {AXI_TRANSACTION_TIMEOUT:,} cycles" if timed_out
                    else f"no response (the harness stopped after {len(lines):,})")
-            result.failure = f"{where}: {what}: {why}"
+            wanted = (f"bresp {item.response}" if item.write
+                      else f"(rdata, rresp) ({item.read_data:#010x}, {item.response})")
+            result.failure = f"{where}: {what}: {why}\nexpected: {wanted}\nactual:   {why}"
             return result
         actual = parse_response(lines[index])
         if actual is None or (actual[1] is None) != item.write:

@@ -669,6 +669,10 @@ AXI_TRANSACTIONS = "axi_transactions.hex"
 AXI_RESPONSES = "axi_responses.txt"
 AXI_MAX_TRANSACTIONS = 1 << 20
 AXI_TRANSACTION_TIMEOUT = 4096   # cycles one transaction may wait for its response (a broken peripheral)
+# With the plusarg +AXI_STALLS the master stalls as AXI4-Lite lets it: AWVALID, WVALID (or ARVALID)
+# and BREADY (or RREADY) each rise 0-3 cycles into the transaction, independently, from an LFSR;
+# so a response is sometimes offered before the master is ready to take it and must be held.
+AXI_STALLS = "AXI_STALLS"
 
 
 def verilog_axi_replay_harness(design):
@@ -692,6 +696,11 @@ module {clocked_harness_name(design)}(input wire go, input wire [31:0] count, ou
   reg running = 0;
   reg busy = 0;
   integer fout = 0;
+  reg stalls = 0;
+  reg [15:0] lfsr = 16'hACE1;
+  reg [1:0] aw_wait = 0, w_wait = 0, resp_wait = 0;   // cycles before each signal rises (stalls)
+  reg aw_due = 0, w_due = 0, resp_due = 0;             // still to rise in this transaction
+  initial stalls = $test$plusargs("{AXI_STALLS}");
   {design} dut(.clk(clk), .rst(rst),
     .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
     .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
@@ -738,6 +747,17 @@ module {clocked_harness_name(design)}(input wire go, input wire [31:0] count, ou
       if (b_hs) begin $fwrite(fout, "%h\\n", b_line); s_axil_bready = 0; busy = 0; index = index + 1; end
       if (r_hs) begin $fwrite(fout, "%h\\n", r_line); s_axil_rready = 0; busy = 0; index = index + 1; end
       aw_hs = 0; w_hs = 0; ar_hs = 0; b_hs = 0; r_hs = 0;
+      if (busy && aw_due) begin
+        if (aw_wait == 0) begin aw_due = 0; if (entry[44]) s_axil_awvalid = 1; else s_axil_arvalid = 1; end
+        else aw_wait = aw_wait - 1;
+      end
+      if (busy && w_due) begin
+        if (w_wait == 0) begin w_due = 0; s_axil_wvalid = 1; end else w_wait = w_wait - 1;
+      end
+      if (busy && resp_due) begin
+        if (resp_wait == 0) begin resp_due = 0; if (entry[44]) s_axil_bready = 1; else s_axil_rready = 1; end
+        else resp_wait = resp_wait - 1;
+      end
       waited = waited + 1;
       if (busy && waited > {AXI_TRANSACTION_TIMEOUT}) begin
         $fwrite(fout, "T %h\\n", index);
@@ -754,10 +774,21 @@ module {clocked_harness_name(design)}(input wire go, input wire [31:0] count, ou
         aw_seen = 0; w_seen = 0; ar_seen = 0;
         if (entry[44]) begin
           s_axil_awaddr = entry[43:32]; s_axil_wdata = entry[31:0];
-          s_axil_awvalid = 1; s_axil_wvalid = 1; s_axil_bready = 1;
         end else begin
-          s_axil_araddr = entry[43:32]; s_axil_arvalid = 1; s_axil_rready = 1;
+          s_axil_araddr = entry[43:32];
         end
+        if (stalls) begin
+          lfsr = {{lfsr[9:0], lfsr[15:10] ^ lfsr[13:8] ^ lfsr[12:7] ^ lfsr[10:5]}};
+          aw_wait = lfsr[1:0]; w_wait = lfsr[3:2]; resp_wait = lfsr[5:4];
+        end else begin
+          aw_wait = 0; w_wait = 0; resp_wait = 0;
+        end
+        // the address (read or write) valid, the write data valid, the response ready: each now
+        // or after its wait
+        aw_due = 1; w_due = entry[44]; resp_due = 1;
+        if (aw_wait == 0) begin aw_due = 0; if (entry[44]) s_axil_awvalid = 1; else s_axil_arvalid = 1; end
+        if (w_due && w_wait == 0) begin w_due = 0; s_axil_wvalid = 1; end
+        if (resp_wait == 0) begin resp_due = 0; if (entry[44]) s_axil_bready = 1; else s_axil_rready = 1; end
         busy = 1;
       end
     end

@@ -225,6 +225,10 @@ async def register_map_steps(tb):
     await tb.write(changeboard_address(False, 0, False), 1)  # a high word for another k
     await tb.write(changeboard_address(False, 2, True), 0)
     await tb.write(changeboard_address(False, 0, True), 0)   # the low word was used up
+    await tb.write(changeboard_address(False, 0, False), 1)  # a low word, then a whole-board word ...
+    await tb.write(0x008, 0)
+    await tb.write(changeboard_address(False, 0, True), 0)   # ... which dropped it
+    await tb.read(STATUS)
     # fill the ancestor memory: 16 passes (cb = 0) below the root, then one more is refused
     def passed(p):   # the same discs, the other side to move: what a pass sends (cb = 0)
         return Position(p.black, p.white, not p.white_to_move)
@@ -465,11 +469,17 @@ def run_evaluator_axi(sim, tests=TESTS, waves=False, tag="", rtl_root=None):
 
 
 def run_stream(sim, stream=None, waves=False, tag="stream", rtl_root=None, echo=False, plusargs=()):
-    """Replay a stream file (default: the regression's depth-4 searches) through the HDL-clocked
-    replay harness under ``sim`` (Verilator or Icarus); returns tb.runner's RunResult."""
+    """Replay a stream file (default: the regression's stream, played with the master's stalls:
+    tb.harness AXI_STALLS) through the HDL-clocked replay harness under ``sim`` (Verilator or
+    Icarus); returns tb.runner's RunResult. A given stream is played without stalls, so that its
+    bus cycles are the transfer models' own."""
+    from tb.harness import AXI_STALLS
+
     env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1")}
     if stream:
         env[STREAM_ENV] = os.path.abspath(stream)
+    else:
+        plusargs = (*plusargs, f"+{AXI_STALLS}")
     return runner.run_design(DESIGN, sim, "tb.test_evaluator_axi", ["searches_streamed"], env=env, waves=waves,
                              tag=tag, rtl_root=rtl_root, clocked=True, quiet=not echo, echo=echo, plusargs=plusargs)
 

@@ -192,6 +192,11 @@ AXI_MUTANTS = {
         "evaluator_axi.py",
         "            result_value.next = adaptive_value",
         "            result_value.next = result_value"),
+    # found by gamechip mutate: no sequence wrote a whole-board word between a changeboard's words
+    "evaluator_axi keeps a changeboard low word across a whole-board write": (
+        "evaluator_axi.py",
+        "                low_valid.next = 0\n                if address == 0x01C:",
+        "                low_valid.next = 1\n                if address == 0x01C:"),
 }
 
 
@@ -215,11 +220,15 @@ def test_evaluator_axi_mutant_is_caught(name, tmp_path):
 # at their transaction there too.
 STREAMED_AXI_MUTANTS = ("evaluator_axi rebuilds with the wrong colour's equation",
                         "evaluator_axi answers reads with a stale result (never refreshed)")
-# Only the stream can send an unaligned address (AxiLiteMaster aligns it and sets byte strobes).
-UNALIGNED_AXI_MUTANTS = {
+# Found by gamechip mutate, caught only by the stream: an unaligned address (AxiLiteMaster aligns
+# it and sets byte strobes), and a master that is not ready for the response (the stream's stalls).
+STREAM_ONLY_AXI_MUTANTS = {
     "evaluator_axi takes a changeboard word at an unaligned address": (
         "evaluator_axi.py",
         "elif address[12:8] == 1 and address[2:0] == 0:", "elif address[12:8] == 1:"),
+    "evaluator_axi drops a write response the master is not ready for": (
+        "evaluator_axi.py",
+        "        if bvalid and s_axil_bready:", "        if bvalid or s_axil_bready:"),
 }
 
 
@@ -227,11 +236,11 @@ UNALIGNED_AXI_MUTANTS = {
 # itself runs in the regression (tb/test_evaluator_axi.py), and make mutate's peripheral row
 # puts every mutant of it through that bench.
 @pytest.mark.extended
-@pytest.mark.parametrize("name", STREAMED_AXI_MUTANTS + tuple(UNALIGNED_AXI_MUTANTS))
+@pytest.mark.parametrize("name", STREAMED_AXI_MUTANTS + tuple(STREAM_ONLY_AXI_MUTANTS))
 def test_evaluator_axi_mutant_is_caught_streamed(name, tmp_path):
     from tb.test_evaluator_axi import run_stream
 
-    file, *edits = {**AXI_MUTANTS, **UNALIGNED_AXI_MUTANTS}[name]
+    file, *edits = {**AXI_MUTANTS, **STREAM_ONLY_AXI_MUTANTS}[name]
     outcome = run_stream("verilator", tag=mutant_tag(name) + "-stream", rtl_root=mutant_root(tmp_path, file, *edits))
     assert not outcome.passed, f"mutant '{name}' passed the streamed searches: the replay cannot see it"
     message = outcome.result.get("failure", "")
