@@ -696,7 +696,7 @@ module {clocked_harness_name(design)}(input wire go, input wire [31:0] count, ou
   reg running = 0;
   reg busy = 0;
   integer fout = 0;
-  reg stalls = 0;
+  reg stalls;   // no initialiser: it could run after the initial block below and clear it
   reg [15:0] lfsr = 16'hACE1;
   reg [1:0] aw_wait = 0, w_wait = 0, resp_wait = 0;   // cycles before each signal rises (stalls)
   reg aw_due = 0, w_due = 0, resp_due = 0;             // still to rise in this transaction

@@ -386,6 +386,9 @@ async def searches_replayed(dut):
 STREAM_ENV = "GAMECHIP_AXI_STREAM"   # a stream file (tb/axi_stream.py) to replay instead of the regression's
 STREAM_CHUNK = 1 << 18               # transactions per harness run (at most AXI_MAX_TRANSACTIONS)
 STREAM_POSITIONS = 4                 # the regression's streamed depth-4 searches per transfer model
+# bus cycles a transaction of the regression's stream takes on average: 2.25 from a master that
+# never stalls, 5.25 with +AXI_STALLS; fewer than this with the stalls on means they are not
+STALLED_MIN_CYCLES = 3.5
 
 
 def regression_stream(path, seed):
@@ -418,7 +421,7 @@ async def searches_streamed(dut):
     checked against the golden bus model, which runs beside the simulator."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from tb.harness import AXI_RESPONSES, AXI_TRANSACTIONS
+    from tb.harness import AXI_RESPONSES, AXI_STALLS, AXI_TRANSACTIONS
 
     sim, seed = os.environ.get("GAMECHIP_SIM", "?"), int(os.environ.get("GAMECHIP_SEED", "1"))
     path = os.environ.get(STREAM_ENV)
@@ -453,6 +456,11 @@ async def searches_streamed(dut):
     if not done:
         message = f"evaluator_axi on {sim}: the stream {os.path.abspath(path)} holds no transaction"
         record_result("searches_streamed", Tally(), failure=message)
+        raise AssertionError(message)
+    if AXI_STALLS in cocotb.plusargs and cycles < STALLED_MIN_CYCLES * done:   # the stalls must be on
+        message = (f"evaluator_axi on {sim}: +{AXI_STALLS} was given, but {done:,} transactions took only {cycles:,} "
+                   f"bus cycles ({cycles / done:.2f} each; a master that never stalls takes about 2.25): no stalls")
+        record_result("searches_streamed", Tally(checked=checked), failure=message)
         raise AssertionError(message)
     # units: transactions; the bus cycles they took go to the log line above
     record_result("searches_streamed", Tally(checked=checked, units=done, wall_seconds=time.monotonic() - started))
