@@ -403,7 +403,47 @@ def directed_cases():
     pv_not_first = parse_board("---------O---O---XOX-O-----OXO-----XOX-------OX----------------- X")
     cases.append(SearchCase(pv_not_first, 3, None, "PV move is not the first in static order"))
     cases.append(SearchCase(black_start, 6, 200, "start position, depth 6, budget 200 (stops in iteration 4)"))
-    cases.append(SearchCase(black_start, 6, 30, "start position, budget 30 (stops in iteration 2)"))
+    cases.append(SearchCase(black_start, 6, 30, "start position, budget 30 (stops in iteration 3)"))
+    # Gaps the mutation score found (README, "Mutation score"): a budget that runs out inside
+    # iteration 2 (every other budgeted search stops in iteration 3 or later, so an engine that
+    # does not stop iteration 2 passed them), and one smaller than iteration 1, which must
+    # complete anyway (an engine that applies the budget to iteration 1 passed every case).
+    cases.append(SearchCase(black_start, 6, 12, "start position, budget 12 (stops in iteration 2)"))
+    cases.append(SearchCase(black_start, 6, 2, "start position, budget 2 (iteration 1 completes anyway)"))
+    # The side to move cannot move and the opponent's one move is A1 (square 0, the legal
+    # vector 1): a pass, then a single move, then the end of the game. Nothing else gives a
+    # legal vector of exactly 1, so an engine that tests "!= 1" for "any move" passed.
+    only_a1 = parse_board("-XOOOOOO" + "-" * 56 + " X")
+    cases.append(SearchCase(only_a1, 3, None, "root must pass, the opponent's one move is A1"))
+    # The root's pass as the answer of iteration 1 (the pass leaf raises the root's alpha), as
+    # the leaf that cuts the root off in iteration 1, as the child whose value cuts it off in a
+    # later iteration, and as the root's only move when it fails low: four ways the
+    # answer's pass flag is made, each untested before.
+    cases.append(SearchCase(only_a1, 1, None, "root must pass, depth 1"))
+    cases.append(SearchCase(only_a1, 1, None, "root must pass, depth 1, the pass leaf cuts the root off",
+                            alpha=-20, beta=-13))
+    cases.append(SearchCase(only_a1, 3, None, "root must pass, the pass child cuts the root off in iteration 2",
+                            alpha=-20, beta=-10))
+    cases.append(SearchCase(only_a1, 2, None, "root must pass, and the pass fails low", alpha=-5, beta=0))
+    # A root child that ends the game (H2) and whose value ties the root's alpha exactly: only a
+    # terminal child's value is not held inside its window, so only it can tie; with the null
+    # window (51, 52) nothing raises the root's alpha and the first move, H1, stays the answer.
+    tie = parse_board("OOOOOOO-OOXXXXX-OOOOOOXOOOOOOXXOOOOOOOXOOOOXXXXOOOOOOOOOOOOOOOOO O")
+    cases.append(SearchCase(tie, 2, None, "a game-ending root child ties the root's alpha", alpha=51, beta=52))
+    # Passes and killer moves: at depth 4 from this endgame passes cut nodes off (a pass leaf
+    # at the frontier, and a pass child's returned value above it) at levels whose killer is
+    # set, and later nodes of those levels have the killer legal: a pass is never a killer, so
+    # the killer must stay. An engine that stores the pass's square (A1) as the killer there
+    # tries the moves in another order (mutation survivors of lines 507 and 537).
+    pass_killers = parse_board("--X-XXX--X--XXX-XXXXXOXXXX-XXOXX-XXXXXOX--XXXXXXOOXOXXXXOOOXXX-O O")
+    cases.append(SearchCase(pass_killers, 4, None, "a pass cuts off its parent where a killer is set"))
+    # A level-3 node that returns to level 2 without a cut-off, as the last child of a level-2
+    # node that then returns to level 1, under a root whose alpha is set: level 1 must keep its
+    # beta (minus the root's alpha, from the stack) for its next children, which cut on it. An
+    # engine that loses the root's alpha there (line 601's `level >= 3`) searched every other
+    # case the same.
+    keeps_beta = parse_board("XXXXXXX-XXOOXX-XXXOXXXOX-XOXXXXXXXOXOOOOOXXXOXOXOXXXOOXXOOOOO-XX X")
+    cases.append(SearchCase(keeps_beta, 4, None, "level 1 keeps its beta after a level-3 return"))
     # A pass at the root: white cannot move, black can.
     root_pass = parse_board("XXXXXXXX" * 7 + "XXXXXO-- O")
     cases.append(SearchCase(root_pass, 4, None, "root must pass", exact=True))
