@@ -457,7 +457,7 @@ def _engine_ports(ports):
 
 def verilog_search_harness(design, ports, signed_ports=()):
     """Verilog (Icarus, Verilator with --timing) of the HDL-clocked harness around ``design``."""
-    from tb.search_check import ANSWER_PORTS, EVENT_FILES, INNER_FIELDS, LEAF_FIELDS, LEAF_ONLY_FIELDS
+    from tb.search_check import ANSWER_PORTS, EVENT_FILES, INNER_FIELDS, LEAF_FIELDS, LEAF_ONLY_FIELDS, QUIET_CYCLES
 
     inputs, outputs = _engine_ports(ports)
     header = ", ".join(["input wire go", "input wire slot", "input wire log_nodes", "input wire [31:0] limit"]
@@ -495,6 +495,7 @@ module {clocked_harness_name(design)}({header});
   reg start = 0;
 {wires}
   reg [31:0] cycle = 0;
+  reg [31:0] quiet = 0;  // cycles since the last node event: an engine that hangs stops the run
   reg [1:0] state = 0;  // 0 idle, 1 started (start high), 2 running
   integer fout = 0;
   {design} dut({connections});
@@ -517,7 +518,7 @@ module {clocked_harness_name(design)}({header});
 
   always @(negedge clk) begin
     if (state == 1) begin
-      start = 0; cycle = 0; state = 2;
+      start = 0; cycle = 0; quiet = 0; state = 2;
       $fwrite(fout, "S %0d\\n", $time - {HALF_PERIOD_NS});
     end
     if (state == 2) begin
@@ -530,8 +531,9 @@ module {clocked_harness_name(design)}({header});
           if (event_kind == 0) {inner}
           else {leaf}
         end
+        quiet = node_event ? 0 : quiet + 1;
         if (done) begin {answer} stop; end
-        else if (cycle >= limit) begin $fwrite(fout, "T %h\\n", cycle); stop; end
+        else if (cycle >= limit || quiet > {QUIET_CYCLES}) begin $fwrite(fout, "T %h\\n", cycle); stop; end
         else cycle = cycle + 1;
       end
     end
@@ -542,7 +544,7 @@ endmodule
 
 def vhdl_search_harness(design, ports, signed_ports=()):
     """VHDL-2008 (GHDL) of the same harness; hex digits are upper case there."""
-    from tb.search_check import ANSWER_PORTS, EVENT_FILES, INNER_FIELDS, LEAF_FIELDS, LEAF_ONLY_FIELDS
+    from tb.search_check import ANSWER_PORTS, EVENT_FILES, INNER_FIELDS, LEAF_FIELDS, LEAF_ONLY_FIELDS, QUIET_CYCLES
 
     inputs, outputs = _engine_ports(ports)
     widths = {n: w for n, w, _ in ports}
@@ -608,6 +610,7 @@ begin
     file fout : text;
     variable lout : line;
     variable cycle : unsigned(31 downto 0);
+    variable quiet : natural;   -- cycles since the last node event: an engine that hangs stops the run
   begin
     wait until is_ready = '1';
     loop
@@ -622,6 +625,7 @@ begin
       start <= '0';
       write(lout, string'("S ")); write(lout, integer'(now / 1 ns) - {HALF_PERIOD_NS}); writeline(fout, lout);
       cycle := (others => '0');
+      quiet := 0;
       loop
         if fault = '1' then
           write(lout, string'("F ")); hwrite(lout, std_logic_vector(cycle)); writeline(fout, lout);
@@ -644,7 +648,12 @@ begin
 {answer}
           exit;
         end if;
-        if cycle >= limit then
+        if node_event = '1' then
+          quiet := 0;
+        else
+          quiet := quiet + 1;
+        end if;
+        if cycle >= limit or quiet > {QUIET_CYCLES} then
           write(lout, string'("T ")); hwrite(lout, std_logic_vector(cycle)); writeline(fout, lout);
           exit;
         end if;

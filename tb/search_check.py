@@ -50,6 +50,12 @@ ANSWER_PORTS = ("best_pass", "best_move", "value", "depth", "nodes", "cycles")
 CYCLE_DIGITS = 8
 CLOCK_NS = 10
 STALL_CYCLES = 64   # cycles past the golden answer before the scoreboard gives up waiting
+# The HDL harness gives up after this many cycles without a node event, before the golden search
+# knows its length: an engine that stops generating (a hang, or never starting) is then a
+# failure at the node it did not report, in simulated microseconds, not a wait for a watchdog.
+# The longest gap a correct engine makes is a return through 16 levels plus a leaf's stable-disc
+# iterations, a few dozen cycles.
+QUIET_CYCLES = 4096
 EVENT_FILES = ("search_events_0.txt", "search_events_1.txt")
 
 
