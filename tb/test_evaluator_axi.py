@@ -211,6 +211,7 @@ async def register_map_steps(tb):
     await tb.read(STATUS)
     await tb.write(changeboard_address(False, 0, False), 1)
     await tb.write(changeboard_address(False, 0, True), 0)  # no board yet
+    await tb.read(STATUS)                                   # its reason (found by gamechip mutate: never read)
     await tb.send_whole(start_position())
     await tb.read(RESULT)
     await tb.read(STATUS)
