@@ -192,6 +192,10 @@ AXI_MUTANTS = {
         "evaluator_axi.py",
         "            result_value.next = adaptive_value",
         "            result_value.next = result_value"),
+    # found by gamechip mutate: no sequence read STATUS after a changeboard sent before any board
+    "evaluator_axi gives no reason for a changeboard before any board": (
+        "evaluator_axi.py",
+        "                        refused.next = NO_BOARD", "                        refused.next = 0"),
     # found by gamechip mutate: no sequence wrote a whole-board word between a changeboard's words
     "evaluator_axi keeps a changeboard low word across a whole-board write": (
         "evaluator_axi.py",
