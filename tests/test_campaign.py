@@ -83,17 +83,23 @@ def shard_processes(out):
     return alive
 
 
-def cluster_shard_processes(build):
-    """Shard subprocesses started by Dask workers that build in ``build``."""
+def processes_building_in(build, command):
+    """Processes whose command line holds ``command`` (bytes, arguments joined by NUL) and that
+    build in ``build`` (their GAMECHIP_BUILD): what Dask workers started for one test."""
     alive = []
     for proc in Path("/proc").iterdir():
         try:
-            if (proc.name.isdigit() and b"gamechip.campaign\0worker" in (proc / "cmdline").read_bytes()
+            if (proc.name.isdigit() and command in (proc / "cmdline").read_bytes()
                     and f"GAMECHIP_BUILD={build}\0".encode() in (proc / "environ").read_bytes()):
                 alive.append(int(proc.name))
         except OSError:
             pass
     return alive
+
+
+def cluster_shard_processes(build):
+    """Shard subprocesses started by Dask workers that build in ``build``."""
+    return processes_building_in(build, b"gamechip.campaign\0worker")
 
 
 def assert_no_shard_left(out, limit=5.0, find=shard_processes):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_campaign import processes_building_in
 from tests.test_cli_robustness import sigint_as_on_a_terminal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,15 +24,7 @@ def tournament(*args):
 
 def game_processes(build):
     """The game subprocesses (``python -m gamechip.play``) of Dask workers that build in ``build``."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if (proc.name.isdigit() and b"gamechip.play\0" in (proc / "cmdline").read_bytes()
-                    and f"GAMECHIP_BUILD={build}\0".encode() in (proc / "environ").read_bytes()):
-                found.append(int(proc.name))
-        except OSError:
-            pass
-    return found
+    return processes_building_in(build, b"gamechip.play\0")
 
 
 def until(condition, seconds):
