@@ -7,6 +7,7 @@ directory and a slot reuses its build for the next run of the same design and si
 """
 
 import fcntl
+import itertools
 import re
 import time
 from pathlib import Path
@@ -41,25 +42,12 @@ def take_slot(design, sim):
     # A slot whose holder has just closed its lock can stay locked a few ms longer: a child that
     # another thread of the holder's process was starting holds a copy of the descriptor from its
     # fork to its exec. So the built slots are tried twice, RELEASE_GRACE apart, before a new one.
-    for candidates in (built, built + others):
-        for slot in candidates:
-            lock = _try_lock(folder, slot)
-            if lock:
+    for attempt in itertools.count():
+        for slot in built if attempt == 0 else built + others:
+            lock = open(folder / f"slot-{slot}.lock", "w")
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 return slot, lock
-        time.sleep(RELEASE_GRACE)
-    while True:
-        for slot in built + others:
-            lock = _try_lock(folder, slot)
-            if lock:
-                return slot, lock
-        time.sleep(1)
-
-
-def _try_lock(folder, slot):
-    lock = open(folder / f"slot-{slot}.lock", "w")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return lock
-    except BlockingIOError:
-        lock.close()
-        return None
+            except BlockingIOError:
+                lock.close()
+        time.sleep(RELEASE_GRACE if attempt < 2 else 1)
