@@ -9,8 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from tests.test_campaign import processes_building_in
 from tests.test_cli_robustness import sigint_as_on_a_terminal
 
@@ -39,7 +37,7 @@ def games(out):
 
 
 def test_a_tournament_on_a_dask_cluster_plays_the_local_games_and_stops_on_ctrl_c(tmp_path, monkeypatch):
-    distributed = pytest.importorskip("distributed")
+    import distributed  # a dependency (pyproject.toml): a missing one is an error here, not a skip
     build = tmp_path / "build"
     monkeypatch.setenv("GAMECHIP_BUILD", str(build))  # the workers inherit it: their game processes are found by it
     local = tournament("--budget", "1024", "--levels", "1-2", "--jobs", "2", "--out", str(tmp_path / "local"))
