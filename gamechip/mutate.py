@@ -243,7 +243,7 @@ class _Schemata(ast.NodeTransformer):
     def visit_FunctionDef(self, node):
         if _is_generator(node):
             outer, self.function = self.function, node.name
-            node.body = self._statements(node.body)
+            node.body = self._top_statements(node.body)
             self.function = outer
             return node
         outer, self.block = self.block, node.name
@@ -255,6 +255,30 @@ class _Schemata(ast.NodeTransformer):
         out = []
         for statement in statements:
             out.append(self._statement(statement))
+        return out
+
+    def _top_statements(self, statements):
+        """A generator's body. MyHDL declares a local variable at its first assignment and
+        refuses one that an ``if`` might leave unassigned, so a local's first assignment stays as
+        it is, unconditional, and its mutants follow it as overrides (an ``if`` chain without
+        ``else``)."""
+        out, assigned = [], set()
+        for statement in statements:
+            target = statement.targets[0] if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                else None
+            if isinstance(target, ast.Name) and target.id not in assigned:
+                chain = self._simple(statement)
+                out.append(statement)
+                if chain is not statement:   # the chain's last else is the original: dropped
+                    last = chain
+                    while last.orelse and isinstance(last.orelse[0], ast.If):
+                        last = last.orelse[0]
+                    last.orelse = []
+                    out.append(chain)
+            else:
+                out.append(self._statement(statement))
+            assigned |= {node.id for node in ast.walk(statement) if isinstance(node, ast.Name)
+                         and isinstance(node.ctx, ast.Store)}
         return out
 
     def _statement(self, statement):
@@ -452,14 +476,17 @@ def mutation_blocks():
     return blocks
 
 
-def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False):
+def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group=None):
     """Run ``block``'s regression bench on mutant ``number`` (0: the original) of the schemata
-    build at ``root``; (verdict, the test that failed or None, first line of its failure)."""
+    build at ``root``; (verdict, the test that failed or None, first line of its failure).
+    ``group``: instead, the environment of a group run (_judge_group), which judges its mutants
+    inside the bench and passes."""
     from tb import runner
     from tb.batch import FIRST_FAILURE_ENDS_RUN
     from tb.blocks import BLOCKS
 
-    plusargs = [f"+{MUTSEL}={number}"]
+    plusargs = [] if group else [f"+{MUTSEL}={number}"]
+    group = group or {}
     os.environ[FIRST_FAILURE_ENDS_RUN] = "1"   # every bench run of this process (the simulators inherit it)
     if block == STREAMED:
         from tb.test_evaluator_axi import run_stream
@@ -475,14 +502,16 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False):
     elif block == "processor":
         from tb.test_processor import PLAN, run_processor_bench
         tests, env = PLAN[sim]
-        outcome = run_processor_bench(sim, tests, {**env, "GAMECHIP_SEED": str(seed)}, tag=tag, rtl_root=root,
-                                      plusargs=plusargs)
+        outcome = run_processor_bench(sim, tests, {**env, "GAMECHIP_SEED": str(seed), **group}, tag=tag,
+                                      rtl_root=root, plusargs=plusargs)
     else:
         spec = BLOCKS[block]
         count = min(spec.counts[sim], QUICK_COUNT) if quick else spec.counts[sim]
-        env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_COUNT": str(count)}
+        env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_COUNT": str(count), **group}
         outcome = runner.run_design(design, sim, spec.module, list(spec.tests), env=env, rtl_root=root, quiet=True,
                                     quick_build=spec.quick_build, tag=tag, plusargs=plusargs)
+    if group:
+        return outcome
     failures = outcome.result.get("failures") or {}
     if outcome.passed:
         # the processor's bench asserts every reply and records no count
@@ -677,6 +706,13 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
         number = mutant.number if mutant else 0
         return (row, mutant, *_judge(block, design, sim, root, number, seed, quick, baseline_seconds.get(row, 0)))
 
+    def one_group(row, block, design, root, group):
+        if len(group) == 1:
+            return [one(row, block, design, root, group[0])]
+        by_number = {m.number: m for m in group}
+        return [(row, by_number[number], verdict, test, message, seconds) for number, verdict, test, message, seconds
+                in _judge_group(block, design, sim, root, list(by_number), seed, quick, baseline_seconds.get(row, 0))]
+
     # the runner switches the cocotb logger's propagation per run: with runs in threads that
     # would leak simulator logs to the console, so it stays off for the whole run
     logging.getLogger("cocotb").propagate = False
@@ -713,9 +749,11 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             else:
                 previous = done[row, baseline_id]
                 baseline_seconds[row] = previous.get("run_seconds", previous.get("seconds", 0))
-            futures = [pool.submit(one, row, block, design, root, m) for m in todo + identical_todo]
-            for future in as_completed(futures):
-                block_, mutant, verdict, test, message, seconds = future.result()
+            futures = [pool.submit(one_group, row, block, design, root, group)
+                       for group in _groups(row, block, todo, workers)]
+            futures += [pool.submit(lambda *task: [one(*task)], row, block, design, root, m) for m in identical_todo]
+            for block_, mutant, verdict, test, message, seconds in (
+                    result for future in as_completed(futures) for result in future.result()):
                 if mutant in identical_todo:
                     _append(journal, {**done[block_, mutant.id], "simulated": {
                         "verdict": verdict, "test": test, "message": message[:500], "seconds": round(seconds, 2)}})
@@ -737,6 +775,64 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     if prove or prove_killed:
         prove_survivors(out, plan, schemata_root, workers, say, survivors=prove, killed_sample=prove_killed)
     return summarise(out)
+
+
+# Mutants of a batch-harness block judged in one run of its bench: a group pays one simulator
+# start and one golden model for all of them; its size bounds what a crash or hang costs again.
+GROUP_SIZE = 32
+
+
+def _groups(row, block, mutants, workers):
+    """``mutants`` of a row as the tasks that judge them: groups of a batch-harness block's
+    source or netlist mutants (spread so that every worker gets one), one by one otherwise."""
+    from tb.blocks import BLOCKS
+
+    if block not in (*BLOCKS, "processor") or any(m.kind == ELAB for m in mutants):
+        return [[m] for m in mutants]
+    size = max(1, min(GROUP_SIZE, -(-len(mutants) // max(1, workers))))
+    return [mutants[first:first + size] for first in range(0, len(mutants), size)]
+
+
+def _judge_group(block, design, sim, root, numbers, seed, quick, baseline_seconds):
+    """A group of a batch-harness block's mutants judged in one run of its bench (tb.batch
+    check_group: each chunk's golden values made once, one simulator start for all of them);
+    [(number, verdict, test, message, seconds)]. The run is watched as a mutant's is, with the
+    limit of all of them together; a mutant it left unjudged (the run crashed or hung on it, or
+    was killed) is judged alone afterwards (_judge), so a bad mutant costs only itself."""
+    import tempfile
+
+    from tb.batch import MUTANT_GROUP, MUTANT_VERDICTS
+    from tb.slots import slot_tag, take_slot
+
+    slot, lock = take_slot(design, sim)
+    limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds) * len(numbers)
+    watchdog = _Watchdog(f"/{design}-{sim}-", slot_tag(slot), limit)
+    handle, verdicts = tempfile.mkstemp(prefix="gamechip-mutants-", suffix=".json")
+    os.close(handle)
+    os.unlink(verdicts)
+    try:
+        outcome = run_mutant(block, design, sim, root, 0, slot_tag(slot), seed, quick, group={
+            MUTANT_GROUP: ",".join(str(n) for n in numbers), MUTANT_VERDICTS: verdicts})
+        state = json.loads(Path(verdicts).read_text()) if Path(verdicts).exists() else {"killed": {}, "seconds": {}}
+    finally:
+        watchdog.cancel()
+        lock.close()
+        Path(verdicts).unlink(missing_ok=True)
+    complete = outcome.passed and not watchdog.fired and (outcome.result.get("checked") or block == "processor")
+    results, alone = [], []
+    for number in numbers:
+        seconds = state["seconds"].get(str(number), 0.0)
+        killed = state["killed"].get(str(number))
+        if killed:
+            results.append((number, "killed", killed["test"], killed["message"], seconds))
+        elif complete:
+            results.append((number, "survived", None, "", seconds))
+        else:
+            alone.append(number)
+    for number in alone:
+        verdict, test, message, seconds = _judge(block, design, sim, root, number, seed, quick, baseline_seconds)
+        results.append((number, verdict, test, message, seconds))
+    return results
 
 
 def _judge(block, design, sim, root, number, seed, quick, baseline_seconds, limited=None):

@@ -27,6 +27,11 @@ RESULT_FILE = "gamechip_result.json"
 # set (gamechip mutate): once a test of the run has failed, the later tests fail at once
 # without simulating (a mutant is killed by its first mismatch; the rest would only cost time)
 FIRST_FAILURE_ENDS_RUN = "GAMECHIP_FIRST_FAILURE_ENDS_RUN"
+# set (gamechip mutate): the numbers of a group of mutants of a schemata or netlist build, all
+# judged in this one run (check_group); their verdicts go to the file MUTANT_VERDICTS names
+MUTANT_GROUP = "GAMECHIP_MUTANTS"
+MUTANT_VERDICTS = "GAMECHIP_MUTANT_VERDICTS"
+MUTANT_SELECTOR = "MUTSEL"   # the design's selector register (tb.runner makes it visible)
 CASE_FILE = "gamechip_failure.json"
 ACTUAL_FILE = "gamechip_actual.json"  # what the block answered for a replayed case
 
@@ -287,6 +292,8 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
     free then), a golden thread parses and checks chunk k - 1 and makes chunk k + 1 with its
     stimulus and expected values. Mismatches are still reported in case order, the first one.
     """
+    if os.environ.get(MUTANT_GROUP):
+        return await check_group(tb, check, cases, test, tally)
     end_run_if_failed(test)
     env = environment()
     tally = tally or Tally()
@@ -320,6 +327,127 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
     tally.wall_seconds = time.perf_counter() - started
     record_result(test, tally)
     return tally
+
+
+class MutantGroup:
+    """The verdicts file of a group run: which mutants a test killed (test, the mismatch, the
+    seconds simulated for it), the simulated seconds of each, and the mutant being run, so that
+    a run that crashes or is killed names the mutant it was on and loses no verdict before it."""
+
+    def __init__(self):
+        self.path = os.environ[MUTANT_VERDICTS]
+        self.numbers = [int(n) for n in os.environ[MUTANT_GROUP].split(",")]
+        self.state = {"killed": {}, "seconds": {}, "running": None}
+        if os.path.exists(self.path):
+            with open(self.path) as previous:
+                self.state = json.load(previous)
+
+    def alive(self):
+        return [n for n in self.numbers if str(n) not in self.state["killed"]]
+
+    def running(self, number):
+        self.state["running"] = number
+        self.save()
+
+    def ran(self, number, seconds):
+        self.state["seconds"][str(number)] = self.state["seconds"].get(str(number), 0.0) + seconds
+
+    def kill(self, number, test, message):
+        self.state["killed"][str(number)] = {"test": test, "message": message}
+
+    def save(self):
+        with open(self.path + ".tmp", "w") as out:
+            json.dump(self.state, out)
+        os.replace(self.path + ".tmp", self.path)
+
+
+def _short_mismatch(check, case, expected, actual):
+    """One line for a mutant's kill: the case and both values."""
+    label = describe_case(case)[0].split(":", 1)[-1].strip()
+    return f"MISMATCH in {check.block} on case {label}: expected {expected!r}, actual {actual!r}"[:400]
+
+
+FIRST_SLICE = 4   # cases in a group's first batch of each test: most mutants die in the first few
+
+
+def _growing_slices(chunks):
+    """The cases of ``chunks`` (lists, made on demand) again, in slices of FIRST_SLICE cases,
+    then twice as many each time, up to CHUNK: a killed mutant costs the cases up to its first
+    mismatch, not a whole chunk of them."""
+    size, pending = FIRST_SLICE, []
+    for chunk in chunks:
+        pending += chunk
+        while len(pending) >= size:
+            yield pending[:size]
+            pending, size = pending[size:], min(CHUNK, 2 * size)
+    if pending:
+        yield pending
+
+
+async def check_group(tb, check, cases, test, tally=None):
+    """check_cases for a group of mutants (MUTANT_GROUP): each chunk of cases, its stimulus and
+    golden values made once, runs on every mutant of the group not yet killed, the design's
+    MUTSEL written between runs (a sequential design is reset by the harness at every batch; the
+    cases go in slices that grow from FIRST_SLICE, so that the first mismatch comes early);
+    a mismatch kills that mutant, never the test. The original (MUTSEL 0) is not run here:
+    gamechip mutate has run it through the ordinary bench first."""
+    group = MutantGroup()
+    tally = tally or Tally()
+    started = time.perf_counter() - tally.wall_seconds
+    selector = getattr(tb.dut.dut, MUTANT_SELECTOR)
+    for chunk in _growing_slices([cases] if isinstance(cases, list) else cases):
+        alive = group.alive()
+        if not alive:
+            break
+        stimulus = [check.stimulus(case) for case in chunk]
+        golden = time.perf_counter()
+        expected = [check.expected(case) for case in chunk]
+        tally.golden_seconds += time.perf_counter() - golden
+        matching = None   # a surviving mutant's answers
+        for number in alive:
+            group.running(number)
+            selector.value = number
+            simulated = time.perf_counter()
+            lines = await tb.run(stimulus)
+            tally.sim_seconds += time.perf_counter() - simulated
+            matched, units, mismatch = _verify(check, chunk, expected, lines)
+            group.ran(number, time.perf_counter() - simulated)
+            if mismatch is not None:
+                group.kill(number, test, _short_mismatch(check, *mismatch))
+            else:
+                matching = lines
+        if matching is not None and matching is not lines:
+            check.parse(matching, chunk)   # what a bench keeps from parsing (perft's answers): a survivor's
+        tally.checked += len(chunk)
+    selector.value = 0
+    group.running(None)
+    tally.wall_seconds = time.perf_counter() - started
+    record_result(test, tally)
+    return tally
+
+
+async def each_mutant(dut, test, body, after=None):
+    """A test of a bench that drives the design itself (not through the batch harness) under a
+    mutant group: ``body(dut)`` once per mutant of the group not yet killed, the selector of the
+    design (the instance ``dut`` of its HDL-clocked harness) written before; any exception kills
+    that mutant; ``after()`` then clears what the body left running (its forked tasks)."""
+    group = MutantGroup()
+    selector = getattr(dut.dut, MUTANT_SELECTOR)
+    for number in group.alive():
+        group.running(number)
+        selector.value = number
+        clock = time.perf_counter()
+        try:
+            await body(dut)
+        except Exception as failure:   # noqa: BLE001 - every failure of the test kills the mutant
+            lines = str(failure).splitlines()
+            group.kill(number, test, (lines[0] if lines else type(failure).__name__)[:400])
+        finally:
+            group.ran(number, time.perf_counter() - clock)
+            if after is not None:
+                after()
+    selector.value = 0
+    group.running(None)
 
 
 # The tests every bench registers, each a one-line cocotb test calling one of these.

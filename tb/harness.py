@@ -30,6 +30,8 @@ The same harness is generated in Verilog (Icarus, Verilator with ``--timing``) a
 (GHDL, std.textio), so all three simulators run exactly the same stimulus files.
 """
 
+import re
+
 IN_FILE = "batch_in.txt"
 OUT_FILE = "batch_out.txt"
 COUNT_FILE = "batch_count.txt"   # the number of vectors in IN_FILE (for the Verilog combinational harness)
@@ -72,6 +74,29 @@ def verilator_visibility(module, variables=("*",)):
     BATCH_VISIBLE: its registers driving the block public cost the flipper's harness a fifth of
     its speed (measured on Verilator 5.006)."""
     return "`verilator_config\n" + "".join(f'public_flat_rw -module "{module}" -var "{v}"\n' for v in variables)
+
+
+# A mutant build's selector (gamechip mutate: a schemata conversion or a netlist wrapper)
+_SELECTOR_REGISTER = re.compile(r"^reg (\[\d+:0\] )?MUTSEL = 0;$", re.M)
+
+
+def _and_selector(config, design, verilog):
+    """``config``, and where ``design``'s Verilog (its text) is a mutant build, its selector
+    visible too: a group of mutants is judged in one run, the bench writing the selector
+    between batches or tests (tb.batch check_group, each_mutant)."""
+    if _SELECTOR_REGISTER.search(verilog):
+        config += f'public_flat_rw -module "{design}" -var "MUTSEL"\n'
+    return config
+
+
+def batch_visibility(design, verilog):
+    """The batch harness's Verilator configuration (see _and_selector)."""
+    return _and_selector(verilator_visibility(harness_name(design), BATCH_VISIBLE), design, verilog)
+
+
+def clocked_visibility(design, verilog):
+    """The HDL-clocked harness's Verilator configuration (see _and_selector)."""
+    return _and_selector(verilator_visibility(clocked_harness_name(design)), design, verilog)
 
 
 def _is_sequential(ports):

@@ -280,14 +280,15 @@ def hdl_dir(design, root=None):
             (out / f"{harness.harness_name(design)}.v").write_text(harness.verilog_harness(design, PORTS[design]))
             (out / f"{harness.harness_name(design)}.vhd").write_text(
                 harness.vhdl_harness(design, PORTS[design], SIGNED.get(design, ())))
-            (out / f"{harness.harness_name(design)}.vlt").write_text(harness.verilator_visibility(
-                harness.harness_name(design), harness.BATCH_VISIBLE))
+            (out / f"{harness.harness_name(design)}.vlt").write_text(
+                harness.batch_visibility(design, (out / f"{design}.v").read_text()))
             if harness.has_clocked_harness(design):
                 clocked = harness.clocked_harness_name(design)
                 for name, text in harness.clocked_harness_sources(design, PORTS[design],
                                                                   SIGNED.get(design, ())).items():
                     (out / name).write_text(text)
-                (out / f"{clocked}.vlt").write_text(harness.verilator_visibility(clocked))
+                (out / f"{clocked}.vlt").write_text(
+                    harness.clocked_visibility(design, (out / f"{design}.v").read_text()))
             stamp.write_text("ok\n")
     return out
 

@@ -47,7 +47,7 @@ from golden.referee import (NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_W
 from golden.reference import ReferencePlayer
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
 from tb import runner
-from tb.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, RESULT_FILE, progress, start_clock
+from tb.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, MUTANT_GROUP, RESULT_FILE, each_mutant, progress, start_clock
 
 DESIGN = "processor"
 CLOCK_NS = 10
@@ -155,7 +155,7 @@ class ProcessorTB:
         await FallingEdge(self.dut.clk)
         assert not self.received, f"bytes from tx left over from before the reset: {bytes(self.received)!r}"
         if not self.receiving:
-            cocotb.start_soon(self._receive())
+            _receivers.append(cocotb.start_soon(self._receive()))
             self.receiving = True
         await Timer(4 * BIT_NS, "ns")
 
@@ -391,6 +391,14 @@ def check_completed(result, processor_black):
 
 
 _failed_tests = []   # tests of this run that failed so far (one simulator process, one run)
+_receivers = []   # the tx receivers started by this test (a mutant group runs one test many times)
+
+
+def _stop_receivers():
+    """End the tx receivers of the benches made so far: the next mutant's bench has its own."""
+    while _receivers:
+        task = _receivers.pop()
+        task.cancel() if int(cocotb.__version__.split(".")[0]) >= 2 else task.kill()
 
 
 def ends_run_on_failure(test):
@@ -398,6 +406,9 @@ def ends_run_on_failure(test):
     the mutant is killed already, and every later game would only wait for replies."""
     @functools.wraps(test)
     async def guarded(dut):
+        if os.environ.get(MUTANT_GROUP):   # gamechip mutate: the test once per mutant of the group
+            await each_mutant(dut, test.__name__, test, after=_stop_receivers)
+            return
         if os.environ.get(FIRST_FAILURE_ENDS_RUN) and _failed_tests:
             raise AssertionError(f"{test.__name__} not run: {_failed_tests[0]} failed ({FIRST_FAILURE_ENDS_RUN})")
         try:

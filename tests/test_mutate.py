@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gamechip.mutate import build_schemata, mutants_in_verilog, mutation_blocks
+from gamechip.mutate import _judge, _judge_group, build_schemata, mutants_in_verilog, mutation_blocks
 from tb import runner
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,14 +49,27 @@ def test_every_design_converts_with_its_mutants_and_holds_those_of_its_files(sch
     out, mutants = schemata
     by_number = {m.number: m for m in mutants}
     for block, design in mutation_blocks().items():
-        if block.startswith("chess_"):
-            continue
         verilog = (runner.hdl_dir(design, out) / f"{design}.v").read_text()
         inside = mutants_in_verilog(verilog)
         assert inside and inside <= set(by_number), block
         assert '$value$plusargs("MUTSEL=%d"' in verilog   # one build, every mutant chosen at run time
-        own_file = {"evaluator_axi": "rtl/evaluator_axi.py"}.get(block, f"rtl/{design}.py")
+        own_file = {"chess_movegen": "rtl/chess/movegen.py", "chess_repetition": "rtl/chess/repetition.py"}.get(
+            block, f"rtl/{design}.py")
         assert any(by_number[n].file == own_file for n in inside), block
+
+
+def test_a_group_of_mutants_is_judged_in_one_run_as_each_is_alone(schemata):
+    """tb.batch check_group: one run of the flipper's bench judges a killed mutant and an
+    equivalent one (``arriving >= 2`` as ``>= 1``: both branches send 0, proved by the miter)
+    exactly as their runs alone do."""
+    out, mutants = schemata
+    at = {(m.file, m.line, m.operator): m.number for m in mutants}
+    killed, equivalent = at["rtl/disc_flipper.py", 54, "negate condition"], at["rtl/disc_flipper.py", 54, "constant - 1"]
+    group = {number: (verdict, test) for number, verdict, test, _, _
+             in _judge_group("disc_flipper", "disc_flipper", "icarus", out, [killed, equivalent], 1, True, 60)}
+    alone = {number: _judge("disc_flipper", "disc_flipper", "icarus", out, number, 1, True, 60)[:2]
+             for number in (killed, equivalent)}
+    assert group == alone == {killed: ("killed", "directed"), equivalent: ("survived", None)}
 
 
 def test_the_case_labels_of_an_if_chain_on_the_selector_count_as_its_mutants():
