@@ -38,6 +38,7 @@ import hashlib
 import json
 import logging
 import os
+import queue
 import re
 import shutil
 import sys
@@ -721,14 +722,23 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     if cluster:
         _run_on_cluster(cluster, plan, done, journal, catalogue["rtl_digest"], sim, seed, quick, shard_size,
                         prove_killed, say)
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        for row, block, design, chosen, root in [] if cluster else plan:
-            todo = [m for m in chosen if (row, m.id) not in done]
-            # byte-identical mutants run too under prove_killed: the bench must pass them
-            identical_todo = [m for m in chosen if prove_killed and m.kind != ELAB
-                              and _byte_identical(done.get((row, m.id))) and "simulated" not in done[row, m.id]]
-            if not todo and not identical_todo:
-                continue
+    rows = []   # (row, block, design, root, todo, identical_todo), the longest first
+    for row, block, design, chosen, root in [] if cluster else plan:
+        todo = [m for m in chosen if (row, m.id) not in done]
+        # byte-identical mutants run too under prove_killed: the bench must pass them
+        identical_todo = [m for m in chosen if prove_killed and m.kind != ELAB
+                          and _byte_identical(done.get((row, m.id))) and "simulated" not in done[row, m.id]]
+        if todo or identical_todo:
+            rows.append((row, block, design, root, todo, identical_todo))
+    rows.sort(key=lambda r: -(len(r[4]) + len(r[5])) * (1 if _groupable(r[1]) else ALONE_WEIGHT))
+    # Rows run side by side, each on one worker, so that each design is built in one build slot
+    # (a Verilator build of a schemata design takes minutes); with fewer rows than workers a
+    # row's tasks share the rest.
+    lanes = max(1, max(1, workers) // max(1, len(rows)))
+    messages = queue.Queue()
+
+    def row_work(row, block, design, root, todo, identical_todo):
+        try:
             # a netlist row's baseline is its netlist with mutsel 0: named by the netlist root's digest
             baseline_id = f"{row}:baseline:{catalogue['rtl_digest'] if root == schemata_root else runner.rtl_digest(root)}"
             if done.get((row, baseline_id), {}).get("verdict") != "baseline":
@@ -737,24 +747,45 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                          else "baseline-failed", "test": test, "message": message, "seconds": round(seconds, 2)}
                 if verdict == "survived":   # again, built: the time a mutant's run is measured against
                     entry["run_seconds"] = round(one(row, block, design, root, None)[-1], 2)
-                _append(journal, entry)
+                messages.put(("baseline", (row, entry, todo)))
                 if entry["verdict"] != "baseline":
-                    say(f"{row}: the original design (MUTSEL=0) fails its bench: {message}; its mutants are errors")
-                    for mutant in todo:   # the byte-identical ones keep their verdict
-                        _append(journal, {"id": mutant.id, "block": row, "number": mutant.number,
-                                          "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
-                    continue
-                say(f"{row}: MUTSEL=0 passes ({seconds:.1f} s with the build, {entry['run_seconds']:.1f} s built)")
+                    return
                 baseline_seconds[row] = entry["run_seconds"]
             else:
                 previous = done[row, baseline_id]
                 baseline_seconds[row] = previous.get("run_seconds", previous.get("seconds", 0))
-            futures = [pool.submit(one_group, row, block, design, root, group)
-                       for group in _groups(row, block, todo, workers)]
-            futures += [pool.submit(lambda *task: [one(*task)], row, block, design, root, m) for m in identical_todo]
-            for block_, mutant, verdict, test, message, seconds in (
-                    result for future in as_completed(futures) for result in future.result()):
-                if mutant in identical_todo:
+            tasks = [(one_group, group) for group in _groups(row, block, todo, lanes)]
+            tasks += [(lambda *task: [one(*task)], m) for m in identical_todo]
+            with ThreadPoolExecutor(max_workers=lanes) as pool:
+                futures = [pool.submit(function, row, block, design, root, item) for function, item in tasks]
+                for future in as_completed(futures):
+                    for result in future.result():
+                        messages.put(("result", (result, result[1] in identical_todo)))
+        finally:
+            messages.put(("row done", row))
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = [pool.submit(row_work, *r) for r in rows]
+        running = len(futures)
+        while running:
+            kind, payload = messages.get()
+            if kind == "row done":
+                running -= 1
+            elif kind == "baseline":
+                row, entry, todo = payload
+                _append(journal, entry)
+                if entry["verdict"] != "baseline":
+                    say(f"{row}: the original design (MUTSEL=0) fails its bench: {entry['message']}; its mutants "
+                        f"are errors")
+                    for mutant in todo:   # the byte-identical ones keep their verdict
+                        _append(journal, {"id": mutant.id, "block": row, "number": mutant.number,
+                                          "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
+                else:
+                    say(f"{row}: MUTSEL=0 passes ({entry['seconds']:.1f} s with the build, {entry['run_seconds']:.1f} s "
+                        f"built)")
+            else:
+                (block_, mutant, verdict, test, message, seconds), identical = payload
+                if identical:
                     _append(journal, {**done[block_, mutant.id], "simulated": {
                         "verdict": verdict, "test": test, "message": message[:500], "seconds": round(seconds, 2)}})
                     say(f"{block_} #{mutant.number} (byte-identical) through its bench: {verdict}"
@@ -770,6 +801,8 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                 elapsed = time.monotonic() - started
                 say(f"{finished}/{total} {block_} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
                     f"{verdict}{f' by {test}' if test else ''} ({seconds:.1f} s; {elapsed / 60:.1f} min)")
+        for future in futures:
+            future.result()   # a row that raised
     from gamechip.mutant_corpus import corpus_kills
     corpus_kills(out, plan, sim, say)   # before the miter: a survivor the corpus kills needs no proof
     if prove or prove_killed:
@@ -777,17 +810,27 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     return summarise(out)
 
 
+# A row whose mutants run one by one (each a simulator start) weighs this many grouped ones
+# when the longest rows are started first.
+ALONE_WEIGHT = 5
+
 # Mutants of a batch-harness block judged in one run of its bench: a group pays one simulator
 # start and one golden model for all of them; its size bounds what a crash or hang costs again.
 GROUP_SIZE = 32
 
 
+def _groupable(block):
+    """Whether ``block``'s bench judges a group of mutants in one run: the batch-harness blocks
+    (tb.batch check_group) and the processor (each_mutant per test)."""
+    from tb.blocks import BLOCKS
+
+    return block in BLOCKS or block == "processor"
+
+
 def _groups(row, block, mutants, workers):
     """``mutants`` of a row as the tasks that judge them: groups of a batch-harness block's
     source or netlist mutants (spread so that every worker gets one), one by one otherwise."""
-    from tb.blocks import BLOCKS
-
-    if block not in (*BLOCKS, "processor") or any(m.kind == ELAB for m in mutants):
+    if not _groupable(block) or any(m.kind == ELAB for m in mutants):
         return [[m] for m in mutants]
     size = max(1, min(GROUP_SIZE, -(-len(mutants) // max(1, workers))))
     return [mutants[first:first + size] for first in range(0, len(mutants), size)]
@@ -913,10 +956,16 @@ def run_shard(shard):
                                                    0)[-1], 2)
             _WORKER_BASELINES[key] = baseline
         baseline = _WORKER_BASELINES[key]
+        numbers = [mutant["number"] for mutant in shard["mutants"]]
+        if _groupable(block) and len(numbers) > 1:
+            judged = {number: rest for number, *rest in _judge_group(
+                block, design, sim, schemata, numbers, shard["seed"], shard["quick"], baseline["run_seconds"])}
+        else:
+            judged = {number: _judge(block, design, sim, schemata, number, shard["seed"], shard["quick"],
+                                     baseline["run_seconds"]) for number in numbers}
         entries = []
         for mutant in shard["mutants"]:
-            verdict, test, message, seconds = _judge(block, design, sim, schemata, mutant["number"], shard["seed"],
-                                                     shard["quick"], baseline["run_seconds"])
+            verdict, test, message, seconds = judged[mutant["number"]]
             entries.append({"id": mutant["id"], "number": mutant["number"], "verdict": verdict, "test": test,
                             "message": message[:500], "seconds": round(seconds, 2)})
         return {"host": host, "baseline": baseline if fresh else None, "entries": entries}
