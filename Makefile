@@ -98,16 +98,19 @@ codesign: setup
 codesign-sim: setup
 	$(GAMECHIP) codesign --game --depth $(CODESIGN_DEPTH) --sim verilator --out runs/codesign-sim
 
-# The suite's mutation score (gamechip/mutate.py): every source mutant of every Reversi block run
-# through its own bench on Verilator, survivors proved equivalent or not by a Yosys SAT miter;
-# resumable (run it again to finish an interrupted run), report in runs/mutate/report.md.
+# The suite's mutation score (gamechip/mutate.py): every source mutant of every block (Reversi and
+# chess) run through its own bench on Verilator, survivors proved equivalent or not by a Yosys SAT
+# miter; resumable (run it again to finish an interrupted run), report in runs/mutate/report.md.
 # MUTATE_BLOCKS narrows it (e.g. MUTATE_BLOCKS="uart processor"). MUTATE_NETLIST: also that many
-# Yosys netlist mutants per batch-harness block (mcy's sampling; rows <block>:netlist), 0 for none.
+# Yosys netlist mutants (mcy's sampling; rows <block>:netlist) of each combinational block
+# (MUTATE_NETLIST_BLOCKS), 0 for none.
 MUTATE_BLOCKS ?=
 MUTATE_NETLIST ?= 100
+MUTATE_NETLIST_BLOCKS ?= move_checker disc_flipper node_order
 mutate: setup
-	$(GAMECHIP) mutate --sim verilator --out runs/mutate --resume $(if $(MUTATE_BLOCKS),--blocks $(MUTATE_BLOCKS)) \
-		$(if $(filter-out 0,$(MUTATE_NETLIST)),--netlist $(MUTATE_NETLIST))
+	$(GAMECHIP) mutate --sim verilator --out runs/mutate --resume $(if $(MUTATE_BLOCKS),--blocks $(MUTATE_BLOCKS))
+	$(if $(filter-out 0,$(MUTATE_NETLIST)),$(GAMECHIP) mutate --sim verilator --out runs/mutate --resume \
+		--blocks $(MUTATE_NETLIST_BLOCKS) --netlist $(MUTATE_NETLIST) --netlist-only)
 
 convert: setup
 	$(GAMECHIP) convert --out build/hdl-out

@@ -501,8 +501,8 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group
         from tb.test_uart import run_uart
         outcome = run_uart(sim, tag=tag, rtl_root=root, seed=seed, plusargs=plusargs)
     elif block == "processor":
-        from tb.test_processor import PLAN, run_processor_bench
-        tests, env = PLAN[sim]
+        from tb.test_processor import MUTATION_PLAN, run_processor_bench
+        tests, env = MUTATION_PLAN[sim]
         outcome = run_processor_bench(sim, tests, {**env, "GAMECHIP_SEED": str(seed), **group}, tag=tag,
                                       rtl_root=root, plusargs=plusargs)
     else:
@@ -730,7 +730,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                           and _byte_identical(done.get((row, m.id))) and "simulated" not in done[row, m.id]]
         if todo or identical_todo:
             rows.append((row, block, design, root, todo, identical_todo))
-    rows.sort(key=lambda r: -(len(r[4]) + len(r[5])) * (1 if _groupable(r[1]) else ALONE_WEIGHT))
+    rows.sort(key=lambda r: -(len(r[4]) + len(r[5])) * ROW_WEIGHT.get(r[1], 1 if _groupable(r[1]) else ALONE_WEIGHT))
     # Rows run side by side, each on one worker, so that each design is built in one build slot
     # (a Verilator build of a schemata design takes minutes); with fewer rows than workers a
     # row's tasks share the rest.
@@ -813,6 +813,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
 # A row whose mutants run one by one (each a simulator start) weighs this many grouped ones
 # when the longest rows are started first.
 ALONE_WEIGHT = 5
+ROW_WEIGHT = {"processor": 20}   # whole games: a survivor costs a minute or more
 
 # Mutants of a batch-harness block judged in one run of its bench: a group pays one simulator
 # start and one golden model for all of them; its size bounds what a crash or hang costs again.
