@@ -736,7 +736,7 @@ def cmd_mutate(args):
             return _mutate_replay(args.out, args.replay, args.blocks[0] if args.blocks else None)
         if args.add_to_corpus is not None:
             return _mutate_add_to_corpus(args.out, args.add_to_corpus, args.why)
-        blocks = args.blocks or [b for b in mutation_blocks() if not b.startswith("chess_")]
+        blocks = args.blocks or list(mutation_blocks())
         from gamechip.mutate import SHARD_SIZE
         # with --cluster the local cores still convert the designs and run the miters
         workers = args.workers or max(1, os.cpu_count() or 1)
@@ -1244,7 +1244,7 @@ def build_parser():
                             epilog="exit status: 0 scored; 1 mutants that could not be judged (errors), or a "
                                    "counterexample --add-to-corpus refused; 2 bad input; 3 a bench bug: a killed mutant "
                                    "that is equivalent to the original (gamechip report DIR exits 3 then too)")
-    mutate.add_argument("--blocks", nargs="+", help="blocks to mutate (default: every Reversi block)")
+    mutate.add_argument("--blocks", nargs="+", help="blocks to mutate (default: every block, Reversi and chess)")
     mutate.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
     mutate.add_argument("--out", required=True, help="results folder (journal.jsonl, mutants.json, report.md)")
     mutate.add_argument("--resume", action="store_true", help="go on with the run in --out, skipping finished mutants")
