@@ -68,10 +68,12 @@ class _RecordingBus(Bus):
         return super().read(address)
 
 
-def read_chunks(path, size):
-    """``(context, words, contexts)`` chunks of at most ``size`` transactions: ``contexts`` maps
-    an index in the chunk to the comment that starts there, ``context`` is the comment in force
-    at the chunk's first transaction."""
+def read_chunks(path, size, first=None):
+    """``(context, words, contexts)`` chunks of at most ``size`` transactions (``first``: the first
+    chunk that many, each next one twice as many up to ``size``, so that a mismatch early in the
+    stream is seen early): ``contexts`` maps an index in the chunk to the comment that starts
+    there, ``context`` is the comment in force at the chunk's first transaction."""
+    limit, size = size, first or size
     context, words, contexts = "", [], {}
     first_context = context
     with open(path) as stream:
@@ -89,6 +91,7 @@ def read_chunks(path, size):
             if len(words) == size:
                 yield first_context, words, contexts
                 first_context, words, contexts = context, [], {}
+                size = min(limit, 2 * size)
     if words:
         yield first_context, words, contexts
 
