@@ -708,11 +708,11 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
         return (row, mutant, *_judge(block, design, sim, root, number, seed, quick, baseline_seconds.get(row, 0)))
 
     def one_group(row, block, design, root, group):
-        if len(group) == 1:
+        if group[0].kind == ELAB:   # _groups leaves them one by one: each a copy of rtl/ of its own
             return [one(row, block, design, root, group[0])]
         by_number = {m.number: m for m in group}
-        return [(row, by_number[number], verdict, test, message, seconds) for number, verdict, test, message, seconds
-                in _judge_group(block, design, sim, root, list(by_number), seed, quick, baseline_seconds.get(row, 0))]
+        return [(row, by_number[number], *verdict) for number, *verdict
+                in _judge_numbers(block, design, sim, root, list(by_number), seed, quick, baseline_seconds.get(row, 0))]
 
     # the runner switches the cocotb logger's propagation per run: with runs in threads that
     # would leak simulator logs to the console, so it stays off for the whole run
@@ -754,7 +754,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             else:
                 previous = done[row, baseline_id]
                 baseline_seconds[row] = previous.get("run_seconds", previous.get("seconds", 0))
-            tasks = [(one_group, group) for group in _groups(row, block, todo, lanes)]
+            tasks = [(one_group, group) for group in _groups(block, todo, lanes)]
             tasks += [(lambda *task: [one(*task)], m) for m in identical_todo]
             with ThreadPoolExecutor(max_workers=lanes) as pool:
                 futures = [pool.submit(function, row, block, design, root, item) for function, item in tasks]
@@ -828,13 +828,21 @@ def _groupable(block):
     return block in BLOCKS or block == "processor"
 
 
-def _groups(row, block, mutants, workers):
+def _groups(block, mutants, workers):
     """``mutants`` of a row as the tasks that judge them: groups of a batch-harness block's
     source or netlist mutants (spread so that every worker gets one), one by one otherwise."""
     if not _groupable(block) or any(m.kind == ELAB for m in mutants):
         return [[m] for m in mutants]
     size = max(1, min(GROUP_SIZE, -(-len(mutants) // max(1, workers))))
     return [mutants[first:first + size] for first in range(0, len(mutants), size)]
+
+
+def _judge_numbers(block, design, sim, root, numbers, seed, quick, baseline_seconds):
+    """Mutants ``numbers`` of ``block`` judged: as a group where its bench can, else one by one;
+    [(number, verdict, test, message, seconds)]."""
+    if _groupable(block) and len(numbers) > 1:
+        return _judge_group(block, design, sim, root, numbers, seed, quick, baseline_seconds)
+    return [(number, *_judge(block, design, sim, root, number, seed, quick, baseline_seconds)) for number in numbers]
 
 
 def _judge_group(block, design, sim, root, numbers, seed, quick, baseline_seconds):
@@ -851,17 +859,15 @@ def _judge_group(block, design, sim, root, numbers, seed, quick, baseline_second
     slot, lock = take_slot(design, sim)
     limit = max(MIN_TIMEOUT, TIMEOUT_FACTOR * baseline_seconds) * len(numbers)
     watchdog = _Watchdog(f"/{design}-{sim}-", slot_tag(slot), limit)
-    handle, verdicts = tempfile.mkstemp(prefix="gamechip-mutants-", suffix=".json")
-    os.close(handle)
-    os.unlink(verdicts)
     try:
-        outcome = run_mutant(block, design, sim, root, 0, slot_tag(slot), seed, quick, group={
-            MUTANT_GROUP: ",".join(str(n) for n in numbers), MUTANT_VERDICTS: verdicts})
-        state = json.loads(Path(verdicts).read_text()) if Path(verdicts).exists() else {"killed": {}, "seconds": {}}
+        with tempfile.TemporaryDirectory(prefix="gamechip-mutants-") as folder:
+            verdicts = Path(folder) / "verdicts.json"
+            outcome = run_mutant(block, design, sim, root, 0, slot_tag(slot), seed, quick, group={
+                MUTANT_GROUP: ",".join(str(n) for n in numbers), MUTANT_VERDICTS: str(verdicts)})
+            state = json.loads(verdicts.read_text()) if verdicts.exists() else {"killed": {}, "seconds": {}}
     finally:
         watchdog.cancel()
         lock.close()
-        Path(verdicts).unlink(missing_ok=True)
     complete = outcome.passed and not watchdog.fired and (outcome.result.get("checked") or block == "processor")
     results, alone = [], []
     for number in numbers:
@@ -957,13 +963,9 @@ def run_shard(shard):
                                                    0)[-1], 2)
             _WORKER_BASELINES[key] = baseline
         baseline = _WORKER_BASELINES[key]
-        numbers = [mutant["number"] for mutant in shard["mutants"]]
-        if _groupable(block) and len(numbers) > 1:
-            judged = {number: rest for number, *rest in _judge_group(
-                block, design, sim, schemata, numbers, shard["seed"], shard["quick"], baseline["run_seconds"])}
-        else:
-            judged = {number: _judge(block, design, sim, schemata, number, shard["seed"], shard["quick"],
-                                     baseline["run_seconds"]) for number in numbers}
+        judged = {number: verdict for number, *verdict in _judge_numbers(
+            block, design, sim, schemata, [mutant["number"] for mutant in shard["mutants"]], shard["seed"],
+            shard["quick"], baseline["run_seconds"])}
         entries = []
         for mutant in shard["mutants"]:
             verdict, test, message, seconds = judged[mutant["number"]]

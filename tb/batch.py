@@ -21,7 +21,7 @@ from cocotb.triggers import RisingEdge, Timer
 from golden.board import draw, format_board, format_game_record, square_name, squares_of
 from tb.checks import CHUNK, BlockCheck, Case, fuzz_chunk, fuzz_generators, hex_field  # noqa: F401 (re-exported)
 from tb.directed import directed_positions, mixed_positions, random_positions
-from tb.harness import COUNT_FILE, IDLE_MARK, IN_FILE, MAX_BATCH, OUT_FILE
+from tb.harness import COUNT_FILE, IDLE_MARK, IN_FILE, MAX_BATCH, MUTANT_SELECTOR, OUT_FILE
 
 RESULT_FILE = "gamechip_result.json"
 # set (gamechip mutate): once a test of the run has failed, the later tests fail at once
@@ -31,7 +31,6 @@ FIRST_FAILURE_ENDS_RUN = "GAMECHIP_FIRST_FAILURE_ENDS_RUN"
 # judged in this one run (check_group); their verdicts go to the file MUTANT_VERDICTS names
 MUTANT_GROUP = "GAMECHIP_MUTANTS"
 MUTANT_VERDICTS = "GAMECHIP_MUTANT_VERDICTS"
-MUTANT_SELECTOR = "MUTSEL"   # the design's selector register (tb.runner makes it visible)
 CASE_FILE = "gamechip_failure.json"
 ACTUAL_FILE = "gamechip_actual.json"  # what the block answered for a replayed case
 

@@ -76,8 +76,9 @@ def verilator_visibility(module, variables=("*",)):
     return "`verilator_config\n" + "".join(f'public_flat_rw -module "{module}" -var "{v}"\n' for v in variables)
 
 
-# A mutant build's selector (gamechip mutate: a schemata conversion or a netlist wrapper)
-_SELECTOR_REGISTER = re.compile(r"^reg (\[\d+:0\] )?MUTSEL = 0;$", re.M)
+# A mutant build's selector register (gamechip mutate: a schemata conversion or a netlist wrapper)
+MUTANT_SELECTOR = "MUTSEL"
+_SELECTOR_REGISTER = re.compile(rf"^reg (\[\d+:0\] )?{MUTANT_SELECTOR} = 0;$", re.M)
 
 
 def _and_selector(config, design, verilog):
@@ -85,7 +86,7 @@ def _and_selector(config, design, verilog):
     visible too: a group of mutants is judged in one run, the bench writing the selector
     between batches or tests (tb.batch check_group, each_mutant)."""
     if _SELECTOR_REGISTER.search(verilog):
-        config += f'public_flat_rw -module "{design}" -var "MUTSEL"\n'
+        config += f'public_flat_rw -module "{design}" -var "{MUTANT_SELECTOR}"\n'
     return config
 
 

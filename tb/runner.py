@@ -280,15 +280,14 @@ def hdl_dir(design, root=None):
             (out / f"{harness.harness_name(design)}.v").write_text(harness.verilog_harness(design, PORTS[design]))
             (out / f"{harness.harness_name(design)}.vhd").write_text(
                 harness.vhdl_harness(design, PORTS[design], SIGNED.get(design, ())))
-            (out / f"{harness.harness_name(design)}.vlt").write_text(
-                harness.batch_visibility(design, (out / f"{design}.v").read_text()))
+            verilog = (out / f"{design}.v").read_text()
+            (out / f"{harness.harness_name(design)}.vlt").write_text(harness.batch_visibility(design, verilog))
             if harness.has_clocked_harness(design):
                 clocked = harness.clocked_harness_name(design)
                 for name, text in harness.clocked_harness_sources(design, PORTS[design],
                                                                   SIGNED.get(design, ())).items():
                     (out / name).write_text(text)
-                (out / f"{clocked}.vlt").write_text(
-                    harness.clocked_visibility(design, (out / f"{design}.v").read_text()))
+                (out / f"{clocked}.vlt").write_text(harness.clocked_visibility(design, verilog))
             stamp.write_text("ok\n")
     return out
 
@@ -296,7 +295,7 @@ def hdl_dir(design, root=None):
 # A schemata copy of rtl/ (gamechip/mutate.py) holds every mutant behind the module-level
 # Signal MUTANT_SELECTOR, which nothing drives: MyHDL ties it to 0. The converted Verilog reads
 # it from the plusarg +MUTSEL=k instead, so one build runs every mutant (Verilog only).
-MUTANT_SELECTOR = "MUTSEL"
+MUTANT_SELECTOR = harness.MUTANT_SELECTOR
 _TIED_SELECTOR = re.compile(rf"^wire (\[\d+:0\] )?{MUTANT_SELECTOR};\n", re.M)
 _TIE = re.compile(rf"^assign {MUTANT_SELECTOR} = [^;]*;\n", re.M)
 
