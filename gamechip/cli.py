@@ -744,7 +744,7 @@ def cmd_mutate(args):
                      cluster=args.cluster, shard_size=args.shard_size or SHARD_SIZE,
                      seed=args.seed, quick=args.quick, prove=not args.no_prove, netlist=args.netlist,
                      source=not (args.netlist_only or args.elab_only), prove_killed=args.prove_killed or 0,
-                     elab=args.elab)
+                     elab=args.elab, recheck_waivers=args.recheck_waivers)
     except MutateError as error:
         raise UsageError(str(error))
     print_summary(result, args.json, args.out)
@@ -1269,6 +1269,9 @@ def build_parser():
     mutate.add_argument("--prove-killed", type=int, metavar="N",
                         help="also N killed mutants per block through the SAT miter and every byte-identical mutant "
                              "through its bench: one equivalent yet killed is a bench bug (exit status 3)")
+    mutate.add_argument("--recheck-waivers", action="store_true",
+                        help="also run the mutants waived in tb/mutation_waivers.json (left unrun otherwise); one "
+                             "killed is a bench bug or a wrong waiver (exit status 3)")
     mutate.add_argument("--quick", action="store_true",
                         help="every bench at its smallest size: a smoke run of the machinery, not a score")
     mutate.add_argument("--seed", type=_natural, default=1, help="seed of the benches' random positions")

@@ -575,7 +575,7 @@ def netlist_blocks():
 
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
         quick=False, prove=True, netlist=None, source=True, prove_killed=0, cluster=None, shard_size=SHARD_SIZE,
-        elab=False):
+        elab=False, recheck_waivers=False, waivers=None):
     """Generate, build and run the mutants of ``blocks`` on ``sim`` into ``out``; the summary.
 
     ``limit``: at most this many source mutants per block (spread over its files and operators);
@@ -588,7 +588,10 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     equivalent to the original) can show at all (summarise's ``bench_bugs``); ``cluster``: the
     address of a Dask scheduler whose workers run the mutants, ``shard_size`` of them a task
     (run_shard), the journal written here as the shards finish; ``elab``: also the block's
-    elaboration-time mutants (gamechip/mutate_elab.py), one conversion each, rows ``<block>:elab``."""
+    elaboration-time mutants (gamechip/mutate_elab.py), one conversion each, rows ``<block>:elab``;
+    ``recheck_waivers``: also simulate the mutants waived in tb/mutation_waivers.json (``waivers``), which
+    are otherwise left unrun: their id pins the file's text, and the reviewed reason says no input
+    tells them apart, so a run could only confirm them or show the review wrong (a bench bug)."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from tb import runner
@@ -625,6 +628,8 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
         raise MutateError(f"--out {out} holds a mutation run already: add --resume to go on with it, or choose "
                           f"another folder")
     rtl_root = Path(rtl_root or runner.ROOT)
+    waivers = load_waivers() if waivers is None else waivers
+    unrun = set() if recheck_waivers else set(waivers)
     schemata_root = out / "schemata"
     mutants = build_schemata(rtl_root, schemata_root) if source else []
     # a resumed run takes every mutant up again that ended in an error (a crash, a killed run)
@@ -717,13 +722,18 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     # the runner switches the cocotb logger's propagation per run: with runs in threads that
     # would leak simulator logs to the console, so it stays off for the whole run
     logging.getLogger("cocotb").propagate = False
-    total = sum(len(chosen) for _, _, _, chosen, _ in plan)
-    finished = sum(1 for row, _, _, chosen, _ in plan for m in chosen if (row, m.id) in done)
+    to_run = [(row, block, design, [m for m in chosen if m.id not in unrun], root)
+              for row, block, design, chosen, root in plan]
+    skipped = sum(len(chosen) for *_, chosen, _ in plan) - sum(len(chosen) for *_, chosen, _ in to_run)
+    if skipped:
+        say(f"{skipped} waived mutants left unrun (tb/mutation_waivers.json; --recheck-waivers runs them)")
+    total = sum(len(chosen) for _, _, _, chosen, _ in to_run)
+    finished = sum(1 for row, _, _, chosen, _ in to_run for m in chosen if (row, m.id) in done)
     if cluster:
-        _run_on_cluster(cluster, plan, done, journal, catalogue["rtl_digest"], sim, seed, quick, shard_size,
+        _run_on_cluster(cluster, to_run, done, journal, catalogue["rtl_digest"], sim, seed, quick, shard_size,
                         prove_killed, say)
     rows = []   # (row, block, design, root, todo, identical_todo), the longest first
-    for row, block, design, chosen, root in [] if cluster else plan:
+    for row, block, design, chosen, root in [] if cluster else to_run:
         todo = [m for m in chosen if (row, m.id) not in done]
         # byte-identical mutants run too under prove_killed: the bench must pass them
         identical_todo = [m for m in chosen if prove_killed and m.kind != ELAB
@@ -804,10 +814,10 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
         for future in futures:
             future.result()   # a row that raised
     from gamechip.mutant_corpus import corpus_kills
-    corpus_kills(out, plan, sim, say)   # before the miter: a survivor the corpus kills needs no proof
+    corpus_kills(out, to_run, sim, say)   # before the miter: a survivor the corpus kills needs no proof
     if prove or prove_killed:
-        prove_survivors(out, plan, schemata_root, workers, say, survivors=prove, killed_sample=prove_killed)
-    return summarise(out)
+        prove_survivors(out, to_run, schemata_root, workers, say, survivors=prove, killed_sample=prove_killed)
+    return summarise(out, waivers)
 
 
 # A row whose mutants run one by one (each a simulator start) weighs this many grouped ones
@@ -1288,7 +1298,7 @@ def summarise(out, waivers=None):
                                             "kind": spec.get("kind", "source")})
         for mutant_id in spec["mutants"]:
             mutant, entry = by_id[mutant_id], entries.get((block, mutant_id))
-            verdict = entry["verdict"] if entry else "pending"
+            verdict = entry["verdict"] if entry else "waived" if mutant_id in waivers else "pending"
             if verdict == "invalid":   # an --elab copy that does not elaborate: no design, no mutant
                 result["blocks"][block]["not_mutants"] += 1
                 continue
@@ -1321,12 +1331,13 @@ def summarise(out, waivers=None):
             if verdict == "equivalent":
                 result["equivalent"].append({**mutant, "block": block, "proof": entry.get("proof")})
             if verdict == "waived":
-                result["waived"].append({**mutant, "block": block, "reason": waivers[mutant_id]})
+                result["waived"].append({**mutant, "block": block, "reason": waivers[mutant_id],
+                                         "simulated": entry is not None})
             if verdict == "error":
                 result["errors"].append({**mutant, "block": block, "message": entry.get("message", "")})
             if verdict == "pending":
                 result["pending"] += 1
-            bug = _bench_bug(entry)
+            bug = _bench_bug(entry, waivers.get(mutant_id))
             if bug:
                 result["bench_bugs"].append({**mutant, "block": block, **bug})
     for table in ("blocks", "files", "functions", "operators"):
@@ -1336,12 +1347,16 @@ def summarise(out, waivers=None):
     return result
 
 
-def _bench_bug(entry):
+def _bench_bug(entry, waiver=None):
     """{test, message, evidence} when the bench rejected a mutant that is equivalent to the
-    original: killed and proved equivalent by the miter, or byte-identical to the original and
-    killed when run (--prove-killed). Else None."""
+    original: killed and proved equivalent by the miter, byte-identical to the original and
+    killed when run (--prove-killed), or killed though reviewed as equivalent (``waiver``, its
+    reason: the review or the bench is wrong). Else None."""
     if not entry:
         return None
+    if entry["verdict"] == "killed" and waiver:
+        return {"test": entry.get("test"), "message": entry.get("message", ""),
+                "evidence": f"waived as equivalent in tb/mutation_waivers.json: {waiver}"}
     proof = entry.get("proof") or {}
     if entry["verdict"] == "killed" and proof.get("verdict") == "equivalent":
         bound = f", bounded: {proof['bounded_cycles']} cycles from reset" if proof.get("bounded_cycles") else ""
@@ -1430,6 +1445,7 @@ def format_report(result, out=None):
     if result["waived"]:
         lines += ["", f"## Waived ({len(result['waived'])}, reviewed in tb/mutation_waivers.json)", ""]
         lines += [f"- `{w['id']}` ({w['block']}): `{w['original']}` -> `{w['mutated']}`: {w['reason']}"
+                  f"{'' if w.get('simulated', True) else ' (not run: --recheck-waivers runs it)'}"
                   for w in result["waived"]]
     if result["errors"]:
         lines += ["", f"## Errors ({len(result['errors'])})", ""]

@@ -203,3 +203,27 @@ end
 """
     # 1 and 3 are the original in every place; 2 and 4 differ; 5 is the original in block a only
     assert identical_mutants(verilog) == {1, 3}
+
+
+def test_waived_mutants_are_left_unrun_and_one_killed_is_a_bench_bug(schemata, tmp_path):
+    """A waiver pins one version of its file and says why no input tells the mutant apart: the
+    run leaves it unrun and counts it waived; if a run (--recheck-waivers) kills it, the review or
+    the bench is wrong, and that is reported as a bench bug (exit status 3)."""
+    from gamechip.mutate import JOURNAL, run, summarise
+
+    _, mutants = schemata
+    waivers = {m.id: "a reason" for m in mutants}
+    result = run(["move_checker"], "icarus", tmp_path, limit=2, quick=True, prove=False, workers=2,
+                 waivers=waivers)
+    row = result["blocks"]["move_checker"]
+    assert (row["mutants"], row["waived"], row["pending"]) == (2, 2, 0), row
+    assert not (tmp_path / JOURNAL).exists() or not (tmp_path / JOURNAL).read_text()   # nothing ran, not even MUTSEL=0
+    assert all(not w["simulated"] for w in result["waived"]) and not result["bench_bugs"]
+
+    killed = result["waived"][0]["id"]
+    (tmp_path / JOURNAL).write_text(json.dumps({"id": killed, "block": "move_checker", "verdict": "killed",
+                                                "test": "directed", "message": "flip mismatch", "seconds": 1}) + "\n")
+    result = summarise(tmp_path, waivers)
+    assert [bug["id"] for bug in result["bench_bugs"]] == [killed], result["bench_bugs"]
+    assert "waived as equivalent" in result["bench_bugs"][0]["evidence"]
+    assert summarise(tmp_path, {})["blocks"]["move_checker"]["pending"] == 1   # a withdrawn waiver: to run again
