@@ -744,7 +744,8 @@ def cmd_mutate(args):
                      cluster=args.cluster, shard_size=args.shard_size or SHARD_SIZE,
                      seed=args.seed, quick=args.quick, prove=not args.no_prove, netlist=args.netlist,
                      source=not (args.netlist_only or args.elab_only), prove_killed=args.prove_killed or 0,
-                     elab=args.elab, recheck_waivers=args.recheck_waivers)
+                     elab=args.elab, recheck_waivers=args.recheck_waivers,
+                     retry_survivors=args.retry_survivors)
     except MutateError as error:
         raise UsageError(str(error))
     print_summary(result, args.json, args.out)
@@ -761,8 +762,9 @@ def mutation_exit_status(result):
 
 
 def _mutate_replay(out, mutant_id, block=None):
-    """One mutant of a finished run again, with waves: its verdict and where the waveform is."""
-    from gamechip.mutate import CATALOGUE, MutateError, run_mutant
+    """One mutant of a finished run again, with waves: its verdict and where the waveform is. A
+    source or netlist mutant's new verdict goes into the run's journal (the report counts it)."""
+    from gamechip.mutate import CATALOGUE, JOURNAL, MutateError, append_entry, read_journal, run_mutant
 
     try:
         catalogue = json.loads((Path(out) / CATALOGUE).read_text())
@@ -782,10 +784,18 @@ def _mutate_replay(out, mutant_id, block=None):
     if mutant.get("kind") == "elab":
         return _mutate_replay_elab(out, catalogue, mutant, spec)
     # a netlist row (block:netlist) runs its block's bench on the netlist root
+    clock = time.monotonic()
     verdict, test, message = run_mutant(spec.get("block", block), design, catalogue["sim"],
                                         Path(spec.get("root") or Path(out) / "schemata"), mutant["number"],
                                         "mutate-replay", quick=catalogue.get("quick", False))
     print(f"{verdict}{f' by {test}' if test else ''}: {message}")
+    if verdict in ("killed", "survived"):   # the mutant as the run built it, judged by today's bench
+        before = read_journal(Path(out) / JOURNAL).get((block, mutant_id), {})
+        append_entry(Path(out) / JOURNAL, {
+            "id": mutant_id, "block": block, "number": mutant["number"], "verdict": verdict, "test": test,
+            "message": message[:500], "seconds": round(time.monotonic() - clock, 2), "replayed": True,
+            **{k: before[k] for k in ("proof", "equivalent") if k in before}})
+        print(f"journaled in {Path(out) / JOURNAL} (gamechip report {out} counts it)")
     return 0
 
 
@@ -1269,6 +1279,9 @@ def build_parser():
     mutate.add_argument("--prove-killed", type=int, metavar="N",
                         help="also N killed mutants per block through the SAT miter and every byte-identical mutant "
                              "through its bench: one equivalent yet killed is a bench bug (exit status 3)")
+    mutate.add_argument("--retry-survivors", action="store_true",
+                        help="with --resume: judge every survivor not proved equivalent again (after new bench "
+                             "cases)")
     mutate.add_argument("--recheck-waivers", action="store_true",
                         help="also run the mutants waived in tb/mutation_waivers.json (left unrun otherwise); one "
                              "killed is a bench bug or a wrong waiver (exit status 3)")

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from gamechip.mutate import CATALOGUE, ELAB, JOURNAL, MutateError, _append, read_journal
+from gamechip.mutate import CATALOGUE, ELAB, JOURNAL, MutateError, append_entry, read_journal
 
 TAG = "mutate-corpus"
 
@@ -177,7 +177,7 @@ def add_to_corpus(out, ids=None, why=None, folder=None, say=print):
                                    "original": mutant["original"], "mutated": mutant["mutated"], "run": str(out)}}
         staged = write_case_file(work / f"corpus-{mutant['number']}.json", entry_record)
         path, added = corpus.add(staged, _why(mutant, block, why), folder=folder)
-        _append(out / JOURNAL, {**entry, "verdict": "killed", "test": f"corpus:{path.name}", "message": first[:500],
+        append_entry(out / JOURNAL, {**entry, "verdict": "killed", "test": f"corpus:{path.name}", "message": first[:500],
                                 "corpus": str(path)})
         outcomes.append(Outcome(mutant["id"], block, "added" if added else "present",
                                 f"original passes, mutant fails: {first}", path))
@@ -222,7 +222,7 @@ def corpus_kills(out, plan, sim, say, folder=None):
                 if not outcome.passed:
                     failure = outcome.result.get("failure") or ""
                     first = next((line for line in failure.splitlines() if line.startswith("MISMATCH")), failure[:200])
-                    _append(out / JOURNAL, {**entries[row, mutant.id], "verdict": "killed",
+                    append_entry(out / JOURNAL, {**entries[row, mutant.id], "verdict": "killed",
                                             "test": f"corpus:{path.name}", "message": first[:500]})
                     say(f"{row} #{mutant.number}: killed by corpus case {path.name}")
                     break

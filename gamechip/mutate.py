@@ -533,7 +533,7 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group
 _FAILED_TEST = re.compile(r"Failed: [\w.]+::(\w+)")
 
 
-def _append(path, entry):
+def append_entry(path, entry):
     with open(path, "a") as out:
         out.write(json.dumps(entry) + "\n")
         out.flush()
@@ -557,6 +557,11 @@ def read_journal(path):
     return entries
 
 
+def _unproved_survivor(entry):
+    return entry["verdict"] == "survived" and not entry.get("equivalent") \
+        and (entry.get("proof") or {}).get("verdict") != "equivalent"
+
+
 def load_waivers(path=WAIVERS):
     """id -> reason of the reviewed waivers (a mutant that is equivalent for a reason no
     check here proves); a waiver names one version of the file (the id's digest)."""
@@ -575,7 +580,7 @@ def netlist_blocks():
 
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
         quick=False, prove=True, netlist=None, source=True, prove_killed=0, cluster=None, shard_size=SHARD_SIZE,
-        elab=False, recheck_waivers=False, waivers=None):
+        elab=False, recheck_waivers=False, waivers=None, retry_survivors=False):
     """Generate, build and run the mutants of ``blocks`` on ``sim`` into ``out``; the summary.
 
     ``limit``: at most this many source mutants per block (spread over its files and operators);
@@ -591,7 +596,9 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     elaboration-time mutants (gamechip/mutate_elab.py), one conversion each, rows ``<block>:elab``;
     ``recheck_waivers``: also simulate the mutants waived in tb/mutation_waivers.json (``waivers``), which
     are otherwise left unrun: their id pins the file's text, and the reviewed reason says no input
-    tells them apart, so a run could only confirm them or show the review wrong (a bench bug)."""
+    tells them apart, so a run could only confirm them or show the review wrong (a bench bug);
+    ``retry_survivors``: with ``resume``, judge again every survivor not proved equivalent (after
+    new bench cases: a mutant's id pins its RTL file, not the bench that judged it)."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from tb import runner
@@ -633,8 +640,8 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     schemata_root = out / "schemata"
     mutants = build_schemata(rtl_root, schemata_root) if source else []
     # a resumed run takes every mutant up again that ended in an error (a crash, a killed run)
-    done = {key: entry for key, entry in read_journal(journal).items() if entry["verdict"] != "error"} \
-        if resume else {}
+    done = {key: entry for key, entry in read_journal(journal).items() if entry["verdict"] != "error"
+            and not (retry_survivors and _unproved_survivor(entry))} if resume else {}
     started = time.monotonic()
     catalogue = {"sim": sim, "quick": quick, "rtl_root": str(rtl_root), "rtl_digest": runner.rtl_digest(rtl_root),
                  "mutants": [m.to_dict() for m in mutants], "blocks": {}}
@@ -689,7 +696,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                     entry = {"id": mutant.id, "block": block, "number": mutant.number, "verdict": "survived",
                              "test": None, "message": "", "seconds": 0, "equivalent": True,
                              "proof": {"verdict": "equivalent", "seconds": 0, "detail": IDENTICAL}}
-                    _append(journal, entry)
+                    append_entry(journal, entry)
                     done[block, mutant.id] = entry
             say(f"{block}: {len(chosen)} mutants to run on {design} ({len(inside[block])} in its converted Verilog, "
                 f"the others judged by a smaller block's bench)")
@@ -783,12 +790,12 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                 running -= 1
             elif kind == "baseline":
                 row, entry, todo = payload
-                _append(journal, entry)
+                append_entry(journal, entry)
                 if entry["verdict"] != "baseline":
                     say(f"{row}: the original design (MUTSEL=0) fails its bench: {entry['message']}; its mutants "
                         f"are errors")
                     for mutant in todo:   # the byte-identical ones keep their verdict
-                        _append(journal, {"id": mutant.id, "block": row, "number": mutant.number,
+                        append_entry(journal, {"id": mutant.id, "block": row, "number": mutant.number,
                                           "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
                 else:
                     say(f"{row}: MUTSEL=0 passes ({entry['seconds']:.1f} s with the build, {entry['run_seconds']:.1f} s "
@@ -796,7 +803,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             else:
                 (block_, mutant, verdict, test, message, seconds), identical = payload
                 if identical:
-                    _append(journal, {**done[block_, mutant.id], "simulated": {
+                    append_entry(journal, {**done[block_, mutant.id], "simulated": {
                         "verdict": verdict, "test": test, "message": message[:500], "seconds": round(seconds, 2)}})
                     say(f"{block_} #{mutant.number} (byte-identical) through its bench: {verdict}"
                         f"{f' by {test}: BENCH BUG' if verdict == 'killed' else ''}")
@@ -806,7 +813,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                 if verdict == "identical":   # an --elab copy that converts to the original's Verilog
                     entry.update(verdict="survived", equivalent=True,
                                  proof={"verdict": "equivalent", "seconds": 0, "detail": IDENTICAL})
-                _append(journal, entry)
+                append_entry(journal, entry)
                 finished += 1
                 elapsed = time.monotonic() - started
                 say(f"{finished}/{total} {block_} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
@@ -1031,15 +1038,15 @@ def _run_on_cluster(address, plan, done, journal, rtl_digest, sim, seed, quick, 
                      "message": f"the cluster lost the shard: {type(error).__name__}: {error}"[:500]}
                     for m in shard["mutants"]]}
             if result["baseline"]:
-                _append(journal, {"id": f"{row}:baseline:{rtl_digest}", "block": row, **result["baseline"],
+                append_entry(journal, {"id": f"{row}:baseline:{rtl_digest}", "block": row, **result["baseline"],
                                   "host": result["host"]})
             for entry in result["entries"]:
                 before = done.get((row, entry["id"]))
                 if _byte_identical(before):   # run for --prove-killed: the verdict stays, the run beside it
-                    _append(journal, {**before, "simulated": {key: entry[key] for key in
+                    append_entry(journal, {**before, "simulated": {key: entry[key] for key in
                                                               ("verdict", "test", "message", "seconds") if key in entry}})
                     continue
-                _append(journal, {**entry, "block": row, "host": result["host"]})
+                append_entry(journal, {**entry, "block": row, "host": result["host"]})
             finished += 1
             verdicts = Counter(entry["verdict"] for entry in result["entries"])
             say(f"shard {finished}/{len(shards)} ({row}, {len(shard['mutants'])} mutants on {result['host']}): "
@@ -1247,9 +1254,9 @@ def prove_survivors(out, plan, schemata_root, workers, say, survivors=True, kill
             if depth:
                 record["bounded_cycles"] = depth
             if entry["verdict"] == "killed":   # equivalent and killed: the bench rejects a correct design
-                _append(journal, {**entry, "proof": record})
+                append_entry(journal, {**entry, "proof": record})
             else:
-                _append(journal, {**entry, "proof": record, "equivalent": proof.verdict == "equivalent"})
+                append_entry(journal, {**entry, "proof": record, "equivalent": proof.verdict == "equivalent"})
             say(f"proof {done}/{len(todo)} {block} #{mutant.number} {mutant.operator} at {mutant.file}:{mutant.line}: "
                 f"{proof.verdict}{' within %d cycles' % depth if depth and proof.verdict == 'equivalent' else ''}"
                 f"{': ' + proof.detail if proof.detail and proof.verdict != 'equivalent' else ''} ({proof.seconds:.0f} s)")

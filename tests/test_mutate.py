@@ -106,6 +106,13 @@ def test_one_mutant_of_each_kind_of_bench_is_run_killed_resumed_and_reported(tmp
     assert report.returncode == 0 and "| move_checker | 1 | 1 |" in report.stdout, report.stdout
     assert (out / "report.md").exists()
 
+    # a replay judges the mutant again with today's bench and journals the verdict
+    first = next(json.loads(line) for line in journal if '"killed"' in line)
+    replay = gamechip("mutate", "--out", str(out), "--blocks", first["block"], "--replay", first["id"])
+    assert replay.returncode == 0 and "killed by" in replay.stdout, replay.stdout + replay.stderr[-2000:]
+    last = json.loads((out / "journal.jsonl").read_text().splitlines()[-1])
+    assert (last["id"], last["verdict"], last["replayed"]) == (first["id"], "killed", True)
+
 
 def test_the_verilator_path_kills_move_checker_mutants(tmp_path):
     """The plusarg on Verilator (the peripheral's streamed mutants run there in make mutate only:
@@ -227,3 +234,14 @@ def test_waived_mutants_are_left_unrun_and_one_killed_is_a_bench_bug(schemata, t
     assert [bug["id"] for bug in result["bench_bugs"]] == [killed], result["bench_bugs"]
     assert "waived as equivalent" in result["bench_bugs"][0]["evidence"]
     assert summarise(tmp_path, {})["blocks"]["move_checker"]["pending"] == 1   # a withdrawn waiver: to run again
+
+    # after new bench cases, --retry-survivors judges the survivors again, and only them
+    survivor = result["waived"][1]["id"] if result["waived"][0]["id"] == killed else result["waived"][0]["id"]
+    with open(tmp_path / JOURNAL, "a") as journal:
+        journal.write(json.dumps({"id": survivor, "block": "move_checker", "verdict": "survived", "test": None,
+                                  "message": "", "seconds": 1}) + "\n")
+    result = run(["move_checker"], "icarus", tmp_path, resume=True, retry_survivors=True, limit=2, quick=True,
+                 prove=False, workers=1, waivers={})
+    entries = [json.loads(line) for line in (tmp_path / JOURNAL).read_text().splitlines()]
+    assert [e["id"] for e in entries if e["id"] in (killed, survivor)] == [killed, survivor, survivor]
+    assert result["blocks"]["move_checker"]["killed"] == 2, result["blocks"]
