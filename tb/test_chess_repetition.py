@@ -2,7 +2,7 @@
 biased towards moving back), every output (rep, rep_dist, near, near_from, near_to and rd_dbg_d
 at a random k) compared with the golden model after every command, within 4 cycles. Directed:
 a repetition 32 plies back (found) and 34 back (not found), triangulation, a window cut by an
-irreversible move and reopened by a pop, more than 32 pushes then pops."""
+irreversible move and reopened by a pop, more than 32 pushes then pops, a pop with nothing stored."""
 
 import random
 
@@ -30,7 +30,15 @@ def walk_case(board, label, commands, rng):
 
 def directed_cases():
     rng = random.Random(0)
-    cases = []
+    # First (a killed mutant dies in the first slice): the game goes back past the detector's
+    # init, a pop with nothing stored. The buffer stays empty and nothing is shown (rep 0,
+    # rd_dbg_d 63), so the count must not wrap below 0 (a wrapped count opens the window over
+    # the cleared entries, whose D_k are all 0: rep at k = 2). The pushes after it are about
+    # the position before the pop with the other side to move: D_1 = 1 (rd_dbg_k 1), and the
+    # near candidate three plies later is the black knight's (black to move), not a white one.
+    board = chess.Board()
+    cases = [ChessCase(format_fen(board), "a pop with nothing stored after an init, then pushes from the earlier position",
+                       "repetition", 0, ("init", "g1f3", "init", "pop", "g1f3", "g8f6", "f3g1"), (1, 1, 2, 2, 1, 1, 3))]
     for plies in (32, 34):
         board, moves = repetition_cycle(plies)
         cases.append(walk_case(board, f"the start position again {plies} plies later", [("push", m) for m in moves], rng))
@@ -85,7 +93,7 @@ class ChessRepetitionCheck(BlockCheck):
                 model = RepetitionModel(board)
             elif command == "pop":
                 board.pop()
-                model.pop()
+                model.pop(board)
             else:
                 move = chess.Move.from_uci(command)
                 model.push(board, move)

@@ -11,7 +11,7 @@ from golden.chess.movegen import (DONE, ILLEGAL, MOVE, PERFT_POSITIONS, first_re
                                   next_reply, order_key, ordered_moves, perft, victim, walk)
 from golden.chess.positions import (illegal_children, random_game, random_placement, random_positions,
                                    repetition_cycle, repetition_walk)
-from golden.chess.repetition import DEPTH, NEAR_DEPTH, RepetitionModel, transposition_distance
+from golden.chess.repetition import DEPTH, NEAR_DEPTH, Outputs, RepetitionModel, transposition_distance
 
 
 def positions(count, seed=1):
@@ -284,3 +284,32 @@ def test_repetition_32_back_is_found_and_34_back_is_not(plies, expected):
             assert transposition_distance(board, 10**6) == 0 and model.outputs().rep == 0
     assert transposition_distance(board, 10**6) == plies and board.is_repetition(2)
     assert model.outputs().rep_dist == expected
+
+
+def test_a_pop_with_nothing_stored_goes_back_a_ply():
+    """Past the init, or back to entries overwritten by later pushes: the buffer stays empty
+    (nothing shown), but the position now and the side to move are those of the game, so the
+    pushes after it count D_k from there and offer the near candidates of the right side."""
+    board = chess.Board()
+    board.push(chess.Move.from_uci("g1f3"))
+    model = RepetitionModel(board)  # init one ply into the game
+    board.pop()
+    model.pop(board)
+    assert model.count == 0 and model.outputs(1) == Outputs(0, 0, 0, 0, 0, 63)
+    knights = [chess.Move.from_uci(u) for u in ("g1f3", "g8f6", "f3g1", "f6g8")]
+    for move in knights[:3]:
+        model.push(board, move)
+        board.push(move)
+    assert model.outputs(1).dbg_d == 1 and model.near_candidates() == [(3, 45, 62)]  # black's knight, black to move
+    with pytest.raises(ValueError):
+        RepetitionModel(board).pop()  # past the init without the board: unknown
+    board = chess.Board()
+    model = RepetitionModel(board)
+    for move in knights * 9:  # 36 pushes: 4 entries overwritten
+        model.push(board, move)
+        board.push(move)
+    for _ in range(36):
+        board.pop()
+        model.pop()  # the model still holds every position it saw
+        assert model.now == codes_of(board_word(board)) and model.wtm == int(board.turn == chess.WHITE)
+    assert model.count == 0 and model.outputs(2).dbg_d == 63

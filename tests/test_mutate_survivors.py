@@ -238,3 +238,24 @@ def test_cluster_bad_input_is_one_line_and_exit_status_2(tmp_path, args, message
     run = gamechip("mutate", "--blocks", "move_checker", "--out", str(tmp_path / "x"), *args)
     assert run.returncode == 2 and message in run.stderr, run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and not (tmp_path / "x").exists()
+
+
+def test_a_replay_names_its_case_file_absolutely_for_a_relative_out(tmp_path, monkeypatch):
+    """The simulator runs in its build directory: a case file named relative to the caller's
+    folder (``--out runs/mutate``) was not found there, so the original "failed" every corpus
+    case and the survivors were never checked against the corpus (chess_repetition, Verilator)."""
+    from gamechip import mutant_corpus
+    from tb import runner
+
+    seen = {}
+
+    def recorder(design, sim, module, tests, env=None, **kwargs):
+        seen.update(env)
+        return runner.RunResult(True, tmp_path, {}, None, "", None)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(runner, "run_design", recorder)
+    record = {"design": "move_checker", "sim": "icarus", "seed": 1, "case": {}}
+    mutant_corpus.replay(record, ROOT, 0, Path("runs") / "mutate" / "corpus-replays" / "move_checker")
+    case = Path(seen["GAMECHIP_CASE"])
+    assert case.is_absolute() and json.loads(case.read_text())["design"] == "move_checker"

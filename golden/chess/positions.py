@@ -105,8 +105,8 @@ def random_positions(rng, count):
 
 def repetition_walk(rng, board, commands):
     """``commands`` detector commands from ``board``: [('push', Move) | ('pop', None)], pops
-    only while an entry is stored (a detector pop with an empty buffer is ignored, and the walk
-    must stay in step with its board). Pushes favour moving a piece back where it came from
+    only while an entry is stored (a detector pop with an empty buffer leaves it empty; the
+    directed cases cover it, and the walk stays in step with its board). Pushes favour moving a piece back where it came from
     two plies earlier and other reversible moves, so repetitions and near-repetitions occur."""
     board = board.copy()
     stored, out = 0, []

@@ -67,14 +67,23 @@ class RepetitionModel:
         self.count = min(self.count + 1, DEPTH)
         self.wtm ^= 1
 
-    def pop(self):
-        """Drop the newest entry; ignored when none is stored."""
-        if self.count == 0:
-            return
-        self.entries.pop()
-        self.now = self.before.pop()
-        self.count -= 1
+    def pop(self, board=None):
+        """Drop the newest entry: the game goes back a ply, so the position now is the one
+        before it and the side to move changes. With nothing stored (the game goes back past
+        the init, or to entries overwritten by later pushes) the buffer stays empty: nothing is
+        shown until the next push, whose D_k and near candidates are then about that earlier
+        position. ``board`` is the position after the pop (python-chess); it is needed only
+        when the model never saw that position (a pop past the init)."""
         self.wtm ^= 1
+        if self.count:
+            self.count -= 1
+        if self.before:
+            self.entries.pop()
+            self.now = self.before.pop()
+        elif board is None:
+            raise ValueError("a pop past the init needs the board after it: the model never saw that position")
+        else:
+            self.now = codes_of(board_word(board))
 
     def window(self):
         """k = 1, 2, ... over the stored entries, stopping before the newest irreversible one."""
