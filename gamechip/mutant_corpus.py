@@ -83,7 +83,8 @@ def replay(record, root, number, work):
     from tb import runner
     from tb.blocks import DESIGN_BLOCK
 
-    case_file = Path(work) / f"case-{number}.json"
+    # absolute: the bench reads it from the simulator's build folder (a relative --out would miss it)
+    case_file = (Path(work) / f"case-{number}.json").resolve()
     case_file.parent.mkdir(parents=True, exist_ok=True)
     case_file.write_text(json.dumps(record, indent=2))
     design = record["design"]
