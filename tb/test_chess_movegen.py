@@ -79,10 +79,12 @@ DIRECTED = [
     ("queens on every line (ILLEGAL: they attack the king)", "3qk3/8/8/Q6Q/8/8/8/Q3K2Q w - - 0 1"),
 ]
 ILLEGAL_DIRECTED = [
-    ("the side to move attacks the enemy king", "4k3/8/8/8/8/8/4R3/4K3 b - - 0 1"),
+    # (not ILLEGAL: black, to move, is the side in check; kept for the cases it has always given)
+    ("the side to move is in check from a rook (not ILLEGAL)", "4k3/8/8/8/8/8/4R3/4K3 b - - 0 1"),
     ("a pawn attacks the enemy king", "8/8/8/3k4/4P3/8/8/4K3 w - - 0 1"),
     ("a knight attacks the enemy king", "8/8/8/3k4/8/4N3/8/4K3 w - - 0 1"),
     ("kings side by side", "8/8/8/3kK3/8/8/8/8 w - - 0 1"),
+    ("the side to move attacks the enemy king with a rook", "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1"),
 ]
 
 
