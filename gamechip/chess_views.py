@@ -70,7 +70,8 @@ def chess_pictures(record):
             else:
                 pictures[f"board-{name}.svg"] = _svg(board, name, [f"after command {index}: {value}"])
         return index, pictures
-    request = "start" if index == 0 else f"next after {moves[index - 1] if index - 1 < len(moves) else '?'}"
+    step = moves[index - 1] if 0 < index <= len(moves) else "?"
+    request = "start" if index == 0 else "idle step (no request)" if step == "idle" else f"next after {step}"
     want = expected[index] if index < len(expected) else "no reply"
     got = actual[index] if index < len(actual) else "no reply"
     return index, {"board-expected.svg": _reply_picture(board, "expected", want, request),

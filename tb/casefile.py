@@ -75,7 +75,7 @@ def _square_field(case, field, limit, source, optional=True):
 def _chess_case(record, source):
     import chess
 
-    from tb.chess_case import ChessCase
+    from tb.chess_case import IDLE, ChessCase
 
     case = record["case"]
     kind = case.get("kind", "walk")
@@ -89,10 +89,13 @@ def _chess_case(record, source):
     for move in moves:
         if kind == "repetition" and move in ("init", "pop"):
             continue
+        if kind == "entry" and move == IDLE:
+            continue
         try:
             chess.Move.from_uci(move)
         except (ValueError, TypeError):
-            raise CaseFileError(f"{source}: {move!r} is not a move in UCI form (e2e4, e7e8q)")
+            raise CaseFileError(f"{source}: {move!r} is not a move in UCI form (e2e4, e7e8q)"
+                                + (f" or {IDLE!r}" if kind == "entry" else ""))
     dbg = case.get("dbg", [])
     if not isinstance(dbg, list) or not all(_whole(k) and 0 <= k < 64 for k in dbg):
         raise CaseFileError(f"{source}: 'dbg' must be a list of distances 0..63, got {dbg!r}")

@@ -12,12 +12,17 @@ import chess
 from golden.chess.encoding import parse_fen_any
 
 
+# A step of a move generator case that sends no request: the harness runs its whole cycle budget, in
+# which no reply may come and busy stays low.
+IDLE = "idle"
+
+
 @dataclass(frozen=True)
 class ChessCase:
     fen: str
     label: str
     kind: str = "walk"  # walk: start, then next after every move of the golden list; entry: start, then
-    # next after the listed moves (any order); repetition: detector commands
+    # next after the listed moves (any order; IDLE: a step without any request); repetition: detector commands
     mode: int = 0  # 1: captures only
     moves: tuple = ()  # entry: the last_mv of each next (UCI); repetition: "init", a UCI move (push) or "pop"
     dbg: tuple = ()  # repetition: rd_dbg_k of each command

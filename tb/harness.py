@@ -20,7 +20,9 @@ Two kinds, chosen by the block's ports:
   chess blocks): reset at the start of a batch; per vector apply every input, the request pulses
   (``start``, ``next_req``, ``rd_*`` commands) included, for one clock edge, clear the pulses,
   then write ONE line, ``cycle`` (clock edges since the request edge, that one counted) first,
-  at the first cycle with the reply pulse high (or ``MAX_CYCLES``, a hang).
+  at the first cycle with the reply pulse high (or ``MAX_CYCLES``, a hang). A block with a
+  ``busy`` output gets one more field last, ``busy_low``: the number of cycles before that
+  line's cycle in which ``busy`` was low (0 when busy covers the whole request).
 
 Each batch first drives every input to all ones and back to zero: MyHDL converts combinational
 logic to ``always @(a, b, ...)`` blocks, which Icarus runs only when an input changes, not at
@@ -57,6 +59,12 @@ HALF_PERIOD_NS = 5
 CONTROL_PORTS = ("clk", "rst", "start")
 REPLY_PORTS = ("valid", "rd_valid")
 PULSE_PORTS = ("start", "next_req", "rd_init", "rd_push", "rd_pop")
+BUSY_PORT = "busy"  # request/reply blocks: its low cycles between the request and the reply line are counted
+
+
+def busy_port(ports):
+    """The ``busy`` output of a request/reply block, or None."""
+    return BUSY_PORT if reply_port(ports) and any(n == BUSY_PORT and d == "out" for n, _, d in ports) else None
 
 
 def harness_name(design):
@@ -145,19 +153,22 @@ def verilog_harness(design, ports):
     out_names = [n for n, _ in outputs]
     pulses = [n for n, _ in inputs if n in PULSE_PORTS]
     if reply:
+        busy = busy_port(ports)
+        shown = out_names + (["busy_low"] if busy else [])
+        count_busy = f"if (!{busy}) busy_low = busy_low + 1; " if busy else ""
         body = f"""\
     rst = 1; tick; tick; rst = 0;
     {scan}
     while (n == {len(inputs)}) begin
       tick; {" ".join(f"{p} = 0;" for p in pulses)}
-      cycle = 1; finished = 0;
+      cycle = 1; finished = 0; busy_low = 0;
       while (!finished) begin
         #1;
         if ({reply} || cycle == {MAX_CYCLES}) begin
-          $fdisplay(fout, "%h {' '.join(['%h'] * len(out_names))}", cycle, {", ".join(out_names)});
+          $fdisplay(fout, "%h {' '.join(['%h'] * len(shown))}", cycle, {", ".join(shown)});
           finished = 1;
         end
-        else begin tick; cycle = cycle + 1; end
+        else begin {count_busy}tick; cycle = cycle + 1; end
       end
       {scan}
     end"""
@@ -215,7 +226,7 @@ def verilog_harness(design, ports):
 `timescale 1ns/1ps
 module {harness_name(design)}(input wire go, output reg ready);
 {chr(10).join(decls)}
-  integer fin, fout, n, cycle, finished, vec;
+  integer fin, fout, n, cycle, finished, vec, busy_low;
   {design} dut({connections});
 {tick}  initial ready = 0;
   always @(posedge go) begin
@@ -277,17 +288,22 @@ def vhdl_harness(design, ports, signed_ports=()):
     tick = f"wait for {HALF_PERIOD_NS - 1} ns; clk <= '1'; wait for {HALF_PERIOD_NS} ns; clk <= '0';"
     pulses = [n for n, _ in inputs if n in PULSE_PORTS]
     if reply:
+        busy = busy_port(ports)
+        busy_write = ("\n              write(lout, ' '); hwrite(lout, std_logic_vector(to_unsigned(busy_low, 32)));"
+                      if busy else "")
+        count_busy = f"if {busy} = '0' then busy_low := busy_low + 1; end if;\n          " if busy else ""
         per_vector = f"""\
         {tick} {" ".join(f"{p} <= '0';" for p in pulses)}
+        busy_low := 0;
         for cycle in 1 to {MAX_CYCLES} loop
           wait for 1 ns;
           if {reply} = '1' or cycle = {MAX_CYCLES} then
             hwrite(lout, std_logic_vector(to_unsigned(cycle, 8)));
-{chr(10).join("    " + w for w in writes)}
+{chr(10).join("    " + w for w in writes)}{busy_write}
             writeline(fout, lout);
             exit;
           end if;
-          {tick}
+          {count_busy}{tick}
         end loop;"""
         reset = f"      rst <= '1'; {tick} {tick} rst <= '0';\n"
     elif sequential:
@@ -345,6 +361,7 @@ begin
     type gap_table is array (0 to {len(IDLE_GAPS) - 1}) of natural;
     constant idle_gaps : gap_table := ({", ".join(map(str, IDLE_GAPS))});
     variable vec : natural := 0;
+    variable busy_low : natural := 0;
   begin
     ready <= '0';
     loop

@@ -174,9 +174,11 @@ class PieceRemoval(Reduction):
             return None
         if case.kind == "walk":
             moves = () if illegal else tuple(m.uci() for m in ordered_moves(board, case.mode))
-        else:
-            listed = {m.uci() for m in ordered_moves(board, case.mode)}
-            moves = tuple(m for m in case.moves if m in listed)
+        else:   # entry: any move of the whole list may be last_mv (captures-only after a quiet one too); idle steps stay
+            from tb.chess_case import IDLE
+
+            listed = {m.uci() for m in ordered_moves(board)}
+            moves = tuple(m for m in case.moves if m == IDLE or m in listed)
         return replace(case, fen=format_fen(board), moves=moves)
 
     def candidates(self, case):

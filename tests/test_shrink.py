@@ -289,6 +289,9 @@ def test_chess_piece_removal_keeps_kings_and_valid_positions():
     entry = ChessCase(case.fen, "entry", "entry", 0, ("e5f7", "a1b1", "e2a6"))
     without_rook = reduction.without(entry, {chess.A1})
     assert without_rook.moves == ("e5f7", "e2a6")  # a1b1 is gone with the rook
+    captures = ChessCase(case.fen, "entry", "entry", 1, ("idle", "a1b1", "e2a6"))
+    # captures only after a quiet move of the whole list, and idle steps: both kept
+    assert reduction.without(captures, {chess.H1}).moves == ("idle", "a1b1", "e2a6")
 
 
 def test_repetition_candidates_are_the_shorter_walks():
