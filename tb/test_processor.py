@@ -21,6 +21,12 @@ arrives while it is thinking. None of it may change anything: the game goes on e
 the golden processor's. Bursts are drawn so that, under the assembler rules of
 rtl/processor.py (mirrored in :func:`assembled`), they never form a referee code or a move
 that is legal for either side (those would be real messages, not noise).
+
+Directed (``assembler``, defined first so that cocotb runs it first and a mutant it kills dies
+in about a second): the assembler's corner cases one by one (a framing error, a byte that
+neither completes nor starts a message, a first character replacing a pending one, a lone rank
+digit after a reply) and an ``RR`` while in book, each checked against what :func:`assembled`
+and the golden processor make of it.
 """
 
 import functools
@@ -36,14 +42,15 @@ import pytest
 from cocotb.triggers import Event, FallingEdge, First, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 
-from golden.board import draw, square_name, start_position
+from golden.board import draw, square_name, squares_of, start_position
 from golden.evaluator import evaluate
 from golden.games import mover_name, result_dict
 from golden.othello import legal_moves
 from golden.players import RandomPlayer
 from golden.processor import SEARCH, GoldenProcessor
-from golden.referee import (NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, encode_move,
-                            play_game)
+from golden.openings import book_move
+from golden.referee import (NoReply, OPPONENT_PASSED, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON,
+                            encode_move, play_game)
 from golden.reference import ReferencePlayer
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
 from tb import runner
@@ -429,6 +436,113 @@ def level():
     return int(os.environ.get("GAMECHIP_PROC_LEVEL", "1"))
 
 
+class TrustingEndpoint(PlayerEndpoint):
+    """PlayerEndpoint that takes ``RR`` as it comes, without checking that the opponent really
+    had no legal move: the processor does not check it either (rtl/processor.py: ``RR`` once
+    the colour is known = the opponent passed; think; the book is off for the rest of the game).
+    The golden processor infers the pass from the unchanged board (golden/processor.py)."""
+
+    def __call__(self, message):
+        if message == OPPONENT_PASSED and self.color is not None:
+            self.received.append(message)
+            self.position = self.position.swap_side()
+            return self._answer()
+        return super().__call__(message)
+
+
+def formed_message(tokens, position):
+    """The message the assembler (:func:`assembled`) forms from ``tokens`` that the processor
+    acts on in ``position`` (the opponent to move), or None: moves illegal there are dropped.
+    The directed steps form at most one."""
+    pairs, _ = assembled(tokens)
+    moves = legal_moves(position.own, position.opp)
+    acted = [p for p in pairs
+             if p[0] in CODES or moves >> (RANKS.index(p[1]) * 8 + FILES.index(p[0])) & 1]
+    assert len(acted) <= 1, f"directed step {tokens} forms {acted}: more than one message"
+    return acted[0] if acted else None
+
+
+async def directed_step(tb, golden_ep, golden, tokens, why):
+    """Send ``tokens``; the processor must act exactly on the message :func:`formed_message`
+    finds (the golden processor's reply, status and node signature) or on none (not thinking
+    one bit after the last frame, nothing on tx)."""
+    message = formed_message(tokens, golden_ep.position)
+    progress(f"directed: {why}: {tokens!r} -> {message or 'nothing'}")
+    golden.asked = False
+    expected = golden_ep(message) if message else None
+    await tb.send_tokens(tokens)
+    await Timer(BIT_NS, "ns")
+    thinking = int(tb.dut.thinking.value)
+    assert thinking == (message is not None), (
+        f"{why}: bytes {tokens!r} {'form ' + message if message else 'form no message'}, yet one bit "
+        f"after the last frame thinking = {thinking}")
+    if message is None:
+        assert not tb.received, f"{why}: answered {bytes(tb.received)!r} to {tokens!r}, which forms no message"
+        return None
+    reply = await tb.wait_reply()
+    assert reply == expected, f"{why}: processor answered {reply!r}, golden processor {expected!r}"
+    await Timer(2 * BIT_NS, "ns")
+    assert int(tb.dut.thinking.value) == 0, f"{why}: still thinking two bits after the reply"
+    if golden.asked:
+        want, got = golden.info(), tb.status()
+        assert got == want, f"{why}: status {got}, golden {want}\nposition: {golden.last_position.text()}"
+        if golden.last_search is not None:
+            assert int(tb.dut.trace_signature.value) == trace_signature(golden.last_search.trace), \
+                f"{why}: the engine's node trace differs from the golden search's"
+    assert int(tb.dut.fault.value) == 0, f"{why}: the search engine reported a fault"
+    return reply
+
+
+def square_tokens(square):
+    return [ord(FILES[square % 8]), ord(RANKS[square // 8])]
+
+
+@cocotb.test()
+@ends_run_on_failure
+async def assembler(dut):
+    """Directed cases for the message assembler and the opponent's pass (rtl/processor.py),
+    first in the bench so that a mutant they kill dies in seconds. The processor plays white;
+    the opponent's first move is the opening move m = Xr (file X) whose book reply leaves the
+    opponent a move Xs in the same file:
+    ``X FE r`` (a framing error clears the pending letter), ``FE X 9 r`` (a byte that completes
+    nothing and starts nothing clears it), ``FE A X r`` (a first character replaces the pending
+    one: the move m, answered), a lone ``s`` after the reply (the processor's own states clear
+    the pending letter), then an ``RR`` while still in book (the opponent passes: the processor
+    searches instead of playing the book, as the golden processor does). That RR is one a
+    referee of SPEC §8 would not send (the opponent has moves there: no real game passes in
+    book); the processor does not check the referee, and it is the only way to reach its
+    ``passed`` flag while the book still has a move."""
+    initial = start_position()
+    opening = None
+    for move in squares_of(legal_moves(initial.own, initial.opp)):
+        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT))
+        trial(encode_move(move))
+        after = trial.position
+        same_file = [s for s in squares_of(legal_moves(after.own, after.opp)) if s % 8 == move % 8]
+        if same_file:
+            opening, later = move, same_file[0]
+            break
+    assert opening is not None, "no opening move whose reply leaves the opponent a move in the same file"
+    letter, digit = square_tokens(opening)
+    golden = RecordingGolden(BUDGET, DEPTH_LIMIT)
+    golden_ep = TrustingEndpoint(golden)
+    tb = await start(dut)
+    await directed_step(tb, golden_ep, golden, [letter, FRAME_ERROR, digit],
+                        "a framing error clears the pending first character")
+    # each from an empty assembler (a framing error first): what a mutant left pending in the
+    # step before must not decide whether this one forms its message
+    await directed_step(tb, golden_ep, golden, [FRAME_ERROR, letter, ord("9"), digit],
+                        "a byte that neither completes nor starts a message clears the pending character")
+    await directed_step(tb, golden_ep, golden, [FRAME_ERROR, ord("A"), letter, digit],
+                        "a first character after a pending one replaces it (the move is played)")
+    await directed_step(tb, golden_ep, golden, [square_tokens(later)[1]],
+                        "the pending character is cleared while the processor thinks and sends")
+    assert book_move(golden.history) is not None, f"the game {golden.history} is out of book already"
+    await directed_step(tb, golden_ep, golden, [ord("R"), ord("R")],
+                        "the opponent passes while in book: the processor searches (the book is off)")
+    assert golden.info()["source"] == SEARCH
+
+
 @cocotb.test()
 @ends_run_on_failure
 async def game_black(dut):
@@ -560,10 +674,10 @@ async def referee_codes(dut):
 # tests took before; Icarus plays its game and the first 10 noisy replies (then the referee's II),
 # GHDL only its game, to keep the regression inside 15 minutes.
 PLAN = {
-    "verilator": (["game_black", "game_white", "noise", "processor_pass", "referee_codes", "games"],
+    "verilator": (["assembler", "game_black", "game_white", "noise", "processor_pass", "referee_codes", "games"],
                   {"GAMECHIP_PROC_GAMES": "24"}),
-    "ghdl": (["game_black"], {}),
-    "icarus": (["game_white", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
+    "ghdl": (["assembler", "game_black"], {}),
+    "icarus": (["assembler", "game_white", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
 }
 # gamechip mutate's plan: the same tests with 4 more games instead of 24 (a mutant that survives
 # runs all of it: about 5 minutes with 24 games on Verilator here)

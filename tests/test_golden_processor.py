@@ -61,3 +61,57 @@ def test_whole_games_are_legal_and_info_is_consistent():
             for info in infos:
                 if info.get("source") == SEARCH:
                     assert info["depth"] >= 1 and info["cycles"] >= 1
+
+
+def test_the_processor_never_has_to_pass_while_in_book():
+    """Behind the waiver of rtl/processor.py:361 (``passed.next = 1`` on the processor's own pass
+    mutated to 0): passed matters only in book, so that mutant differs only if the processor
+    passes while the openings table is still in book. Every state the processor can reach in
+    book, the referee trusted as the processor trusts it: the opponent plays any legal move that
+    continues a book line (any other leaves the book for good), RR comes at any time once the
+    colour is known (the processor does not check it), the processor plays the book move while
+    no pass happened and, after one, any legal move (a superset of what a search with any budget
+    can choose). In none of them is the processor without a legal move."""
+    from golden.board import squares_of
+    from golden.openings import book_lines
+    from golden.othello import flips
+
+    children = {}
+    for line in book_lines():
+        for n in range(len(line)):
+            children.setdefault(tuple(line[:n]), set()).add(line[n])
+
+    def play_on(own, opp, move):
+        flipped = flips(own, opp, move)
+        assert flipped
+        return own | flipped | 1 << move, opp & ~flipped
+
+    def think(own, opp, history, passed):
+        """The processor's decisions here: [(own, opp, history after its move)]."""
+        if history not in children:
+            return []   # out of book: in book never again in this game
+        if not passed:
+            move = book_move(list(history))
+            return [(*play_on(own, opp, move), history + (move,), False)]
+        moves = squares_of(legal_moves(own, opp))
+        assert moves, f"the processor must pass in book after {history}"
+        return [(*play_on(own, opp, m), history + (m,), True) for m in moves]
+
+    start = start_position()
+    todo = think(start.black, start.white, (), False)              # YY: the processor is black
+    for move in children[()]:                                      # a move: it is white
+        opp, own = play_on(start.black, start.white, move)
+        todo += think(own, opp, (move,), False)
+    seen = set()
+    while todo:
+        state = todo.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        own, opp, history, passed = state
+        todo += think(own, opp, history, True)                     # RR
+        for move in children.get(history, ()):
+            if flips(opp, own, move):
+                new_opp, new_own = play_on(opp, own, move)
+                todo += think(new_own, new_opp, history + (move,), passed)
+    assert len(seen) > 500, len(seen)
