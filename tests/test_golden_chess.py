@@ -71,11 +71,18 @@ def test_bad_and_illegal_moves_are_named():
 # ---------------------------------------------------------------- order, next, captures, ILLEGAL
 
 def test_ordered_moves_are_the_pseudo_legal_set_with_unique_keys():
-    for board in positions(300):
+    """python-chess's pseudo-legal moves but the captures of the enemy king (never a victim,
+    SPEC-chess §5), which exist only in an ILLEGAL position."""
+    illegal = 0
+    for board in positions(300) + [child for parent in positions(20, seed=3) for child in illegal_children(parent)][:200]:
         moves = ordered_moves(board)
-        assert set(moves) == set(board.generate_pseudo_legal_moves())
+        king_captures = {m for m in board.generate_pseudo_legal_moves() if m.to_square == board.king(not board.turn)}
+        assert bool(king_captures) == is_illegal(board), board.fen()
+        illegal += bool(king_captures)
+        assert set(moves) == set(board.generate_pseudo_legal_moves()) - king_captures
         keys = [order_key(board, m) for m in moves]
         assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    assert illegal >= 10   # the ILLEGAL positions' lists are checked too
 
 
 def test_captures_only_is_the_prefix_with_a_victim():

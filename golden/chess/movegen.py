@@ -30,8 +30,11 @@ def order_key(board, move):
 
 
 def ordered_moves(board, captures_only=False):
-    """Every pseudo-legal move in the chip's order; with ``captures_only`` the prefix with V > 0."""
-    moves = sorted(board.generate_pseudo_legal_moves(), key=lambda m: order_key(board, m))
+    """Every pseudo-legal move in the chip's order; with ``captures_only`` the prefix with V > 0.
+    The enemy king is never a victim (SPEC-chess §5): a capture of it exists only in an ILLEGAL
+    position, whose ``next`` replies walk the list without it (ILLEGAL comes on ``start`` only)."""
+    moves = sorted((m for m in board.generate_pseudo_legal_moves() if board.piece_type_at(m.to_square) != chess.KING),
+                   key=lambda m: order_key(board, m))
     if captures_only:
         moves = [m for m in moves if victim(board, m)[0] > 0]
     return moves
