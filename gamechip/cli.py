@@ -731,6 +731,8 @@ def cmd_mutate(args):
         raise UsageError("--netlist-only needs --netlist N")
     if args.why is not None and args.add_to_corpus is None:
         raise UsageError("--why goes with --add-to-corpus")
+    if args.retry_survivors and not args.resume:
+        raise UsageError("--retry-survivors goes with --resume (the survivors of an earlier run judged again)")
     try:
         if args.replay:
             return _mutate_replay(args.out, args.replay, args.blocks[0] if args.blocks else None)

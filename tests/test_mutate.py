@@ -127,6 +127,7 @@ def test_the_verilator_path_kills_move_checker_mutants(tmp_path):
     (["--blocks", "nonesuch"], "unknown block 'nonesuch'"),
     (["--limit", "0"], "--limit must be at least 1"),
     (["--workers", "0"], "--workers must be at least 1"),
+    (["--retry-survivors"], "--retry-survivors goes with --resume"),
 ])
 def test_bad_arguments_are_one_line_and_exit_status_2(tmp_path, args, message):
     run = gamechip("mutate", "--out", str(tmp_path / "x"), *args)
