@@ -32,6 +32,14 @@ def random_continuation(position, rng, plies):
     return moves
 
 
+class _FirstMove:
+    """random_continuation's chooser for directed games: always the first legal move."""
+
+    @staticmethod
+    def choice(moves):
+        return moves[0]
+
+
 class OpeningsCheck(BlockCheck):
     """A case is a game; its value is the list of (in_book, book_move) after each prefix of it.
     Random cases ignore the positions they are given: they follow a random book line for a
@@ -42,13 +50,36 @@ class OpeningsCheck(BlockCheck):
     def cases(self, positions, rng=None, exhaustive=False):
         lines = book_lines()
         if exhaustive:
-            return [self.game(line, f"book line #{i}") for i, line in enumerate(lines)]
+            return [self.game(line, f"book line #{i}") for i, line in enumerate(lines)] + self.leaving(lines)
         out = []
         for number, _ in enumerate(positions):
             line = rng.choice(lines)
             kept = list(line[:rng.randrange(len(line) + 1)])
             moves = kept + random_continuation(replay_game(kept), rng, rng.randrange(1, 8))
             out.append(self.game(moves, f"random game #{number}: book for {len(kept)} plies, then random"))
+        return out
+
+    def leaving(self, lines):
+        """Each book line left once, at a ply that walks along the lines (the first legal move the
+        book does not hold there, or past the line's end), then two more moves: the block must
+        say out of book and stay there, whichever way the book is left (the scan of a node's
+        children ends, or the node has none)."""
+        out = []
+        for number, line in enumerate(lines):
+            ply = number % (len(line) + 1)
+            kept = list(line[:ply])
+            position = replay_game(kept)
+            legal = squares_of(legal_moves(position.own, position.opp))
+            if not legal:
+                continue
+            held = {other[ply] for other in lines if len(other) > ply and list(other[:ply]) == kept}
+            leave = next((move for move in legal if move not in held), None)
+            if leave is None:
+                continue
+            moves = kept + [leave]
+            moves += random_continuation(replay_game(moves), _FirstMove(), 2)
+            where = "past its end" if ply == len(line) else f"at ply {ply + 1}"
+            out.append(self.game(moves, f"book line #{number} left {where}, then two more moves"))
         return out
 
     def game(self, moves, label):
