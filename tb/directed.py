@@ -67,6 +67,9 @@ def directed_positions(size=8):
         cases.append((f"opponent line {name} from {square_name(target, size)} runs off the board", _position([], ray, size)))
         cases.append((f"opponent line {name} from {square_name(target, size)} ends on an empty square", _position([], ray[:-2], size)))
         cases.append((f"one-disc flip {name} from {square_name(target, size)}", _position([ray[1]], [ray[0]], size)))
+        for length in range(2, len(ray) - 1):   # every run length between one and the longest
+            cases.append((f"{length}-disc flip {name} from {square_name(target, size)}",
+                          _position([ray[length]], ray[:length], size)))
         cases.append((f"own disc adjacent {name} of {square_name(target, size)}: nothing to flip", _position([ray[0]], [], size)))
     centre = size // 2 - 1
     own, opp = [], []
