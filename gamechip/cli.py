@@ -766,7 +766,7 @@ def mutation_exit_status(result):
 def _mutate_replay(out, mutant_id, block=None):
     """One mutant of a finished run again, with waves: its verdict and where the waveform is. A
     source or netlist mutant's new verdict goes into the run's journal (the report counts it)."""
-    from gamechip.mutate import CATALOGUE, JOURNAL, MutateError, append_entry, read_journal, run_mutant
+    from gamechip.mutate import CATALOGUE, JOURNAL, MutateError, append_entry, read_journal, run_mutant, verdict_entry
 
     try:
         catalogue = json.loads((Path(out) / CATALOGUE).read_text())
@@ -793,10 +793,9 @@ def _mutate_replay(out, mutant_id, block=None):
     print(f"{verdict}{f' by {test}' if test else ''}: {message}")
     if verdict in ("killed", "survived"):   # the mutant as the run built it, judged by today's bench
         before = read_journal(Path(out) / JOURNAL).get((block, mutant_id), {})
-        append_entry(Path(out) / JOURNAL, {
-            "id": mutant_id, "block": block, "number": mutant["number"], "verdict": verdict, "test": test,
-            "message": message[:500], "seconds": round(time.monotonic() - clock, 2), "replayed": True,
-            **{k: before[k] for k in ("proof", "equivalent") if k in before}})
+        append_entry(Path(out) / JOURNAL, verdict_entry(
+            mutant_id, mutant["number"], verdict, test, message, time.monotonic() - clock, block=block,
+            replayed=True, **{k: before[k] for k in ("proof", "equivalent") if k in before}))
         print(f"journaled in {Path(out) / JOURNAL} (gamechip report {out} counts it)")
     return 0
 

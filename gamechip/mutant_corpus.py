@@ -179,7 +179,7 @@ def add_to_corpus(out, ids=None, why=None, folder=None, say=print):
         staged = write_case_file(work / f"corpus-{mutant['number']}.json", entry_record)
         path, added = corpus.add(staged, _why(mutant, block, why), folder=folder)
         append_entry(out / JOURNAL, {**entry, "verdict": "killed", "test": f"corpus:{path.name}", "message": first[:500],
-                                "corpus": str(path)})
+                                     "corpus": str(path)})
         outcomes.append(Outcome(mutant["id"], block, "added" if added else "present",
                                 f"original passes, mutant fails: {first}", path))
     return outcomes
@@ -224,6 +224,6 @@ def corpus_kills(out, plan, sim, say, folder=None):
                     failure = outcome.result.get("failure") or ""
                     first = next((line for line in failure.splitlines() if line.startswith("MISMATCH")), failure[:200])
                     append_entry(out / JOURNAL, {**entries[row, mutant.id], "verdict": "killed",
-                                            "test": f"corpus:{path.name}", "message": first[:500]})
+                                                 "test": f"corpus:{path.name}", "message": first[:500]})
                     say(f"{row} #{mutant.number}: killed by corpus case {path.name}")
                     break

@@ -557,9 +557,15 @@ def read_journal(path):
     return entries
 
 
+def verdict_entry(mutant_id, number, verdict, test, message, seconds, **more):
+    """A judged mutant's journal entry (its ``block`` among ``more``, where the caller knows it)."""
+    return {"id": mutant_id, **({"block": more.pop("block")} if "block" in more else {}), "number": number,
+            "verdict": verdict, "test": test, "message": message[:500], "seconds": round(seconds, 2), **more}
+
+
 def _unproved_survivor(entry):
-    return entry["verdict"] == "survived" and not entry.get("equivalent") \
-        and (entry.get("proof") or {}).get("verdict") != "equivalent"
+    # prove_survivors marks a survivor it proves ``equivalent``, as summarise reads it
+    return entry["verdict"] == "survived" and not entry.get("equivalent")
 
 
 def load_waivers(path=WAIVERS):
@@ -796,7 +802,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                         f"are errors")
                     for mutant in todo:   # the byte-identical ones keep their verdict
                         append_entry(journal, {"id": mutant.id, "block": row, "number": mutant.number,
-                                          "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
+                                               "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
                 else:
                     say(f"{row}: MUTSEL=0 passes ({entry['seconds']:.1f} s with the build, {entry['run_seconds']:.1f} s "
                         f"built)")
@@ -808,8 +814,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                     say(f"{block_} #{mutant.number} (byte-identical) through its bench: {verdict}"
                         f"{f' by {test}: BENCH BUG' if verdict == 'killed' else ''}")
                     continue
-                entry = {"id": mutant.id, "block": block_, "number": mutant.number, "verdict": verdict,
-                         "test": test, "message": message[:500], "seconds": round(seconds, 2)}
+                entry = verdict_entry(mutant.id, mutant.number, verdict, test, message, seconds, block=block_)
                 if verdict == "identical":   # an --elab copy that converts to the original's Verilog
                     entry.update(verdict="survived", equivalent=True,
                                  proof={"verdict": "equivalent", "seconds": 0, "detail": IDENTICAL})
@@ -986,8 +991,7 @@ def run_shard(shard):
         entries = []
         for mutant in shard["mutants"]:
             verdict, test, message, seconds = judged[mutant["number"]]
-            entries.append({"id": mutant["id"], "number": mutant["number"], "verdict": verdict, "test": test,
-                            "message": message[:500], "seconds": round(seconds, 2)})
+            entries.append(verdict_entry(mutant["id"], mutant["number"], verdict, test, message, seconds))
         return {"host": host, "baseline": baseline if fresh else None, "entries": entries}
     except Exception as error:   # noqa: BLE001 -- a task that raised would lose the shard's verdicts
         return errors(f"{type(error).__name__} on {host}: {error}"[:500])
@@ -1039,12 +1043,12 @@ def _run_on_cluster(address, plan, done, journal, rtl_digest, sim, seed, quick, 
                     for m in shard["mutants"]]}
             if result["baseline"]:
                 append_entry(journal, {"id": f"{row}:baseline:{rtl_digest}", "block": row, **result["baseline"],
-                                  "host": result["host"]})
+                                       "host": result["host"]})
             for entry in result["entries"]:
                 before = done.get((row, entry["id"]))
                 if _byte_identical(before):   # run for --prove-killed: the verdict stays, the run beside it
                     append_entry(journal, {**before, "simulated": {key: entry[key] for key in
-                                                              ("verdict", "test", "message", "seconds") if key in entry}})
+                                                                   ("verdict", "test", "message", "seconds") if key in entry}})
                     continue
                 append_entry(journal, {**entry, "block": row, "host": result["host"]})
             finished += 1

@@ -268,13 +268,13 @@ class ChessMovegenCheck(BlockCheck):
                     else:
                         replies.append(NO_REPLY)
                 elif valid == 1 and isinstance(cycle, int) and cycle <= REPLY_CYCLES:
+                    limit = DESIGN_CYCLES["start" if request == "start" else "next"]
                     if busy_low != 0:
                         # SPEC-chess §4: requests while busy are ignored, so busy must cover the whole request
                         replies.append((f"busy low in {busy_low} of the {cycle - 1} cycles before the reply", (status, mv)))
                     elif busy != 0:
                         replies.append(("busy still high in the reply's cycle", (status, mv)))
-                    elif cycle > DESIGN_CYCLES["start" if request == "start" else "next"]:
-                        limit = DESIGN_CYCLES["start" if request == "start" else "next"]
+                    elif cycle > limit:
                         replies.append((f"reply after {cycle} cycles, more than this design's {limit}", (status, mv)))
                     else:
                         replies.append((status, mv))
