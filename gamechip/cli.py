@@ -684,6 +684,59 @@ def cmd_area(args):
         raise UsageError(f"area: {error}")
 
 
+def _git_file_versions(repo, limit=300):
+    """old_source for carry_waivers: the version of a file with the digest asked, found in the
+    last ``limit`` commits of ``repo`` that touched the file."""
+    import hashlib
+    import subprocess
+
+    cache = {}
+
+    def old_source(path, digest):
+        if path not in cache:
+            cache[path] = {}
+            log = subprocess.run(["git", "-C", str(repo), "log", f"-{limit}", "--format=%H", "--", path],
+                                 capture_output=True, text=True)
+            for commit in log.stdout.split():
+                shown = subprocess.run(["git", "-C", str(repo), "show", f"{commit}:{path}"],
+                                       capture_output=True, text=True)
+                if shown.returncode == 0:
+                    cache[path].setdefault(hashlib.sha256(shown.stdout.encode()).hexdigest()[:8], shown.stdout)
+        return cache[path].get(digest)
+
+    return old_source
+
+
+def cmd_carry_waivers(args):
+    import json
+    import subprocess
+
+    from gamechip.mutate import WAIVERS, carry_waivers, load_waivers
+
+    repo = WAIVERS.parent.parent
+    inside = subprocess.run(["git", "-C", str(repo), "rev-parse", "--is-inside-work-tree"], capture_output=True, text=True)
+    if inside.returncode != 0:
+        raise UsageError(f"{repo} is not a git checkout: the waived files' old versions come from its history")
+    waivers = load_waivers()
+
+    def new_source(relative):
+        path = repo / relative
+        return path.read_text() if path.exists() else None
+
+    carried_waivers, carried, stranded = carry_waivers(waivers, _git_file_versions(repo), new_source)
+    for old, new, note in carried:
+        print(f"carried  {old} -> {new}" + (f" ({note})" if note else ""))
+    for old, why in stranded:
+        print(f"STRANDED {old}: {why}")
+    if carried and not args.check:
+        WAIVERS.write_text(json.dumps(carried_waivers, indent=2) + "\n")
+    verb = "would carry" if args.check else "carried"
+    print(f"{len(waivers)} waivers: {len(waivers) - len(carried) - len(stranded)} current, {verb} {len(carried)}, "
+          f"{len(stranded)} stranded" + ("" if args.check or not carried else f" ({WAIVERS} rewritten: review "
+                                          "the carried reasons against the changed code)"))
+    return 1 if stranded or (args.check and carried) else 0
+
+
 def cmd_replay(args):
     from tb.runner import replay_case
 
@@ -1244,6 +1297,15 @@ def build_parser():
     area.add_argument("--out", help="folder for area.md, area.csv, area.json (default runs/area)")
     area.add_argument("--json", action="store_true", help="print one JSON object: {\"rows\": [...]}")
     area.set_defaults(run=cmd_area)
+
+    carry = sub.add_parser("carry-waivers",
+                           help="re-key tb/mutation_waivers.json after an RTL edit: a waiver names one version of "
+                                "its file, and is carried to the current one when the waived mutant is unchanged",
+                           epilog="exit status: 0 every waiver names the current file; 1 stranded waivers (the "
+                                  "waived statement changed: review it, they are kept under their old ids), or "
+                                  "with --check waivers that would be carried; 2 not a git checkout")
+    carry.add_argument("--check", action="store_true", help="say what would be carried; write nothing")
+    carry.set_defaults(run=cmd_carry_waivers)
 
     replay = sub.add_parser("replay", help="re-run one saved failing case, with its waveform")
     replay.add_argument("case", help="case file (JSON) named in a failure report")

@@ -21,8 +21,9 @@ Messages and their effect:
 
 * ``YY`` (only before the colour is known): the processor is black; the book restarts;
   think. Later ``YY`` messages are dropped.
-* a square: the opponent's move. The disc flipper plays it for the opponent (black if the
-  colour is still unknown: a move as first message makes the processor white). An illegal
+* a square: the opponent's move. The disc flipper (the engine's, shared while it does not
+  search) plays it for the opponent (black if the colour is still unknown: a move as first
+  message makes the processor white). An illegal
   move is dropped (board unchanged, keep waiting in IDLE); a legal one is committed, fed to the
   openings table, then the processor thinks.
 * ``RR`` (only once the colour is known): the opponent passed; think. The pass sets the
@@ -49,7 +50,6 @@ flag, sticky; never set by a correct design).
 
 from myhdl import ConcatSignal, Signal, always_comb, always_seq, block, concat, enum, intbv
 
-from rtl.disc_flipper import disc_flipper
 from rtl.openings import openings
 from rtl.rom import rom
 from rtl.search import MINUS_INFINITY, search
@@ -164,13 +164,13 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     ev_word_a = Signal(intbv(0)[SQUARES:])
     ev_word_b = Signal(intbv(0)[SQUARES:])
 
-    # --- disc flipper (one move per cycle, from the board registers) -----------------
+    # --- disc flipper: the engine's, while it is not searching (one move per cycle, from
+    # the board registers; the search's idle_* ports) ----------------------------------
     fl_move = Signal(intbv(0)[6:])
     fl_white = Signal(bool(0))       # the side that plays fl_move is white
     fl_new_black = Signal(intbv(0)[SQUARES:])
     fl_new_white = Signal(intbv(0)[SQUARES:])
     fl_illegal = Signal(bool(0))
-    flipper = disc_flipper(black, white, fl_white, fl_move, fl_new_black, fl_new_white, fl_illegal)
     move_letter = Signal(intbv(0)[8:])
     move_digit = Signal(intbv(0)[8:])
     encoders = [rom(fl_move, move_letter, LETTER_ROM), rom(fl_move, move_digit, DIGIT_ROM)]
@@ -219,12 +219,16 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     # the processor searches with the full root window; registers only so that they are driven
     window_alpha = Signal(intbv(MINUS_INFINITY, min=-256, max=256))
     window_beta = Signal(intbv(MINUS_INFINITY, min=-256, max=256))    # -256: plus infinity
-    engine = search(clk, rst, s_start, black, white, me_white, s_depth_limit, budget,
+    # The engine's side to move is fl_white: the flipper's side while idle, and me_white when
+    # a search starts (THINK, the only way to SEARCH_START, sets fl_white to me_white).
+    engine = search(clk, rst, s_start, black, white, fl_white, s_depth_limit, budget,
                     window_alpha, window_beta, s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
                     ev_node, ev_kind, ev_ply, ev_black, ev_white, ev_wtm, ev_legal,
                     ev_stable_own, ev_stable_opp, ev_value, ev_terminal, ev_stage,
                     ev_corners_own, ev_corners_opp, ev_xsq_own, ev_xsq_opp, ev_mobility_own,
-                    ev_mobility_opp, ev_discs_own, ev_discs_opp, ev_fixed, ev_adaptive, s_fault)
+                    ev_mobility_opp, ev_discs_own, ev_discs_opp, ev_fixed, ev_adaptive, s_fault,
+                    idle_move=fl_move, idle_black=fl_new_black, idle_white=fl_new_white,
+                    idle_illegal=fl_illegal)
 
     @always_comb
     def strobes():
@@ -384,5 +388,5 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
             else:  # st.OVER: stay until reset
                 state.next = st.OVER
 
-    return (receiver, transmitter, decoders, flipper, encoders, book, engine, strobes,
+    return (receiver, transmitter, decoders, encoders, book, engine, strobes,
             trace_words, trace_fold, status, control)

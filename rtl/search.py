@@ -83,7 +83,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
            event_terminal, event_stage, event_corners_own, event_corners_opp, event_xsq_own,
            event_xsq_opp, event_mobility_own, event_mobility_opp, event_discs_own,
            event_discs_opp, event_fixed, event_adaptive, fault,
-           weights=DEFAULT, adaptive=False):
+           weights=DEFAULT, adaptive=False, idle_move=None, idle_black=None, idle_white=None,
+           idle_illegal=None):
     """The search engine.
 
     clk, rst:            clock; ResetSignal(0, active=1, isasync=False) (in).
@@ -115,7 +116,20 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     weights:             evaluator weights (elaboration time).
     adaptive:            use the adaptive (game-stage) value instead of the fixed one
                          (elaboration time).
+    idle_move .. idle_illegal: optional (all four or none), for a top that has a move of its
+                         own to play (the processor's opponent and own moves): while the engine
+                         is not searching (before the first start and once done), its disc
+                         flipper plays ``idle_move`` (Signal(intbv[6]), in) on the board
+                         root_black/root_white for the side root_white_to_move (in: the
+                         engine's root inputs, read combinationally), and idle_black,
+                         idle_white (Signal(intbv[64]), out) and idle_illegal (Signal(bool),
+                         out) are its result: a top needs no flipper of its own. Not given:
+                         the flipper is the engine's alone and no multiplexer is built.
     """
+    shared_flipper = idle_move is not None
+    if shared_flipper != (idle_black is not None) or shared_flipper != (idle_white is not None) \
+            or shared_flipper != (idle_illegal is not None):
+        raise ValueError("idle_move, idle_black, idle_white and idle_illegal come together")
     state_t = enum("IDLE", "EXPAND", "AWAIT", "FINISHED")
     state = Signal(state_t.IDLE)
 
@@ -181,6 +195,12 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     flipped_black = Signal(intbv(0)[SQUARES:])
     flipped_white = Signal(intbv(0)[SQUARES:])
     flip_illegal = Signal(bool(0))
+    # The flipper's inputs: the search's, or the idle move's (shared). Without sharing they are
+    # the search's own signals, passed as they are: a local alias would rename them in the HDL.
+    flip_black = Signal(intbv(0)[SQUARES:]) if shared_flipper else None
+    flip_white = Signal(intbv(0)[SQUARES:]) if shared_flipper else None
+    flip_side = Signal(bool(0)) if shared_flipper else None
+    flip_move = Signal(intbv(0)[6:]) if shared_flipper else None
 
     eval_start = Signal(bool(0))
     eval_black = Signal(intbv(0)[SQUARES:])
@@ -203,8 +223,11 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         move_checker(own, opp, own_legal),
         move_checker(opp, own, opp_legal),
         node_order(own_legal, pv_valid, order_pv, first, last_cur, found, chosen),
-        disc_flipper(board_black, board_white, side, chosen, flipped_black, flipped_white,
-                     flip_illegal),
+        disc_flipper(flip_black if shared_flipper else board_black,
+                     flip_white if shared_flipper else board_white,
+                     flip_side if shared_flipper else side,
+                     flip_move if shared_flipper else chosen,
+                     flipped_black, flipped_white, flip_illegal),
         evaluator(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, eval_done,
                   eval_terminal, eval_stage, small["corners_own"], small["corners_opp"],
                   small["xsq_own"], small["xsq_opp"], counts["mobility_own"],
@@ -682,7 +705,33 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     def fault_output():
         fault.next = busy and spawn and not spawn_pass and flip_illegal
 
-    return (cells, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
+    if shared_flipper:
+        @always_comb
+        def flipper_inputs():
+            # a 2:1 multiplexer in front of the flipper, selected by a decode of the state
+            # register (early in the cycle); the flipper is idle whenever the engine is
+            if busy:
+                flip_black.next = board_black
+                flip_white.next = board_white
+                flip_side.next = side
+                flip_move.next = chosen
+            else:
+                flip_black.next = root_black
+                flip_white.next = root_white
+                flip_side.next = root_white_to_move
+                flip_move.next = idle_move
+
+        @always_comb
+        def idle_outputs():
+            idle_black.next = flipped_black
+            idle_white.next = flipped_white
+            idle_illegal.next = flip_illegal
+
+        shared = [flipper_inputs, idle_outputs]
+    else:
+        shared = []
+
+    return (cells, shared, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
             betas, leaf_fold, next_action, child_left, generation, generation_kind, leaving,
             leaving_negate, leaving_fold, iteration_end, evaluator_inputs, stack_addressing, stack_memory,
             control,

@@ -246,3 +246,52 @@ def test_waived_mutants_are_left_unrun_and_one_killed_is_a_bench_bug(schemata, t
     entries = [json.loads(line) for line in (tmp_path / JOURNAL).read_text().splitlines()]
     assert [e["id"] for e in entries if e["id"] in (killed, survivor)] == [killed, survivor, survivor]
     assert result["blocks"]["move_checker"]["killed"] == 2, result["blocks"]
+
+
+MOVED = '''from myhdl import always_comb, block
+
+
+@block
+def cell(a, b, y):
+    @always_comb
+    def logic():
+        y.next = a & b
+    return logic
+'''
+
+
+def test_a_waiver_is_carried_to_an_edited_file_while_its_statement_is_unchanged():
+    from gamechip.mutate import carry_waivers, source_mutants
+
+    old = source_mutants("rtl/x.py", MOVED)
+    waived = next(m for m in old if "&" in m.operator)
+    versions = {old[0].id.rsplit(":", 1)[1]: MOVED}
+    moved = MOVED.replace("@block\n", "# a comment that moves every line down\n\n@block\n")
+    carried, moves, stranded = carry_waivers({waived.id: "because"}, lambda rel, digest: versions.get(digest),
+                                             lambda rel: moved)
+    (old_id, new_id, note), = moves
+    new = next(m for m in source_mutants("rtl/x.py", moved) if m.id == new_id)
+    assert old_id == waived.id and new.line == waived.line + 2 and new.operator == waived.operator
+    assert carried == {new_id: "because"} and not stranded
+    # the waived statement itself changed: the waiver stays under its old id, named
+    rewritten = MOVED.replace("a & b", "a & ~b")
+    kept, moves, stranded = carry_waivers({waived.id: "because"}, lambda rel, digest: versions.get(digest),
+                                          lambda rel: rewritten)
+    assert kept == {waived.id: "because"} and not moves and stranded[0][0] == waived.id
+    assert "changed" in stranded[0][1]
+    # the version the waiver names is nowhere in the history
+    _, _, stranded = carry_waivers({waived.id: "because"}, lambda rel, digest: None, lambda rel: moved)
+    assert "no version" in stranded[0][1]
+
+
+def test_every_waiver_names_the_current_version_of_its_file():
+    """An RTL edit changes its file's mutant ids; the waivers of that file must be carried
+    (``gamechip carry-waivers``, then a review of the carried reasons), or the next make mutate
+    counts them as survivors."""
+    import hashlib
+
+    from gamechip.mutate import load_waivers
+
+    stale = sorted({key.rsplit(":", 4)[0] for key in load_waivers()
+                    if key.rsplit(":", 1)[1] != hashlib.sha256((ROOT / key.rsplit(":", 4)[0]).read_bytes()).hexdigest()[:8]})
+    assert not stale, f"waivers of an older version of {', '.join(stale)}: run gamechip carry-waivers"
