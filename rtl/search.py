@@ -61,6 +61,7 @@ SQUARES = 64
 LEVELS = 16                 # board stack depth = the deepest iteration
 MINUS_INFINITY = -256       # the root window (-256, 256) stands for (-inf, +inf)
 VALUE_FLOOR = -255          # leaf values are raised to this, so that -value fits 9 bits
+VALUE_MAX = 255
 
 KIND_INNER, KIND_LEAF, KIND_TERMINAL = 0, 1, 2
 
@@ -257,6 +258,10 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     leaf_negated = value_signal()        # the leaf's value seen from this level
     beta_here = value_signal()           # -alpha_parent: this level's beta
     leaf_cut = Signal(bool(0))
+    raw_plus_cur = Signal(intbv(0, min=-512, max=512))      # leaf_raw + alpha_cur
+    raw_plus_parent = Signal(intbv(0, min=-512, max=512))   # leaf_raw + alpha_parent
+    raw_plus_grand = Signal(intbv(0, min=-512, max=512))    # leaf_raw + alpha_grand
+    cur_plus_parent = Signal(intbv(0, min=-512, max=512))   # alpha_cur + alpha_parent
     alpha_now = value_signal()           # alpha of this level after this cycle's leaf
     leaf_raises = Signal(bool(0))
     at_node = Signal(bool(0))            # this cycle chooses the level's next action
@@ -342,11 +347,28 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         beta_here.next = -alpha_parent
         beta_parent.next = -alpha_grand
 
+    # The decisions of a leaf's answer (cut-off, raise) and of the return that may follow it
+    # sit at the end of the clock's longest path: the evaluator's value. So they compare the
+    # raw value with the alphas directly instead of floored, negated and compared again:
+    # with v = max(raw, -255) and an alpha a != -256 (so a >= -255),
+    #   -v >= -a  <=>  raw <= a;     -v > a  <=>  raw + a < 0 and a != 255;
+    #    v >= -a  <=>  raw + a >= 0 or a == 255;     v > a  <=>  raw > a or a == -256.
+    # The folded values themselves (alpha_now, up_value) only go into registers.
+    @always_comb
+    def leaf_sums():
+        raw_plus_cur.next = leaf_raw + alpha_cur
+        raw_plus_parent.next = leaf_raw + alpha_parent
+        raw_plus_grand.next = leaf_raw + alpha_grand
+        cur_plus_parent.next = alpha_cur + alpha_parent
+
     @always_comb
     def leaf_fold():
-        leaf_cut.next = answering and alpha_parent != MINUS_INFINITY and leaf_negated >= beta_here
-        leaf_raises.next = answering and leaf_negated > alpha_cur
-        if answering and leaf_negated > alpha_cur:
+        leaf_cut.next = answering and alpha_parent != MINUS_INFINITY and leaf_raw <= alpha_parent
+        leaf_raises.next = answering and alpha_cur != VALUE_MAX and raw_plus_cur < 0
+
+    @always_comb
+    def leaf_alpha():
+        if leaf_raises:
             alpha_now.next = leaf_negated
         else:
             alpha_now.next = alpha_cur
@@ -387,8 +409,25 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def leaving_fold():
-        up_cut.next = level >= 1 and alpha_grand != MINUS_INFINITY and up_value >= beta_parent
-        up_raises.next = up_value > alpha_parent
+        # up_value >= beta_parent and up_value > alpha_parent, for the three values up_value
+        # can be: -v (a terminal node's own value), v (the leaf that raised this level's
+        # alpha) or -alpha_cur (which a level leaves with only after a child raised it from
+        # -256: every value is >= -255)
+        up_cut.next = 0
+        up_raises.next = 0
+        if level >= 1 and alpha_grand != MINUS_INFINITY:
+            if self_answer:
+                up_cut.next = leaf_raw <= alpha_grand
+            elif leaf_raises:
+                up_cut.next = raw_plus_grand >= 0 or alpha_grand == VALUE_MAX
+            else:
+                up_cut.next = alpha_cur <= alpha_grand
+        if self_answer:
+            up_raises.next = raw_plus_parent < 0 and alpha_parent != VALUE_MAX
+        elif leaf_raises:
+            up_raises.next = leaf_raw > alpha_parent or alpha_parent == MINUS_INFINITY
+        else:
+            up_raises.next = cur_plus_parent < 0
 
     @always_comb
     def iteration_end():
@@ -732,7 +771,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         shared = []
 
     return (cells, shared, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
-            betas, leaf_fold, next_action, child_left, generation, generation_kind, leaving,
+            betas, leaf_sums, leaf_fold, leaf_alpha, next_action, child_left, generation, generation_kind, leaving,
             leaving_negate, leaving_fold, iteration_end, evaluator_inputs, stack_addressing, stack_memory,
             control,
             answer_outputs, trace_outputs, fault_output)
