@@ -260,8 +260,6 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     leaf_cut = Signal(bool(0))
     raw_plus_cur = Signal(intbv(0, min=-512, max=512))      # leaf_raw + alpha_cur
     raw_plus_parent = Signal(intbv(0, min=-512, max=512))   # leaf_raw + alpha_parent
-    raw_plus_grand = Signal(intbv(0, min=-512, max=512))    # leaf_raw + alpha_grand
-    cur_plus_parent = Signal(intbv(0, min=-512, max=512))   # alpha_cur + alpha_parent
     alpha_now = value_signal()           # alpha of this level after this cycle's leaf
     leaf_raises = Signal(bool(0))
     at_node = Signal(bool(0))            # this cycle chooses the level's next action
@@ -351,15 +349,12 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     # sit at the end of the clock's longest path: the evaluator's value. So they compare the
     # raw value with the alphas directly instead of floored, negated and compared again:
     # with v = max(raw, -255) and an alpha a != -256 (so a >= -255),
-    #   -v >= -a  <=>  raw <= a;     -v > a  <=>  raw + a < 0 and a != 255;
-    #    v >= -a  <=>  raw + a >= 0 or a == 255;     v > a  <=>  raw > a or a == -256.
+    #   -v >= -a  <=>  raw <= a;     -v > a  <=>  raw + a < 0 and a != 255.
     # The folded values themselves (alpha_now, up_value) only go into registers.
     @always_comb
     def leaf_sums():
         raw_plus_cur.next = leaf_raw + alpha_cur
         raw_plus_parent.next = leaf_raw + alpha_parent
-        raw_plus_grand.next = leaf_raw + alpha_grand
-        cur_plus_parent.next = alpha_cur + alpha_parent
 
     @always_comb
     def leaf_fold():
@@ -409,25 +404,20 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def leaving_fold():
-        # up_value >= beta_parent and up_value > alpha_parent, for the three values up_value
-        # can be: -v (a terminal node's own value), v (the leaf that raised this level's
-        # alpha) or -alpha_cur (which a level leaves with only after a child raised it from
-        # -256: every value is >= -255)
-        up_cut.next = 0
-        up_raises.next = 0
-        if level >= 1 and alpha_grand != MINUS_INFINITY:
-            if self_answer:
-                up_cut.next = leaf_raw <= alpha_grand
-            elif leaf_raises:
-                up_cut.next = raw_plus_grand >= 0 or alpha_grand == VALUE_MAX
-            else:
-                up_cut.next = alpha_cur <= alpha_grand
+        # up_value >= beta_parent (cut) and up_value > alpha_parent (raise). A terminal node
+        # leaves with -v, its own value. Any other level leaves with its alpha, fail-hard:
+        # either still its starting value, alpha_grand (so up_value is the parent's beta: a
+        # cut-off, unless that beta is infinite), or raised, by this cycle's leaf or earlier,
+        # and then below its beta (a higher value would have cut it off), so up_value lies
+        # strictly inside the parent's window and raises the parent's alpha. Alphas only rise,
+        # so "still its starting value" is alpha_cur <= alpha_grand with no raise now.
         if self_answer:
+            up_cut.next = level >= 1 and alpha_grand != MINUS_INFINITY and leaf_raw <= alpha_grand
             up_raises.next = raw_plus_parent < 0 and alpha_parent != VALUE_MAX
-        elif leaf_raises:
-            up_raises.next = leaf_raw > alpha_parent or alpha_parent == MINUS_INFINITY
         else:
-            up_raises.next = cur_plus_parent < 0
+            up_cut.next = (level >= 1 and alpha_grand != MINUS_INFINITY and not leaf_raises
+                           and alpha_cur <= alpha_grand)
+            up_raises.next = 1
 
     @always_comb
     def iteration_end():
