@@ -430,6 +430,10 @@ def directed_cases():
     # window (51, 52) nothing raises the root's alpha and the first move, H1, stays the answer.
     tie = parse_board("OOOOOOO-OOXXXXX-OOOOOOXOOOOOOXXOOOOOOOXOOOOXXXXOOOOOOOOOOOOOOOOO O")
     cases.append(SearchCase(tie, 2, None, "a game-ending root child ties the root's alpha", alpha=51, beta=52))
+    # The same child, reached second in iteration 2 (the PV H1 fails low), now over the root's
+    # beta (45, 50): a terminal node at level 1 whose own value cuts the root off, the one
+    # return whose cut-off compares the evaluator's value (rtl/search.py leaving_fold).
+    cases.append(SearchCase(tie, 2, None, "a game-ending root child cuts the root off", alpha=45, beta=50))
     # Passes and killer moves: at depth 4 from this endgame passes cut nodes off (a pass leaf
     # at the frontier, and a pass child's returned value above it) at levels whose killer is
     # set, and later nodes of those levels have the killer legal: a pass is never a killer, so
