@@ -48,6 +48,22 @@ def line_start_cell(own, square, pattern):
     return start_pattern
 
 
+def successor_table(size):
+    """v -> v + 1 for every pattern value (the largest, which no receiver ever sees, wraps
+    to 0 as the adder did). A table, not an adder: synthesis maps a 3-bit ROM into plain LUTs,
+    and an adder into a carry chain per cell (on iCE40 a chain of SB_CARRY and LUTs around it,
+    for thousands of cells)."""
+    width = len(pattern_signal(size))
+    return tuple((v + 1) % (1 << width) for v in range(1 << width))
+
+
+def predecessor_table(size):
+    """v -> v - 1 for every pattern or count value (0, which no cell ever decrements, wraps
+    to the largest as the subtractor did); a table for the reason of successor_table."""
+    width = len(pattern_signal(size))
+    return tuple((v - 1) % (1 << width) for v in range(1 << width))
+
+
 @block
 def pattern_cell(own, opp, square, arriving, pattern):
     """Pattern cell of Table 1.
@@ -56,12 +72,14 @@ def pattern_cell(own, opp, square, arriving, pattern):
     neighbour behind (in); pattern: this cell's pattern, sent to the neighbour ahead (out).
     """
 
+    successor = successor_table(pattern.max)
+
     @always_comb
     def extend_pattern():
         if own[square]:
             pattern.next = 1
         elif opp[square] and arriving != 0:
-            pattern.next = arriving + 1
+            pattern.next = successor[int(arriving)]
         else:
             pattern.next = 0
 

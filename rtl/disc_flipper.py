@@ -18,7 +18,7 @@ or no bracket) is illegal: the board passes through unchanged and ``illegal`` is
 
 from myhdl import ConcatSignal, Signal, always_comb, block, intbv
 
-from rtl.cells import pattern_network, pattern_signal, pattern_signals
+from rtl.cells import pattern_network, pattern_signal, pattern_signals, predecessor_table
 from rtl.geometry import DIRECTIONS, neighbour, opposite
 
 
@@ -49,10 +49,12 @@ def flip_origin_cell(placing, arriving, flip):
     flip: count sent back to ``s - d`` (out).
     """
 
+    predecessor = predecessor_table(flip.max)
+
     @always_comb
     def originate_flips():
         if placing and arriving >= 2:
-            flip.next = arriving - 1
+            flip.next = predecessor[int(arriving)]
         else:
             flip.next = 0
 
@@ -69,12 +71,14 @@ def flip_cell(placing, arriving, incoming, flip):
     flips when ``incoming >= 1``).
     """
 
+    predecessor = predecessor_table(flip.max)
+
     @always_comb
     def relay_flips():
         if placing and arriving >= 2:
-            flip.next = arriving - 1
+            flip.next = predecessor[int(arriving)]
         elif incoming != 0:
-            flip.next = incoming - 1
+            flip.next = predecessor[int(incoming)]
         else:
             flip.next = 0
 
