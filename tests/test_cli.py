@@ -224,7 +224,7 @@ def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(
     from tests.test_failure_views import check_gtkwave_opens_on_the_marker, window_expected
     from tests.test_search_mutants import MUTANTS as SEARCH_MUTANTS
 
-    root = mutant_root(tmp_path, *SEARCH_MUTANTS["cut-off test off by one (> instead of >=)"])
+    root = mutant_root(tmp_path, *SEARCH_MUTANTS["cut-off test off by one (< instead of <=)"])
     case = tmp_path / "case.json"
     case.write_text(json.dumps({"block": "search", "design": "search", "sim": "ghdl", "seed": 1,
                                 "case": {"board": format_board(START), "depth": 2, "budget": None,

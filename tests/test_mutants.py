@@ -22,7 +22,7 @@ MUTANTS = {
         "capture_field = (1 << pattern_bits) - 1"),
     "disc_flipper flip count never decrements": (
         "disc_flipper", "disc_flipper.py",
-        "flip.next = incoming - 1",
+        "flip.next = predecessor[int(incoming)]",
         "flip.next = incoming"),
     "disc_flipper ignores the placed disc on a black move": (
         "disc_flipper", "disc_flipper.py",

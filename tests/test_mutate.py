@@ -63,8 +63,9 @@ def test_a_group_of_mutants_is_judged_in_one_run_as_each_is_alone(schemata):
     equivalent one (``arriving >= 2`` as ``>= 1``: both branches send 0, proved by the miter)
     exactly as their runs alone do."""
     out, mutants = schemata
-    at = {(m.file, m.line, m.operator): m.number for m in mutants}
-    killed, equivalent = at["rtl/disc_flipper.py", 54, "negate condition"], at["rtl/disc_flipper.py", 54, "constant - 1"]
+    at = {(m.file, m.function, m.operator): m.number for m in mutants}
+    origin = "originate_flips in flip_origin_cell"
+    killed, equivalent = at["rtl/disc_flipper.py", origin, "negate condition"], at["rtl/disc_flipper.py", origin, "constant - 1"]
     group = {number: (verdict, test) for number, verdict, test, _, _
              in _judge_group("disc_flipper", "disc_flipper", "icarus", out, [killed, equivalent], 1, True, 60)}
     alone = {number: _judge("disc_flipper", "disc_flipper", "icarus", out, number, 1, True, 60)[:2]
