@@ -687,8 +687,9 @@ def cmd_area(args):
 def _git_file_versions(repo, limit=300):
     """old_source for carry_waivers: the version of a file with the digest asked, found in the
     last ``limit`` commits of ``repo`` that touched the file."""
-    import hashlib
     import subprocess
+
+    from gamechip.mutate import file_digest
 
     cache = {}
 
@@ -701,7 +702,7 @@ def _git_file_versions(repo, limit=300):
                 shown = subprocess.run(["git", "-C", str(repo), "show", f"{commit}:{path}"],
                                        capture_output=True, text=True)
                 if shown.returncode == 0:
-                    cache[path].setdefault(hashlib.sha256(shown.stdout.encode()).hexdigest()[:8], shown.stdout)
+                    cache[path].setdefault(file_digest(shown.stdout), shown.stdout)
         return cache[path].get(digest)
 
     return old_source

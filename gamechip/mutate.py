@@ -335,6 +335,11 @@ def rtl_files(rtl_root):
     return sorted(p for p in package.rglob("*.py") if p.name not in NOT_LOGIC and not p.name.startswith("_"))
 
 
+def file_digest(source):
+    """The digest of one version of an rtl file, as a mutant id names it."""
+    return hashlib.sha256(source.encode()).hexdigest()[:8]
+
+
 def build_schemata(rtl_root, out_root):
     """Write the schemata copy of ``rtl_root``'s rtl package under ``out_root``; the mutants."""
     rtl_root, out_root = Path(rtl_root), Path(out_root)
@@ -349,9 +354,8 @@ def build_schemata(rtl_root, out_root):
     for path in rtl_files(rtl_root):
         relative = path.relative_to(rtl_root).as_posix()
         source = path.read_text()
-        digest = hashlib.sha256(source.encode()).hexdigest()[:8]
         tree = ast.parse(source)
-        rewriter = _Schemata(relative, source, digest, len(mutants))
+        rewriter = _Schemata(relative, source, file_digest(source), len(mutants))
         tree = rewriter.visit(tree)
         if not rewriter.mutants:
             continue
@@ -580,8 +584,7 @@ def load_waivers(path=WAIVERS):
 def source_mutants(relative, source):
     """The source mutants of one version of one rtl file (as build_schemata numbers them
     from 1, with its ids)."""
-    digest = hashlib.sha256(source.encode()).hexdigest()[:8]
-    rewriter = _Schemata(relative, source, digest, 0)
+    rewriter = _Schemata(relative, source, file_digest(source), 0)
     rewriter.visit(ast.parse(source))
     return rewriter.mutants
 
@@ -627,7 +630,7 @@ def carry_waivers(waivers, old_source, new_source):
             stranded.append((waiver_id, f"{relative} is gone"))
             out[waiver_id] = reason
             continue
-        if hashlib.sha256(current.encode()).hexdigest()[:8] == digest:
+        if file_digest(current) == digest:
             out[waiver_id] = reason
             continue
         if (relative, digest) not in versions:
@@ -1622,7 +1625,7 @@ def write_annotated(result, out):
             text = source.read_text()
         except OSError:
             continue
-        if hashlib.sha256(text.encode()).hexdigest()[:8] != result["digests"].get(name):
+        if file_digest(text) != result["digests"].get(name):
             continue   # edited since the run: its lines no longer match
         target = Path(out) / ANNOTATED / (name + ".txt")
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -289,10 +289,8 @@ def test_every_waiver_names_the_current_version_of_its_file():
     """An RTL edit changes its file's mutant ids; the waivers of that file must be carried
     (``gamechip carry-waivers``, then a review of the carried reasons), or the next make mutate
     counts them as survivors."""
-    import hashlib
-
-    from gamechip.mutate import load_waivers
+    from gamechip.mutate import file_digest, load_waivers
 
     stale = sorted({key.rsplit(":", 4)[0] for key in load_waivers()
-                    if key.rsplit(":", 1)[1] != hashlib.sha256((ROOT / key.rsplit(":", 4)[0]).read_bytes()).hexdigest()[:8]})
+                    if key.rsplit(":", 1)[1] != file_digest((ROOT / key.rsplit(":", 4)[0]).read_text())})
     assert not stale, f"waivers of an older version of {', '.join(stale)}: run gamechip carry-waivers"
