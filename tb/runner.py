@@ -467,13 +467,36 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     the model at -O0 as well (SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS).
     ``plusargs``: for the simulator's command line (``+MUTSEL=k`` selects a mutant of a
     schemata build)."""
-    from rtl.designs import SIZE
-
     check_simulator(sim)
     root = resolve_rtl_root(rtl_root)
     sources = hdl_dir(design, root)
     sim_dir = build_dir(design, sim, sources, waves, tag)
+    # one run at a time in a build folder: a second would rebuild under the first, or remove its results
+    with _locked(BUILD / "sim-locks" / f"{sim_dir.name}.lock"):
+        return _run_in(sim_dir, design, sim, module, tests, env, waves, echo, root, sources, quiet, direct,
+                       quick_build, clocked, plusargs, short_run)
+
+
+# Left in a build folder until cocotb has started in the simulator it built (cocotb 1.x and 2.x log
+# SIMULATION_STARTED first). A build killed while compiling or linking (Ctrl-C, a watchdog) leaves
+# objects newer than their sources, which make and cocotb-test then trust: every later run of the
+# folder fails to link or load. A folder still holding the marker is emptied and built again.
+INCOMPLETE_BUILD = ".gamechip-build-incomplete"
+SIMULATION_STARTED = "Running on "
+
+
+def _fresh_unless_built(sim_dir):
+    if (sim_dir / INCOMPLETE_BUILD).exists():
+        shutil.rmtree(sim_dir)
     sim_dir.mkdir(parents=True, exist_ok=True)
+    (sim_dir / INCOMPLETE_BUILD).touch()
+
+
+def _run_in(sim_dir, design, sim, module, tests, env, waves, echo, root, sources, quiet, direct, quick_build,
+            clocked, plusargs, short_run):
+    from rtl.designs import SIZE
+
+    _fresh_unless_built(sim_dir)
     for stale in (RESULT_FILE, CASE_FILE, ACTUAL_FILE):
         (sim_dir / stale).unlink(missing_ok=True)
     for stale in sim_dir.glob("*_results.xml"):  # cocotb-test writes one under a new name every run
@@ -525,6 +548,8 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
         logger.removeHandler(collector)
         collector.close()
         logger.propagate = propagate
+        if SIMULATION_STARTED in collector.lines.getvalue():
+            (sim_dir / INCOMPLETE_BUILD).unlink(missing_ok=True)
     result_file, actual_file = sim_dir / RESULT_FILE, sim_dir / ACTUAL_FILE
     result = json.loads(result_file.read_text()) if result_file.exists() else {}
     actual = json.loads(actual_file.read_text()) if actual_file.exists() else None

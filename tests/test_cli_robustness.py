@@ -182,6 +182,28 @@ def alive(pids, wait=10):
         time.sleep(0.2)
 
 
+def test_a_build_killed_before_its_simulator_ran_is_built_again_not_trusted():
+    """A compiler killed mid-write (Ctrl-C, the mutation watchdog) leaves output newer than its sources, which
+    the simulator's build would otherwise reuse in every later run of that folder."""
+    from tb import runner
+    from tb.blocks import DESIGN_BLOCK
+
+    def run():
+        return runner.run_design("move_checker", "icarus", DESIGN_BLOCK["move_checker"].module, ["directed"],
+                                 tag="killed-build", quiet=True, env={"GAMECHIP_SEED": "1"})
+
+    built = run()
+    assert built.passed, built.log_excerpt()
+    assert not (built.sim_dir / runner.INCOMPLETE_BUILD).exists()
+    # what a killed build leaves: the marker, and a half-written simulator file newer than every source
+    (built.sim_dir / runner.INCOMPLETE_BUILD).touch()
+    [compiled] = built.sim_dir.glob("*.vvp")
+    compiled.write_text("#! /usr/bin/vvp\n:ivl_version \"11")
+    again = run()
+    assert again.passed, again.log_excerpt()
+    assert compiled.stat().st_size > 1000   # compiled again
+
+
 def test_ctrl_c_during_fuzz_is_one_line_and_status_130():
     status, out, err = interrupt_after(["fuzz", "--block", "move_checker", "--count", "5000000"], "cases checked")
     assert status == 130, err[-3000:]
