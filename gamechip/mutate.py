@@ -526,6 +526,9 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group
     if failures:
         test, message = next(iter(failures.items()))
         return "killed", test, message.splitlines()[0] if message else ""
+    if runner.SIMULATION_STARTED not in (outcome.log or ""):
+        errors = [line.strip() for line in (outcome.log or "").splitlines() if "error" in line.lower()]
+        return "error", None, f"{NOT_BUILT}: {(errors or ['no simulator output'])[0]}"[:400]
     failed = _FAILED_TEST.search(outcome.log or "")
     if failed:   # a bench that reports by assertion (the processor's), or a run the mutant hung or crashed
         lines = [line.strip() for line in (outcome.log or "").splitlines()
@@ -534,6 +537,7 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group
     return "error", None, (outcome.log or "the simulation failed before running a test")[-400:]
 
 
+NOT_BUILT = "the design did not build"   # run_mutant's message when no simulator ever started
 _FAILED_TEST = re.compile(r"Failed: [\w.]+::(\w+)")
 
 

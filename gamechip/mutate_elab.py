@@ -8,7 +8,8 @@ Such a mutant changes the design's structure, so no schemata build can hold it: 
 of ``rtl/`` with the one expression rewritten in place (the rest of the file byte for byte),
 converted on its own (one conversion each) and judged by the block's bench on that copy. A copy
 that does not elaborate or convert (an index out of range, a width MyHDL refuses, an
-elaboration that does not end within CONVERT_TIMEOUT) is *not a mutant*: no design exists to
+elaboration that does not end within CONVERT_TIMEOUT), or converts to HDL that the simulator
+does not compile (an empty table's case statement), is *not a mutant*: no design exists to
 judge. A copy whose converted Verilog is the original's, byte for byte, is equivalent without a
 run. Rows ``<block>:elab`` (kind ``elab``) in the report.
 """
@@ -16,7 +17,6 @@ run. Rows ``<block>:elab`` (kind ``elab``) in the report.
 from __future__ import annotations
 
 import ast
-import hashlib
 import re
 import shutil
 import time
@@ -87,13 +87,13 @@ def _offset(lines, line, column):
 
 def elab_mutants(rtl_root, files, first_number=1):
     """[(Mutant, mutated file text)] of every elaboration-time mutation in ``files``."""
-    from gamechip.mutate import Mutant, _at, _position_of, expression_mutations
+    from gamechip.mutate import Mutant, _at, _position_of, expression_mutations, file_digest
 
     rtl_root = Path(rtl_root)
     out, number = [], first_number
     for relative in files:
         source = (rtl_root / relative).read_text()
-        digest = hashlib.sha256(source.encode()).hexdigest()[:8]
+        digest = file_digest(source)
         lines = source.splitlines(keepends=True)
         tree = ast.parse(source)
         for statement, function in _elaboration_statements(tree):
@@ -118,8 +118,8 @@ def elab_mutants(rtl_root, files, first_number=1):
 
 def judge(mutant, text, block, design, sim, rtl_root, work, seed, quick, baseline_seconds, original_verilog):
     """Convert the copy of ``rtl_root`` with ``mutant``'s file replaced by ``text`` and run the
-    bench on it: (verdict, test, message, seconds); verdict "invalid" when it does not convert."""
-    from gamechip.mutate import _judge, _Watchdog
+    bench on it: (verdict, test, message, seconds); verdict "invalid" when it does not convert or build."""
+    from gamechip.mutate import NOT_BUILT, _judge, _Watchdog
     from tb import runner
 
     clock = time.monotonic()
@@ -144,6 +144,8 @@ def judge(mutant, text, block, design, sim, rtl_root, work, seed, quick, baselin
         return "identical", None, "", time.monotonic() - clock
     (Path(work) / f"{mutant.number}.v").write_text(verilog)   # kept for a later look (or a miter)
     verdict, test, message, _ = _judge(block, design, sim, root, 0, seed, quick, baseline_seconds, limited=True)
+    if verdict == "error" and message.startswith(NOT_BUILT):
+        verdict = "invalid"   # converted, but to HDL the simulator does not compile (e.g. a case with no items)
     shutil.rmtree(root, ignore_errors=True)
     return verdict, test, message, time.monotonic() - clock
 

@@ -76,3 +76,21 @@ def test_four_move_checker_elab_mutants_are_converted_one_by_one_and_judged(tmp_
                            timeout=900)
     assert added.returncode == 0 and f"added: {killed['id']}" in added.stdout, added.stdout + added.stderr
     assert len(list(corpus.glob("*.json"))) == 1
+
+
+def test_a_copy_that_converts_to_verilog_no_simulator_compiles_is_not_a_mutant(tmp_path):
+    """The successor table over an empty range converts to case statements without items, which
+    Icarus refuses: no design to judge, so not a mutant rather than an error of the run."""
+    from types import SimpleNamespace
+
+    from gamechip.mutate_elab import judge
+    from tb import runner
+
+    source = (ROOT / "rtl" / "cells.py").read_text()
+    table = "for v in range(1 << width))\n\n\ndef predecessor_table"
+    assert source.count(table) == 1
+    text = source.replace(table, table.replace("1 << width", "1 >> width"))
+    original = (runner.hdl_dir("move_checker", ROOT) / "move_checker.v").read_text()
+    verdict, test, message, _ = judge(SimpleNamespace(number=1, file="rtl/cells.py"), text, "move_checker",
+                                      "move_checker", "icarus", ROOT, tmp_path, 1, True, 5.0, original)
+    assert (verdict, test) == ("invalid", None) and "syntax error" in message, (verdict, message)
