@@ -405,7 +405,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     @always_comb
     def leaving_fold():
         # up_value >= beta_parent (cut) and up_value > alpha_parent (raise). A terminal node
-        # leaves with -v, its own value. Any other level leaves with its alpha, fail-hard:
+        # leaves with v, its own value (up_value is -v). Any other level leaves with its alpha, fail-hard:
         # either still its starting value, alpha_grand (so up_value is the parent's beta: a
         # cut-off, unless that beta is infinite), or raised, by this cycle's leaf or earlier,
         # and then below its beta (a higher value would have cut it off), so up_value lies
