@@ -69,15 +69,20 @@ def say(text):
 
 
 def cycle_split(pos, depth):
-    """(nodes, generation, evaluator waits, returns) cycles of the golden search of ``pos``."""
-    waits = [0]
+    """(nodes, generation, evaluator waits, returns) cycles of the golden search of ``pos``, and
+    the tree's shape: (inner nodes, frontier nodes: the inner nodes whose children are leaves)."""
+    waits, inner, frontier = [0], [0], [0]
 
     def on_node(iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
         if terms is not None:
             waits[0] += terms[T_DONE_CYCLE] + (1 if kind == TERMINAL else 0)
+        elif ply > 0:
+            inner[0] += 1
+            frontier[0] += ply + 1 == iteration
 
     result = search_events(pos, depth, on_node=on_node)
-    return result.nodes, result.nodes, waits[0], result.cycles - result.nodes - waits[0]
+    return (result.nodes, result.nodes, waits[0], result.cycles - result.nodes - waits[0],
+            inner[0], frontier[0])
 
 
 def golden_run(python, pos, budget):
@@ -171,7 +176,7 @@ def run_search_bench(sims, scale=1.0):
     say(f"search engine on {len(positions)} midgame positions (random play, seed {SEED})")
     started = time.perf_counter()
 
-    totals = [0, 0, 0, 0]
+    totals = [0] * 6
     for pos in positions:
         for i, value in enumerate(cycle_split(pos, 5)):
             totals[i] += value
@@ -224,11 +229,15 @@ def run_search_bench(sims, scale=1.0):
     print()
     print(f"search engine, {len(positions)} midgame positions (20..40 discs, random play, seed {SEED}); "
           f"bench time {time.perf_counter() - started:,.0f} s")
-    print(f"cycles per node at depth 5: {sum(totals[1:]) / nodes:.3f}  "
+    print(f"cycles per node at depth 5: {sum(totals[1:4]) / nodes:.3f}  "
           f"(generation {totals[1] / nodes:.3f}, stable-disc waits {totals[2] / nodes:.3f}, "
           f"returns {totals[3] / nodes:.3f}; {nodes:,} nodes; target <= {TARGET_CYCLES_PER_NODE}: "
-          f"{'met' if sum(totals[1:]) / nodes <= TARGET_CYCLES_PER_NODE else 'NOT met'})")
-    print_nodes_per_second(sum(totals[1:]) / nodes)
+          f"{'met' if sum(totals[1:4]) / nodes <= TARGET_CYCLES_PER_NODE else 'NOT met'})")
+    # what a pipelined schedule would pay per register stage: one before the flip delays every inner
+    # node's first move, one after the evaluator every frontier node's last fold (unless speculated)
+    print(f"tree shape at depth 5: inner nodes {totals[4] / nodes:.3f} a node, of which frontier nodes "
+          f"(parents of leaves) {totals[5] / nodes:.3f}")
+    print_nodes_per_second(sum(totals[1:4]) / nodes)
     print()
     print(f"{'golden search':<16} {'nodes/CPU-s':>12}  kernel")
     for name, answer in golden_rates.items():

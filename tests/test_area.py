@@ -116,6 +116,20 @@ def test_make_bench_gives_nodes_per_second_at_the_clock_of_the_last_area_run(tmp
     assert "is not an area.json" in capsys.readouterr().out
 
 
+def test_the_bench_counts_the_inner_and_frontier_nodes_a_pipelined_schedule_pays_for():
+    from gamechip.search_bench import cycle_split, midgame_positions
+    from golden.board import popcount
+    from golden.othello import legal_moves
+
+    position = midgame_positions(count=1)[0]
+    nodes, generation, waits, returns, inner, frontier = cycle_split(position, 1)
+    assert (inner, frontier) == (0, 0) and nodes == generation == popcount(legal_moves(position.own, position.opp))
+    # depth 2: iteration 1's leaves are iteration 2's frontier nodes, one per root move (the root
+    # window is infinite: no root move is cut off)
+    nodes, generation, waits, returns, inner, frontier = cycle_split(position, 2)
+    assert inner == frontier == popcount(legal_moves(position.own, position.opp)) and nodes > 2 * inner
+
+
 def test_the_no_trace_variants_leave_only_the_debug_outputs_open(tmp_path):
     from gamechip.area import DEBUG_OUTPUTS, no_trace_verilog
 
