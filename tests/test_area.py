@@ -57,6 +57,36 @@ def test_a_clock_is_measured_by_place_and_route_where_the_design_fits(small_bloc
     assert rows[("uart", "ice40")]["fmax_mhz"] > rows[("move_checker", "ice40")]["fmax_mhz"]
 
 
+NEXTPNR_OVERFULL = """Info: Device utilisation:
+Info: \t         ICESTORM_LC:    9165/   7680   119%
+Info: \t        ICESTORM_RAM:       0/     32     0%
+
+Info: Placed 0 cells based on constraints.
+ERROR: Unable to place cell 'chain_SB_DFF_Q_208_DFFLC', no BELs remaining to implement cell type 'ICESTORM_LC'
+"""
+
+
+def test_a_design_whose_packed_cells_overflow_the_hx8k_goes_to_ecp5_instead_of_stopping_the_run(monkeypatch, tmp_path):
+    """chess_movegen's LUT4 count fits the HX8K, its LUTs, flip-flops and carry cells packed do not:
+    nextpnr then fails, which must read as "does not fit", as a LUT count above the HX8K does."""
+    from gamechip import area
+
+    assert area.ice40_overflow(NEXTPNR_OVERFULL) == (9165, 7680)
+    assert area.ice40_overflow(NEXTPNR_OVERFULL.replace("9165", "7000")) is None
+    assert area.ice40_overflow("ERROR: something else") is None
+
+    def place_and_route(design, family, source, ports, work):
+        if family == "ice40":
+            raise area.DoesNotFit(9165, 7680)
+        return 50.0, 1.0, "ECP5 LFE5U-85F"
+
+    monkeypatch.setattr(area, "place_and_route", place_and_route)
+    rows = {r.family: r for r in area.area_rows(["uart"], ["ice40"], tmp_path)}
+    assert set(rows) == {"ice40", "ecp5"}, rows
+    assert rows["ice40"].note == "does not fit the HX8K (9,165 > 7,680 logic cells after packing)"
+    assert not rows["ice40"].fmax_measured and rows["ecp5"].fmax_mhz == 50.0 and rows["ecp5"].fmax_measured
+
+
 def test_unknown_designs_and_families_are_one_line():
     for args, expected in ((["--designs", "nope"], "unknown design 'nope'"),
                            (["--families", "virtex2"], "unknown family 'virtex2'")):
