@@ -306,6 +306,13 @@ def place_and_route(design, family, source_dir, ports, work, timeout=7200):
     return (round(clock["achieved"], 1) if clock else None), time.perf_counter() - started, device
 
 
+def too_large_for_hx8k(row, why, families):
+    """Mark an iCE40 row as not fitting the HX8K, and measure the design's clock on ECP5 instead."""
+    row.device, row.note = "iCE40 HX8K", f"does not fit the HX8K ({why})"
+    if "ecp5" not in families:
+        families.append("ecp5")
+
+
 def area_rows(designs, families, out_dir, progress=None, place=True):
     """Rows for every design x family (ecp5 added for designs too large for the HX8K)."""
     from rtl.designs import PORTS
@@ -330,9 +337,7 @@ def area_rows(designs, families, out_dir, progress=None, place=True):
                 row.fmax_mhz = round(1000 / (XC7_NS_FIXED + XC7_NS_PER_LEVEL * max(levels, 1)), 1)
                 row.device, row.note = "7-series LUT6", "estimated from levels"
             elif family == "ice40" and lut > HX8K_LUTS:
-                row.device, row.note = "iCE40 HX8K", f"does not fit the HX8K ({lut:,} > {HX8K_LUTS:,} LUT4)"
-                if "ecp5" not in wanted:
-                    wanted.append("ecp5")
+                too_large_for_hx8k(row, f"{lut:,} > {HX8K_LUTS:,} LUT4", wanted)
             elif place:
                 if progress:
                     progress(f"area: {design} on {family}: place and route ...")
@@ -341,9 +346,7 @@ def area_rows(designs, families, out_dir, progress=None, place=True):
                     row.pnr_seconds = round(pnr_seconds, 1)
                     row.fmax_measured = row.fmax_mhz is not None
                 except DoesNotFit as overflow:
-                    row.device, row.note = "iCE40 HX8K", f"does not fit the HX8K ({overflow})"
-                    if "ecp5" not in wanted:
-                        wanted.append("ecp5")
+                    too_large_for_hx8k(row, str(overflow), wanted)
             rows.append(row)
             if progress:
                 progress(f"area: {design} on {family}: {row.lut:,} LUT, {row.ff:,} FF, {row.bram} BRAM, "

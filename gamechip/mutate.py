@@ -526,7 +526,7 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group
     if failures:
         test, message = next(iter(failures.items()))
         return "killed", test, message.splitlines()[0] if message else ""
-    if runner.SIMULATION_STARTED not in (outcome.log or ""):
+    if not outcome.simulator_ran:
         errors = [line.strip() for line in (outcome.log or "").splitlines() if "error" in line.lower()]
         return "error", None, f"{NOT_BUILT}: {(errors or ['no simulator output'])[0]}"[:400]
     failed = _FAILED_TEST.search(outcome.log or "")

@@ -229,15 +229,16 @@ def run_search_bench(sims, scale=1.0):
     print()
     print(f"search engine, {len(positions)} midgame positions (20..40 discs, random play, seed {SEED}); "
           f"bench time {time.perf_counter() - started:,.0f} s")
-    print(f"cycles per node at depth 5: {sum(totals[1:4]) / nodes:.3f}  "
+    cycles_per_node = sum(totals[1:4]) / nodes
+    print(f"cycles per node at depth 5: {cycles_per_node:.3f}  "
           f"(generation {totals[1] / nodes:.3f}, stable-disc waits {totals[2] / nodes:.3f}, "
           f"returns {totals[3] / nodes:.3f}; {nodes:,} nodes; target <= {TARGET_CYCLES_PER_NODE}: "
-          f"{'met' if sum(totals[1:4]) / nodes <= TARGET_CYCLES_PER_NODE else 'NOT met'})")
+          f"{'met' if cycles_per_node <= TARGET_CYCLES_PER_NODE else 'NOT met'})")
     # what a pipelined schedule would pay per register stage: one before the flip delays every inner
     # node's first move, one after the evaluator every frontier node's last fold (unless speculated)
     print(f"tree shape at depth 5: inner nodes {totals[4] / nodes:.3f} a node, of which frontier nodes "
           f"(parents of leaves) {totals[5] / nodes:.3f}")
-    print_nodes_per_second(sum(totals[1:4]) / nodes)
+    print_nodes_per_second(cycles_per_node)
     print()
     print(f"{'golden search':<16} {'nodes/CPU-s':>12}  kernel")
     for name, answer in golden_rates.items():

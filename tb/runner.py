@@ -412,6 +412,11 @@ class RunResult:
     log: str
     actual: object = None  # a replayed case: what the block answered (BlockCheck.report)
 
+    @property
+    def simulator_ran(self):
+        """The build completed and cocotb started in the simulator (False: the design did not build)."""
+        return simulator_ran(self.log)
+
     def log_excerpt(self, limit=4000):
         """The log's end, led by the first traceback of a failed cocotb test when the end does not
         hold it: a test that raised before any check is explained there, often many lines up."""
@@ -451,6 +456,26 @@ class _Collect(logging.Handler):
         super().close()
 
 
+# Left in a build folder until cocotb has started in the simulator it built (cocotb 1.x and 2.x log
+# SIMULATION_STARTED first). A build killed while compiling or linking (Ctrl-C, a watchdog) leaves
+# objects newer than their sources, which make and cocotb-test then trust: every later run of the
+# folder fails to link or load. A folder still holding the marker is emptied and built again.
+INCOMPLETE_BUILD = ".gamechip-build-incomplete"
+SIMULATION_STARTED = "Running on "
+
+
+def simulator_ran(log):
+    """Whether cocotb started in the simulator a run built: its build completed."""
+    return SIMULATION_STARTED in log
+
+
+def _fresh_unless_built(sim_dir):
+    if (sim_dir / INCOMPLETE_BUILD).exists():
+        shutil.rmtree(sim_dir)
+    sim_dir.mkdir(parents=True, exist_ok=True)
+    (sim_dir / INCOMPLETE_BUILD).touch()
+
+
 def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=None, quiet=False,
                direct=False, quick_build=False, clocked=False, plusargs=(), short_run=False):
     """Build (if needed) and run ``tests`` of bench ``module`` on ``design`` under ``sim``.
@@ -467,95 +492,75 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     the model at -O0 as well (SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS).
     ``plusargs``: for the simulator's command line (``+MUTSEL=k`` selects a mutant of a
     schemata build)."""
+    from rtl.designs import SIZE
+
     check_simulator(sim)
     root = resolve_rtl_root(rtl_root)
     sources = hdl_dir(design, root)
     sim_dir = build_dir(design, sim, sources, waves, tag)
     # one run at a time in a build folder: a second would rebuild under the first, or remove its results
     with _locked(BUILD / "sim-locks" / f"{sim_dir.name}.lock"):
-        return _run_in(sim_dir, design, sim, module, tests, env, waves, echo, root, sources, quiet, direct,
-                       quick_build, clocked, plusargs, short_run)
-
-
-# Left in a build folder until cocotb has started in the simulator it built (cocotb 1.x and 2.x log
-# SIMULATION_STARTED first). A build killed while compiling or linking (Ctrl-C, a watchdog) leaves
-# objects newer than their sources, which make and cocotb-test then trust: every later run of the
-# folder fails to link or load. A folder still holding the marker is emptied and built again.
-INCOMPLETE_BUILD = ".gamechip-build-incomplete"
-SIMULATION_STARTED = "Running on "
-
-
-def _fresh_unless_built(sim_dir):
-    if (sim_dir / INCOMPLETE_BUILD).exists():
-        shutil.rmtree(sim_dir)
-    sim_dir.mkdir(parents=True, exist_ok=True)
-    (sim_dir / INCOMPLETE_BUILD).touch()
-
-
-def _run_in(sim_dir, design, sim, module, tests, env, waves, echo, root, sources, quiet, direct, quick_build,
-            clocked, plusargs, short_run):
-    from rtl.designs import SIZE
-
-    _fresh_unless_built(sim_dir)
-    for stale in (RESULT_FILE, CASE_FILE, ACTUAL_FILE):
-        (sim_dir / stale).unlink(missing_ok=True)
-    for stale in sim_dir.glob("*_results.xml"):  # cocotb-test writes one under a new name every run
-        stale.unlink(missing_ok=True)
-    top = design if direct else harness.clocked_harness_name(design) if clocked else harness.harness_name(design)
-    kwargs = dict(
-        toplevel=top, module=module, sim_build=str(sim_dir), waves=waves,
-        testcase=testcase_filter(tests), python_search=[str(ROOT)],
-        extra_env={"GAMECHIP_SIM": sim, "GAMECHIP_DESIGN": design, "GAMECHIP_SIZE": str(SIZE[design]),
-                   "GAMECHIP_RTL_TESTED": str(root), "GAMECHIP_RTL_DIGEST": rtl_digest(root),
-                   CLOCK_SOURCE: "hdl" if clocked else "python", **(env or {})},
-    )
-    if sim == "ghdl":
-        kwargs.update(
-            toplevel_lang="vhdl", compile_args=["--std=08"],
-            vhdl_sources=[str(sources / n) for n in dict.fromkeys(("pck_myhdl_011.vhd", f"{design}.vhd", f"{top}.vhd"))],
+        _fresh_unless_built(sim_dir)
+        for stale in (RESULT_FILE, CASE_FILE, ACTUAL_FILE):
+            (sim_dir / stale).unlink(missing_ok=True)
+        for stale in sim_dir.glob("*_results.xml"):  # cocotb-test writes one under a new name every run
+            stale.unlink(missing_ok=True)
+        top = design if direct else harness.clocked_harness_name(design) if clocked else harness.harness_name(design)
+        kwargs = dict(
+            toplevel=top, module=module, sim_build=str(sim_dir), waves=waves,
+            testcase=testcase_filter(tests), python_search=[str(ROOT)],
+            extra_env={"GAMECHIP_SIM": sim, "GAMECHIP_DESIGN": design, "GAMECHIP_SIZE": str(SIZE[design]),
+                       "GAMECHIP_RTL_TESTED": str(root), "GAMECHIP_RTL_DIGEST": rtl_digest(root),
+                       CLOCK_SOURCE: "hdl" if clocked else "python", **(env or {})},
         )
-    else:
-        kwargs.update(verilog_sources=[str(sources / n) for n in dict.fromkeys((f"{design}.v", f"{top}.v"))])
-        if sim == "icarus" and waves:
-            kwargs.update(waves=False, compile_args=["-s", VCD_DUMP_MODULE],
-                          verilog_sources=kwargs["verilog_sources"] + [str(_vcd_dump_source(sim_dir, top))])
-        if sim == "verilator":
-            # a harness is all Python touches: only its signals visible (--public-flat-rw on every
-            # signal of the design, cocotb-test's default, makes the model several times slower)
-            visibility = [] if direct else ["--no-public-flat-rw", str(sources / f"{top}.vlt")]
-            quick = [] if not quick_build else QUICK_BUILD_MAKE_ARGS if not clocked else \
-                SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS if short_run else CLOCKED_QUICK_BUILD_MAKE_ARGS
-            kwargs.update(compile_args=VERILATOR_BUILD_ARGS + visibility,
-                          plus_args=(["--trace"] if waves else []) + list(plusargs),
-                          make_args=quick + verilator_make_args())
-    if plusargs and sim != "verilator":
-        kwargs["plus_args"] = list(plusargs)
-    if echo and sim == "verilator" and not (sim_dir / top).exists():
-        print(f"building {design} for Verilator (the first build of this RTL version takes 1-3 minutes) ...",
-              file=sys.stderr, flush=True)
-    _drop_inherited_cocotb_settings()
-    collector = _Collect(echo)
-    logger = logging.getLogger("cocotb")
-    logger.addHandler(collector)
-    propagate, logger.propagate = logger.propagate, not (echo or quiet)
-    try:
-        with _interruptible(_simulator_classes()[sim](**kwargs)) as simulator:
-            simulator.run()
-        passed = True
-    except SystemExit:
-        passed = False
-    finally:
-        logger.removeHandler(collector)
-        collector.close()
-        logger.propagate = propagate
-        if SIMULATION_STARTED in collector.lines.getvalue():
-            (sim_dir / INCOMPLETE_BUILD).unlink(missing_ok=True)
-    result_file, actual_file = sim_dir / RESULT_FILE, sim_dir / ACTUAL_FILE
-    result = json.loads(result_file.read_text()) if result_file.exists() else {}
-    actual = json.loads(actual_file.read_text()) if actual_file.exists() else None
-    log = collector.lines.getvalue()
-    (sim_dir / "gamechip.log").write_text(log)
-    return RunResult(passed, sim_dir, result, sim_dir / CASE_FILE, log, actual)
+        if sim == "ghdl":
+            kwargs.update(
+                toplevel_lang="vhdl", compile_args=["--std=08"],
+                vhdl_sources=[str(sources / n)
+                              for n in dict.fromkeys(("pck_myhdl_011.vhd", f"{design}.vhd", f"{top}.vhd"))],
+            )
+        else:
+            kwargs.update(verilog_sources=[str(sources / n) for n in dict.fromkeys((f"{design}.v", f"{top}.v"))])
+            if sim == "icarus" and waves:
+                kwargs.update(waves=False, compile_args=["-s", VCD_DUMP_MODULE],
+                              verilog_sources=kwargs["verilog_sources"] + [str(_vcd_dump_source(sim_dir, top))])
+            if sim == "verilator":
+                # a harness is all Python touches: only its signals visible (--public-flat-rw on every
+                # signal of the design, cocotb-test's default, makes the model several times slower)
+                visibility = [] if direct else ["--no-public-flat-rw", str(sources / f"{top}.vlt")]
+                quick = [] if not quick_build else QUICK_BUILD_MAKE_ARGS if not clocked else \
+                    SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS if short_run else CLOCKED_QUICK_BUILD_MAKE_ARGS
+                kwargs.update(compile_args=VERILATOR_BUILD_ARGS + visibility,
+                              plus_args=(["--trace"] if waves else []) + list(plusargs),
+                              make_args=quick + verilator_make_args())
+        if plusargs and sim != "verilator":
+            kwargs["plus_args"] = list(plusargs)
+        if echo and sim == "verilator" and not (sim_dir / top).exists():
+            print(f"building {design} for Verilator (the first build of this RTL version takes 1-3 minutes) ...",
+                  file=sys.stderr, flush=True)
+        _drop_inherited_cocotb_settings()
+        collector = _Collect(echo)
+        logger = logging.getLogger("cocotb")
+        logger.addHandler(collector)
+        propagate, logger.propagate = logger.propagate, not (echo or quiet)
+        try:
+            with _interruptible(_simulator_classes()[sim](**kwargs)) as simulator:
+                simulator.run()
+            passed = True
+        except SystemExit:
+            passed = False
+        finally:
+            logger.removeHandler(collector)
+            collector.close()
+            logger.propagate = propagate
+            log = collector.lines.getvalue()
+            if simulator_ran(log):
+                (sim_dir / INCOMPLETE_BUILD).unlink(missing_ok=True)
+        result_file, actual_file = sim_dir / RESULT_FILE, sim_dir / ACTUAL_FILE
+        result = json.loads(result_file.read_text()) if result_file.exists() else {}
+        actual = json.loads(actual_file.read_text()) if actual_file.exists() else None
+        (sim_dir / "gamechip.log").write_text(log)
+        return RunResult(passed, sim_dir, result, sim_dir / CASE_FILE, log, actual)
 
 
 def _run_record(record, name, tag, waves=False, echo=False, rtl_root=None):
