@@ -60,6 +60,7 @@ WRAPPER = "area_wrapper"
 # Debug outputs a chip would leave out: the engine's node-event trace port and the processor's
 # trace signature. Each such design gets a second row synthesised without them ("no trace").
 DEBUG_OUTPUTS = {"search": lambda name: name == "node_event" or name.startswith("event_"),
+                 "search_c2": lambda name: name == "node_event" or name.startswith("event_"),
                  "processor": lambda name: name == "trace_signature"}
 NO_TRACE = " (no trace)"
 

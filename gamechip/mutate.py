@@ -456,9 +456,11 @@ IDENTICAL = "its converted Verilog is the original's, byte for byte"
 CATALOGUE = "mutants.json"
 WAIVERS = Path(__file__).resolve().parent.parent / "tb" / "mutation_waivers.json"
 STREAMED = "evaluator_axi"   # mutated through its streamed searches (tb/test_evaluator_axi.py)
+INTERLEAVED = "search_c2"   # the engine with two contexts (rtl/contexts.py), its per-cycle monitor
 # the sequential blocks with benches of their own (the design is the block's name); the search
-# bench runs at its "small" scale per mutant (its regression scale, "large", takes 90 s a run)
-OWN_BENCHES = ("search", "uart", "processor", STREAMED)
+# bench runs at its "small" scale per mutant (its regression scale, "large", takes 90 s a run),
+# the interleaved engine's at its regression scale ("tiny": every cycle passes through Python)
+OWN_BENCHES = ("search", INTERLEAVED, "uart", "processor", STREAMED)
 SEARCH_SCALE = "small"
 # --quick (the regression's sample): every bench at its smallest size, to prove the machinery
 QUICK_SEARCH_SCALE, QUICK_COUNT = "tiny", 256
@@ -501,6 +503,10 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group
         outcome = run_search_bench(sim, ["directed", "random_play", "endgame"],
                                    QUICK_SEARCH_SCALE if quick else SEARCH_SCALE, seed, tag=tag,
                                    rtl_root=root, plusargs=plusargs)
+    elif block == INTERLEAVED:
+        from tb.test_search import run_search_bench
+        outcome = run_search_bench(sim, ["directed", "random_play", "endgame"], "tiny", seed, tag=tag,
+                                   rtl_root=root, plusargs=plusargs, monitor="python", design=INTERLEAVED)
     elif block == "uart":
         from tb.test_uart import run_uart
         outcome = run_uart(sim, tag=tag, rtl_root=root, seed=seed, plusargs=plusargs)

@@ -142,9 +142,15 @@ SEED_CHIP = (32.0, "the seed's processor: 32 MHz, 2 cycles a node plus the stabl
 DEEP_BLUE = "the Deep Blue chess chip: 2-2.5 M positions/s at 24 MHz"
 
 
+ENGINES = {"search": "one context", "search_c2": "two contexts, both busy"}   # design -> how it runs
+
+
 def print_nodes_per_second(cycles_per_node, area_results=AREA_RESULTS):
-    """The engine's nodes per second at its clock: the place-and-route Fmax of ``search`` from
-    the last ``make area`` (GAMECHIP_AREA_JSON names another area.json) over the cycles per node."""
+    """The engine's nodes per second at its clock: the place-and-route Fmax of ``search`` and of
+    ``search_c2`` (two interleaved contexts, rtl/contexts.py) from the last ``make area``
+    (GAMECHIP_AREA_JSON names another area.json) over the cycles per node. A context of
+    ``search_c2`` steps every other clock on the same schedule, so its two contexts together
+    make Fmax / (cycles per node) nodes a second, each alone half of that."""
     path = Path(os.environ.get("GAMECHIP_AREA_JSON") or area_results)
     print()
     if not path.exists():
@@ -152,19 +158,20 @@ def print_nodes_per_second(cycles_per_node, area_results=AREA_RESULTS):
               f"the engine; GAMECHIP_AREA_JSON names another area.json)")
         return
     try:
-        rows = [r for r in json.loads(path.read_text())["rows"] if r["design"] == "search" and r["fmax_mhz"]]
+        rows = [r for r in json.loads(path.read_text())["rows"] if r["design"] in ENGINES and r["fmax_mhz"]]
     except (ValueError, KeyError, TypeError) as error:
         print(f"nodes per second at the engine's clock: {path} is not an area.json of make area ({error})")
         return
     if not rows:
-        print(f"nodes per second at the engine's clock: {path} has no clock for the search design")
+        print(f"nodes per second at the engine's clock: {path} has no clock for the search designs")
         return
-    print(f"{'engine clock':<44} {'MHz':>7} {'cycles/node':>12} {'M nodes/s':>10}")
-    for r in sorted(rows, key=lambda r: not r["fmax_measured"]):
-        how = f"{r['family']}, {'place and route, ' + r['device'] if r['fmax_measured'] else 'estimated from levels'}"
-        print(f"{how:<44} {r['fmax_mhz']:>7.1f} {cycles_per_node:>12.3f} {r['fmax_mhz'] / cycles_per_node:>10.2f}")
-    print(f"{'seed: ' + SEED_CHIP[1]:<44}")
-    print(f"{'  (2 cycles a node, stable iterations left out: at most)':<44} {SEED_CHIP[0]:>7.1f} {2.0:>12.3f} "
+    print(f"{'engine clock':<58} {'MHz':>7} {'cycles/node':>12} {'M nodes/s':>10}")
+    for r in sorted(rows, key=lambda r: (list(ENGINES).index(r["design"]), not r["fmax_measured"])):
+        how = (f"{r['design']} ({ENGINES[r['design']]}), {r['family']}, "
+               f"{'place and route, ' + r['device'] if r['fmax_measured'] else 'estimated from levels'}")
+        print(f"{how:<58} {r['fmax_mhz']:>7.1f} {cycles_per_node:>12.3f} {r['fmax_mhz'] / cycles_per_node:>10.2f}")
+    print(f"{'seed: ' + SEED_CHIP[1]:<58}")
+    print(f"{'  (2 cycles a node, stable iterations left out: at most)':<58} {SEED_CHIP[0]:>7.1f} {2.0:>12.3f} "
           f"{SEED_CHIP[0] / 2:>10.2f}")
     print(f"{DEEP_BLUE} (clocks from {path}, {rows[0].get('yosys', '?')})")
 

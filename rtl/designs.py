@@ -108,6 +108,12 @@ def search_ports():
             ("event_fixed", 9, "out"), ("event_adaptive", 9, "out"), ("fault", 1, "out")]
 
 
+def search_c2_ports():
+    """The engine with two interleaved contexts (rtl/contexts.py): the search's ports and
+    ``turn``, the context that they take and describe in this clock."""
+    return search_ports() + [("turn", 1, "out")]
+
+
 def chess_movegen_ports():
     """SPEC-chess §4; the ``next`` request is ``next_req`` (``next`` is a VHDL keyword)."""
     return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("next_req", 1, "in"), ("mode", 1, "in"),
@@ -136,6 +142,7 @@ SIZE = {
     "node_order": 8,
     "openings": 8,
     "search": 8,
+    "search_c2": 8,
     "processor": 8,
     "chess_movegen": 8,
     "chess_repetition": 8,
@@ -156,6 +163,7 @@ PORTS = {
     "uart": uart_ports(),
     "processor": processor_ports(),
     "search": search_ports(),
+    "search_c2": search_c2_ports(),
     "chess_movegen": chess_movegen_ports(),
     "chess_repetition": chess_repetition_ports(),
     "evaluator_axi": evaluator_axi_ports(),
@@ -165,6 +173,7 @@ SIGNED = {
     "evaluator": {"fixed_value", "adaptive_value"},
     "evaluator_heavy": {"fixed_value", "adaptive_value"},
     "search": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
+    "search_c2": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
     "processor": {"last_value"},
 }
 
@@ -232,10 +241,11 @@ def build_evaluator_axi():
     return evaluator_axi(**signals)
 
 
-def build_search(adaptive):
+def build_search(adaptive, contexts=1):
     """rst is a synchronous active-high ResetSignal; value / event_value are signed 9-bit;
     depth_limit and the depth / ply outputs hold 0..16."""
-    signals = dict(zip((name for name, _, _ in search_ports()), port_signals(search_ports())))
+    ports = search_ports() if contexts == 1 else search_c2_ports()
+    signals = dict(zip((name for name, _, _ in ports), port_signals(ports)))
     signals["rst"] = ResetSignal(0, active=1, isasync=False)
     for name in SIGNED["search"]:
         signals[name] = Signal(intbv(0, min=-256, max=256))
@@ -246,7 +256,7 @@ def build_search(adaptive):
         signals[name] = Signal(intbv(0, min=0, max=65))
     for name in ("event_corners_own", "event_corners_opp", "event_xsq_own", "event_xsq_opp"):
         signals[name] = Signal(intbv(0, min=0, max=5))
-    return search(adaptive=adaptive, **signals)
+    return search(adaptive=adaptive, contexts=contexts, **signals)
 
 
 # The converted processor: smallest practical UART divisor, full depth limit; the per-move
@@ -292,6 +302,7 @@ DESIGNS = {
     "uart": build_uart,
     "processor": build_processor,
     "search": lambda: build_search(False),
+    "search_c2": lambda: build_search(False, contexts=2),
     "chess_movegen": build_chess_movegen,
     "chess_repetition": build_chess_repetition,
     "evaluator_axi": build_evaluator_axi,

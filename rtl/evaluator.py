@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from myhdl import ConcatSignal, Signal, always_comb, always_seq, block, intbv
 
+from rtl.contexts import Stages, late_register
 from rtl.move_checker import move_checker
 from rtl.popcount import adder, popcount
 from rtl.stable_discs import stable_discs
@@ -311,7 +312,7 @@ def weighted_sum(diffs, weighted, total):
 def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stage,
               corners_own, corners_opp, xsq_own, xsq_opp, mobility_own, mobility_opp,
               stable_own, stable_opp, discs_own, discs_opp, fixed_value, adaptive_value,
-              weights=DEFAULT, legal_own=None):
+              weights=DEFAULT, legal_own=None, contexts=1):
     """Leaf evaluation of one node from the side to move.
 
     clk:            Signal(bool) clock (in).
@@ -330,7 +331,11 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
     legal_own:      Signal(intbv[64]), the legal moves of the side to move (out), or None
                     (the stand-alone design does not export it; the search engine reports
                     it for every leaf).
+    contexts:       interleaved contexts (elaboration time, rtl/contexts.py): with 2, the
+                    inputs are read and the outputs given in stage 1, and the move checkers
+                    and counts run in stage 0.
     """
+    stages = Stages(contexts)
     width = value_width(weights)
 
     own = Signal(intbv(0)[SQUARES:])
@@ -360,9 +365,9 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
         move_checker(own, opp, own_legal),
         move_checker(opp, own, opp_legal),
         stable_discs(clk, rst, start, black, white, white_to_move, own_stable_done,
-                     counts[("stability", "own")], None),
+                     counts[("stability", "own")], None, contexts=contexts),
         stable_discs(clk, rst, start, black, white, opp_color, opp_stable_done,
-                     counts[("stability", "opp")], None),
+                     counts[("stability", "opp")], None, contexts=contexts),
         popcount(own_legal, counts[("mobility", "own")]),
         popcount(opp_legal, counts[("mobility", "opp")]),
         popcount(own, counts[("discs", "own")]),
@@ -371,15 +376,20 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
         popcount(opp, counts[("corners", "opp")], indices=CORNER_SQUARES),
         popcount(own, counts[("xsquares", "own")], indices=X_SQUARES),
         popcount(opp, counts[("xsquares", "opp")], indices=X_SQUARES),
-        adder(counts[("discs", "own")], counts[("discs", "opp")], discs_total),
+    ]
+    # stage 1 reads the counts one clock late; the stable-disc counts already come from stage 1
+    counted = {key: signal if key[0] == "stability" else stages.late(signal)
+               for key, signal in counts.items()}
+    cells += [
+        adder(counted[("discs", "own")], counted[("discs", "opp")], discs_total),
         stage_decoder(discs_total, stage_index, tuple(weights.stage_limits)),
     ]
 
     diffs = {}       # feature -> wide signed own - opp
     for feature in MAX_DIFF:
         diffs[feature] = wide_signal(width)
-        cells.append(difference(zero_extended(counts[(feature, "own")], width),
-                                zero_extended(counts[(feature, "opp")], width),
+        cells.append(difference(zero_extended(counted[(feature, "own")], width),
+                                zero_extended(counted[(feature, "opp")], width),
                                 diffs[feature]))
 
     fixed_sum = wide_signal(width)
@@ -399,11 +409,22 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
     cells.append(saturate(is_terminal, terminal_sum, fixed_sum, fixed_value))
     cells.append(saturate(is_terminal, terminal_sum, adaptive_sum, adaptive_value))
 
-    own_mobility = counts[("mobility", "own")]
-    opp_mobility = counts[("mobility", "opp")]
+    own_mobility = counted[("mobility", "own")]
+    opp_mobility = counted[("mobility", "opp")]
+    busy_late = stages.late(busy)
+    own_seen_late = stages.late(own_seen)
+    opp_seen_late = stages.late(opp_seen)
+    own_late = stages.late(own)
+    opp_late = stages.late(opp)
+    legal_late = stages.late(own_legal)
 
     @always_seq(clk.posedge, reset=rst)
     def control():
+        busy.next = busy_late
+        own_seen.next = own_seen_late
+        opp_seen.next = opp_seen_late
+        own.next = own_late
+        opp.next = opp_late
         if start:
             busy.next = 1
             own_seen.next = 0
@@ -414,7 +435,7 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
             else:
                 own.next = black
                 opp.next = white
-        elif busy:
+        elif busy_late:
             if own_stable_done:
                 own_seen.next = 1
             if opp_stable_done:
@@ -428,21 +449,21 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
 
     @always_comb
     def detect_done():
-        finished.next = (busy and (own_seen or own_stable_done)
-                         and (opp_seen or opp_stable_done))
+        finished.next = (busy_late and (own_seen_late or own_stable_done)
+                         and (opp_seen_late or opp_stable_done))
 
     @always_comb
     def detect_terminal():
         is_terminal.next = own_mobility == 0 and opp_mobility == 0
 
-    corners_own_count = counts[("corners", "own")]
-    corners_opp_count = counts[("corners", "opp")]
-    xsq_own_count = counts[("xsquares", "own")]
-    xsq_opp_count = counts[("xsquares", "opp")]
-    stable_own_count = counts[("stability", "own")]
-    stable_opp_count = counts[("stability", "opp")]
-    discs_own_count = counts[("discs", "own")]
-    discs_opp_count = counts[("discs", "opp")]
+    corners_own_count = counted[("corners", "own")]
+    corners_opp_count = counted[("corners", "opp")]
+    xsq_own_count = counted[("xsquares", "own")]
+    xsq_opp_count = counted[("xsquares", "opp")]
+    stable_own_count = counted[("stability", "own")]
+    stable_opp_count = counted[("stability", "opp")]
+    discs_own_count = counted[("discs", "own")]
+    discs_opp_count = counted[("discs", "opp")]
 
     @always_comb
     def drive_outputs():
@@ -461,11 +482,14 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
         discs_opp.next = discs_opp_count
 
     if legal_own is None:
-        return cells, control, select_opp_color, detect_done, detect_terminal, drive_outputs
+        late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
+        return late_cells, cells, control, select_opp_color, detect_done, detect_terminal, drive_outputs
 
     @always_comb
     def drive_legal():
-        legal_own.next = own_legal
+        legal_own.next = legal_late
 
-    return (cells, control, select_opp_color, detect_done, detect_terminal, drive_outputs,
+    late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
+
+    return (late_cells, cells, control, select_opp_color, detect_done, detect_terminal, drive_outputs,
             drive_legal)

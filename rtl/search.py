@@ -52,6 +52,7 @@ move, stable-disc counts and value (leaf and terminal only).
 
 from myhdl import ConcatSignal, Signal, always, always_comb, always_seq, block, enum, intbv
 
+from rtl.contexts import Stages, late_register
 from rtl.disc_flipper import disc_flipper
 from rtl.evaluator import DEFAULT, evaluator
 from rtl.move_checker import move_checker
@@ -85,7 +86,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
            event_xsq_opp, event_mobility_own, event_mobility_opp, event_discs_own,
            event_discs_opp, event_fixed, event_adaptive, fault,
            weights=DEFAULT, adaptive=False, idle_move=None, idle_black=None, idle_white=None,
-           idle_illegal=None):
+           idle_illegal=None, contexts=1, turn=None):
     """The search engine.
 
     clk, rst:            clock; ResetSignal(0, active=1, isasync=False) (in).
@@ -126,11 +127,23 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                          idle_white (Signal(intbv[64]), out) and idle_illegal (Signal(bool),
                          out) are its result: a top needs no flipper of its own. Not given:
                          the flipper is the engine's alone and no multiplexer is built.
+    contexts:            1, or 2 interleaved searches (elaboration time, rtl/contexts.py): each
+                         context is a whole engine with the schedule above, stepping every
+                         other clock. In each clock ``start`` and the root inputs are taken
+                         for, and every output describes, the context in stage 1:
+    turn:                Signal(bool) that context, 0 or 1 (out; only with contexts=2; the
+                         name ``context`` is a keyword of SystemVerilog and VHDL-2008).
     """
     shared_flipper = idle_move is not None
     if shared_flipper != (idle_black is not None) or shared_flipper != (idle_white is not None) \
             or shared_flipper != (idle_illegal is not None):
         raise ValueError("idle_move, idle_black, idle_white and idle_illegal come together")
+    stages = Stages(contexts)
+    if stages.interleaved and shared_flipper:
+        raise ValueError("interleaved contexts share no flipper with a top")
+    if stages.interleaved != (turn is not None):
+        raise ValueError("the turn port comes with contexts=2, and only then")
+    slots = LEVELS * contexts          # per-level memories hold every context's levels
     state_t = enum("IDLE", "EXPAND", "AWAIT", "FINISHED")
     state = Signal(state_t.IDLE)
 
@@ -164,22 +177,21 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     answer_value = value_signal()
     answer_depth = Signal(intbv(0, min=0, max=LEVELS + 1))
 
-    stack_black = [Signal(intbv(0)[SQUARES:]) for _ in range(LEVELS)]
-    stack_white = [Signal(intbv(0)[SQUARES:]) for _ in range(LEVELS)]
+    stack_black = [Signal(intbv(0)[SQUARES:]) for _ in range(slots)]
+    stack_white = [Signal(intbv(0)[SQUARES:]) for _ in range(slots)]
     stack_write = Signal(bool(0))
     stack_address = Signal(intbv(0)[4:])
     stack_read_black = Signal(intbv(0)[SQUARES:])
     stack_read_white = Signal(intbv(0)[SQUARES:])
-    stack_last = [Signal(intbv(0)[6:]) for _ in range(LEVELS)]
-    stack_alpha = [value_signal() for _ in range(LEVELS)]
-    stack_killer = [Signal(intbv(0)[6:]) for _ in range(LEVELS)]
+    stack_last = [Signal(intbv(0)[6:]) for _ in range(slots)]
+    stack_alpha = [value_signal() for _ in range(slots)]
+    stack_killer = [Signal(intbv(0)[6:]) for _ in range(slots)]
     killer_valid = Signal(intbv(0)[LEVELS:])     # per level: its killer is set
     reached_by_pass = Signal(intbv(0)[LEVELS:])  # per level: its node is a pass child
     killer_cur = Signal(intbv(0)[6:])
     killer_cur_valid = Signal(bool(0))
     order_pv = Signal(intbv(0)[6:])
 
-    ply_here = ConcatSignal(intbv(0)[1:], level)     # level as a 5-bit ply (0..16)
 
     # --- datapath --------------------------------------------------------------------
     board_black = Signal(intbv(0)[SQUARES:])    # the current board
@@ -220,21 +232,90 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     leaf_legal = Signal(intbv(0)[SQUARES:])
     eval_rst = rst
 
+    # --- stage 1's view (rtl/contexts.py): the registers and stage 0's results, one clock late
+    state_late = stages.late(state)
+    level_late = stages.late(level)
+    iteration_late = stages.late(iteration)
+    limit_late = stages.late(limit)
+    budget_reg_late = stages.late(budget_reg)
+    cycle_count_late = stages.late(cycle_count)
+    node_count_late = stages.late(node_count)
+    root_side_late = stages.late(root_side)
+    held_black_late = stages.late(held_black)
+    held_white_late = stages.late(held_white)
+    from_stack_late = stages.late(from_stack)
+    alpha_cur_late = stages.late(alpha_cur)
+    alpha_parent_late = stages.late(alpha_parent)
+    alpha_grand_late = stages.late(alpha_grand)
+    last_cur_late = stages.late(last_cur)
+    started_cur_late = stages.late(started_cur)
+    evaluating_self_late = stages.late(evaluating_self)
+    leaf_black_late = stages.late(leaf_black)
+    leaf_white_late = stages.late(leaf_white)
+    leaf_side_late = stages.late(leaf_side)
+    root_child_pass_late = stages.late(root_child_pass)
+    root_best_late = stages.late(root_best)
+    root_best_pass_late = stages.late(root_best_pass)
+    alpha_root_late = stages.late(alpha_root)
+    alpha_above_late = stages.late(alpha_above)
+    answer_move_late = stages.late(answer_move)
+    answer_pass_late = stages.late(answer_pass)
+    answer_value_late = stages.late(answer_value)
+    answer_depth_late = stages.late(answer_depth)
+    killer_valid_late = stages.late(killer_valid)
+    reached_by_pass_late = stages.late(reached_by_pass)
+    killer_cur_late = stages.late(killer_cur)
+    killer_cur_valid_late = stages.late(killer_cur_valid)
+    board_black_late = stages.late(board_black)
+    board_white_late = stages.late(board_white)
+    side_late = stages.late(side)
+    own_legal_late = stages.late(own_legal)
+    opp_legal_late = stages.late(opp_legal)
+    first_late = stages.late(first)
+    found_late = stages.late(found)
+    chosen_late = stages.late(chosen)
+    ply_here = ConcatSignal(intbv(0)[1:], level_late)     # level as a 5-bit ply (0..16)
+    if stages.interleaved:
+        context_now = Signal(bool(0))            # the context in stage 0
+        context_late = Signal(bool(1))           # the context in stage 1: the other one
+        slot = ConcatSignal(context_late, level_late)
+        stack_slot = ConcatSignal(context_late, stack_address)
+        root_slot = ConcatSignal(context_late, intbv(0)[4:])
+
+        @always_seq(clk.posedge, reset=rst)
+        def take_turns():
+            context_now.next = not context_now
+
+        @always_comb
+        def other_context():
+            context_late.next = not context_now
+
+        @always_comb
+        def turn_output():
+            turn.next = context_late
+
+        turns = [take_turns, other_context, turn_output]
+    else:
+        slot = level_late
+        stack_slot = stack_address
+        root_slot = 0
+        turns = []
+
     cells = [
         move_checker(own, opp, own_legal),
         move_checker(opp, own, opp_legal),
         node_order(own_legal, pv_valid, order_pv, first, last_cur, found, chosen),
-        disc_flipper(flip_black if shared_flipper else board_black,
-                     flip_white if shared_flipper else board_white,
-                     flip_side if shared_flipper else side,
-                     flip_move if shared_flipper else chosen,
+        disc_flipper(flip_black if shared_flipper else board_black_late,
+                     flip_white if shared_flipper else board_white_late,
+                     flip_side if shared_flipper else side_late,
+                     flip_move if shared_flipper else chosen_late,
                      flipped_black, flipped_white, flip_illegal),
         evaluator(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, eval_done,
                   eval_terminal, eval_stage, small["corners_own"], small["corners_opp"],
                   small["xsq_own"], small["xsq_opp"], counts["mobility_own"],
                   counts["mobility_opp"], counts["stable_own"], counts["stable_opp"],
                   counts["discs_own"], counts["discs_opp"], fixed_value, adaptive_value,
-                  weights=weights, legal_own=leaf_legal),
+                  weights=weights, legal_own=leaf_legal, contexts=contexts),
     ]
     stable_own_count = counts["stable_own"]
     stable_opp_count = counts["stable_opp"]
@@ -313,13 +394,13 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def schedule():
-        busy.next = state == state_t.EXPAND or state == state_t.AWAIT
-        out_of_budget.next = ((state == state_t.EXPAND or state == state_t.AWAIT)
-                      and iteration > 1 and cycle_count >= budget_reg)
-        frontier.next = level + 1 == iteration
-        answering.next = state == state_t.AWAIT and eval_done and not evaluating_self
-        self_answer.next = state == state_t.AWAIT and eval_done and evaluating_self
-        terminal_here.next = own_legal == 0 and opp_legal == 0
+        busy.next = state_late == state_t.EXPAND or state_late == state_t.AWAIT
+        out_of_budget.next = ((state_late == state_t.EXPAND or state_late == state_t.AWAIT)
+                      and iteration_late > 1 and cycle_count_late >= budget_reg_late)
+        frontier.next = level_late + 1 == iteration_late
+        answering.next = state_late == state_t.AWAIT and eval_done and not evaluating_self_late
+        self_answer.next = state_late == state_t.AWAIT and eval_done and evaluating_self_late
+        terminal_here.next = own_legal_late == 0 and opp_legal_late == 0
 
     chosen_value = adaptive_value if adaptive else fixed_value
 
@@ -340,10 +421,10 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def betas():
-        # beta = -alpha of the level above; alpha = -256 means beta = +infinity (no cut-off),
+        # beta = -alpha of the level_late above; alpha = -256 means beta = +infinity (no cut-off),
         # the one alpha whose negation does not fit 9 bits: it is excluded below.
-        beta_here.next = -alpha_parent
-        beta_parent.next = -alpha_grand
+        beta_here.next = -alpha_parent_late
+        beta_parent.next = -alpha_grand_late
 
     # The decisions of a leaf's answer (cut-off, raise) and of the return that may follow it
     # sit at the end of the clock's longest path: the evaluator's value. So they compare the
@@ -353,36 +434,36 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     # The folded values themselves (alpha_now, up_value) only go into registers.
     @always_comb
     def leaf_sums():
-        raw_plus_cur.next = leaf_raw + alpha_cur
-        raw_plus_parent.next = leaf_raw + alpha_parent
+        raw_plus_cur.next = leaf_raw + alpha_cur_late
+        raw_plus_parent.next = leaf_raw + alpha_parent_late
 
     @always_comb
     def leaf_fold():
-        leaf_cut.next = answering and alpha_parent != MINUS_INFINITY and leaf_raw <= alpha_parent
-        leaf_raises.next = answering and alpha_cur != VALUE_MAX and raw_plus_cur < 0
+        leaf_cut.next = answering and alpha_parent_late != MINUS_INFINITY and leaf_raw <= alpha_parent_late
+        leaf_raises.next = answering and alpha_cur_late != VALUE_MAX and raw_plus_cur < 0
 
     @always_comb
     def leaf_alpha():
         if leaf_raises:
             alpha_now.next = leaf_negated
         else:
-            alpha_now.next = alpha_cur
+            alpha_now.next = alpha_cur_late
 
     @always_comb
     def next_action():
-        at_node.next = ((state == state_t.EXPAND and not (first and terminal_here))
+        at_node.next = ((state_late == state_t.EXPAND and not (first_late and terminal_here))
                         or (answering and not leaf_cut))
-        evaluate_self.next = state == state_t.EXPAND and first and terminal_here
+        evaluate_self.next = state_late == state_t.EXPAND and first_late and terminal_here
 
     @always_comb
     def child_left():
-        # a next move, or (first visit, no move, the opponent has one) the pass
-        has_child.next = (own_legal != 0 and found) or (first and own_legal == 0 and opp_legal != 0)
+        # a next move, or (first_late visit, no move, the opponent has one) the pass
+        has_child.next = (own_legal_late != 0 and found_late) or (first_late and own_legal_late == 0 and opp_legal_late != 0)
 
     @always_comb
     def generation():
         spawn.next = at_node and has_child
-        spawn_pass.next = own_legal == 0
+        spawn_pass.next = own_legal_late == 0
         leave.next = (at_node and not has_child) or self_answer
         cut_return.next = leaf_cut
 
@@ -404,19 +485,19 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def leaving_fold():
-        # up_value >= beta_parent (cut) and up_value > alpha_parent (raise). A terminal node
-        # leaves with v, its own value (up_value is -v). Any other level leaves with its alpha, fail-hard:
-        # either still its starting value, alpha_grand (so up_value is the parent's beta: a
+        # up_value >= beta_parent (cut) and up_value > alpha_parent_late (raise). A terminal node
+        # leaves with v, its own value (up_value is -v). Any other level_late leaves with its alpha, fail-hard:
+        # either still its starting value, alpha_grand_late (so up_value is the parent's beta: a
         # cut-off, unless that beta is infinite), or raised, by this cycle's leaf or earlier,
         # and then below its beta (a higher value would have cut it off), so up_value lies
         # strictly inside the parent's window and raises the parent's alpha. Alphas only rise,
-        # so "still its starting value" is alpha_cur <= alpha_grand with no raise now.
+        # so "still its starting value" is alpha_cur_late <= alpha_grand_late with no raise now.
         if self_answer:
-            up_cut.next = level >= 1 and alpha_grand != MINUS_INFINITY and leaf_raw <= alpha_grand
-            up_raises.next = raw_plus_parent < 0 and alpha_parent != VALUE_MAX
+            up_cut.next = level_late >= 1 and alpha_grand_late != MINUS_INFINITY and leaf_raw <= alpha_grand_late
+            up_raises.next = raw_plus_parent < 0 and alpha_parent_late != VALUE_MAX
         else:
-            up_cut.next = (level >= 1 and alpha_grand != MINUS_INFINITY and not leaf_raises
-                           and alpha_cur <= alpha_grand)
+            up_cut.next = (level_late >= 1 and alpha_grand_late != MINUS_INFINITY and not leaf_raises
+                           and alpha_cur_late <= alpha_grand_late)
             up_raises.next = 1
 
     @always_comb
@@ -425,23 +506,23 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         # cuts the root off: fail-hard, the value is then the root's beta.
         root_done.next = 0
         root_value.next = alpha_now
-        root_move.next = root_best
-        root_move_pass.next = root_best_pass
-        if level == 0 and leave and not self_answer:
+        root_move.next = root_best_late
+        root_move_pass.next = root_best_pass_late
+        if level_late == 0 and leave and not self_answer:
             root_done.next = 1
             if answering and leaf_raises:
-                root_move.next = last_cur
-                root_move_pass.next = root_child_pass
-        elif level == 0 and cut_return:
+                root_move.next = last_cur_late
+                root_move_pass.next = root_child_pass_late
+        elif level_late == 0 and cut_return:
             root_done.next = 1
             root_value.next = beta_here
-            root_move.next = last_cur
-            root_move_pass.next = root_child_pass
-        elif level == 1 and leave and up_cut:
+            root_move.next = last_cur_late
+            root_move_pass.next = root_child_pass_late
+        elif level_late == 1 and leave and up_cut:
             root_done.next = 1
             root_value.next = beta_parent
-            root_move.next = stack_last[0]
-            root_move_pass.next = root_child_pass
+            root_move.next = stack_last[int(root_slot)]
+            root_move_pass.next = root_child_pass_late
 
     @always_comb
     def evaluator_inputs():
@@ -450,40 +531,74 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             eval_black.next = flipped_black
             eval_white.next = flipped_white
         else:
-            eval_black.next = board_black
-            eval_white.next = board_white
+            eval_black.next = board_black_late
+            eval_white.next = board_white_late
         if spawn_leaf:
-            eval_side.next = not side
+            eval_side.next = not side_late
         else:
-            eval_side.next = side
+            eval_side.next = side_late
 
     # --- the board stack (block RAM) -------------------------------------------------
     @always_comb
     def stack_addressing():
-        # The read address is the level this cycle returns to (the control's return branches
+        # The read address is the level_late this cycle returns to (the control's return branches
         # below).
         stack_write.next = busy and not start and not out_of_budget and push
-        if leave and up_cut and level >= 2:
-            stack_address.next = TWO_BELOW[int(level)]
+        if leave and up_cut and level_late >= 2:
+            stack_address.next = TWO_BELOW[int(level_late)]
         else:
-            stack_address.next = ONE_BELOW[int(level)]
+            stack_address.next = ONE_BELOW[int(level_late)]
 
     @always(clk.posedge)
     def stack_memory():
         # No reset and a registered read: what synthesis maps to block RAM.
         if stack_write:
-            stack_black[int(level)].next = board_black
-            stack_white[int(level)].next = board_white
-        stack_read_black.next = stack_black[int(stack_address)]
-        stack_read_white.next = stack_white[int(stack_address)]
+            stack_black[int(slot)].next = board_black_late
+            stack_white[int(slot)].next = board_white_late
+        stack_read_black.next = stack_black[int(stack_slot)]
+        stack_read_white.next = stack_white[int(stack_slot)]
 
     # --- the state machine -----------------------------------------------------------
     @always_seq(clk.posedge, reset=rst)
     def control():
+        # A register this cycle does not assign keeps its context's value (rtl/contexts.py).
+        alpha_above.next = alpha_above_late
+        alpha_cur.next = alpha_cur_late
+        alpha_grand.next = alpha_grand_late
+        alpha_parent.next = alpha_parent_late
+        alpha_root.next = alpha_root_late
+        answer_depth.next = answer_depth_late
+        answer_move.next = answer_move_late
+        answer_pass.next = answer_pass_late
+        answer_value.next = answer_value_late
+        budget_reg.next = budget_reg_late
+        cycle_count.next = cycle_count_late
+        evaluating_self.next = evaluating_self_late
+        from_stack.next = from_stack_late
+        held_black.next = held_black_late
+        held_white.next = held_white_late
+        iteration.next = iteration_late
+        killer_cur.next = killer_cur_late
+        killer_cur_valid.next = killer_cur_valid_late
+        killer_valid.next = killer_valid_late
+        last_cur.next = last_cur_late
+        leaf_black.next = leaf_black_late
+        leaf_side.next = leaf_side_late
+        leaf_white.next = leaf_white_late
+        level.next = level_late
+        limit.next = limit_late
+        node_count.next = node_count_late
+        reached_by_pass.next = reached_by_pass_late
+        root_best.next = root_best_late
+        root_best_pass.next = root_best_pass_late
+        root_child_pass.next = root_child_pass_late
+        root_side.next = root_side_late
+        started_cur.next = started_cur_late
+        state.next = state_late
         from_stack.next = 0
-        if from_stack:
-            held_black.next = stack_read_black
-            held_white.next = stack_read_white
+        if from_stack_late:   # the board read from the stack this context's last cycle
+            held_black.next = board_black_late
+            held_white.next = board_white_late
         if start:
             state.next = state_t.EXPAND
             level.next = 0
@@ -521,7 +636,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             if out_of_budget:
                 state.next = state_t.FINISHED
             else:
-                cycle_count.next = cycle_count + 1
+                cycle_count.next = cycle_count_late + 1
                 if eval_start:
                     leaf_black.next = eval_black
                     leaf_white.next = eval_white
@@ -532,34 +647,34 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                     state.next = state_t.AWAIT
                 if answering and not leaf_cut:
                     alpha_cur.next = alpha_now
-                    if level == 0 and leaf_raises:
-                        root_best.next = last_cur
-                        root_best_pass.next = root_child_pass
+                    if level_late == 0 and leaf_raises:
+                        root_best.next = last_cur_late
+                        root_best_pass.next = root_child_pass_late
                 if spawn:
-                    node_count.next = node_count + 1
-                    if level == 0:
+                    node_count.next = node_count_late + 1
+                    if level_late == 0:
                         root_child_pass.next = spawn_pass
-                        if not started_cur:  # the best move until one raises alpha
-                            root_best.next = chosen
+                        if not started_cur_late:  # the best move until one raises alpha
+                            root_best.next = chosen_late
                             root_best_pass.next = spawn_pass
                     if push:
-                        stack_last[int(level)].next = chosen
-                        stack_alpha[int(level)].next = alpha_now
+                        stack_last[int(slot)].next = chosen_late
+                        stack_alpha[int(slot)].next = alpha_now
                         if not spawn_pass:
                             held_black.next = flipped_black
                             held_white.next = flipped_white
-                        level.next = level + 1
-                        alpha_grand.next = alpha_parent
+                        level.next = level_late + 1
+                        alpha_grand.next = alpha_parent_late
                         alpha_parent.next = alpha_now
-                        alpha_cur.next = alpha_parent   # -(this level's beta)
+                        alpha_cur.next = alpha_parent_late   # -(this level_late's beta)
                         started_cur.next = 0
                         last_cur.next = 0
-                        killer_cur.next = stack_killer[int(level + 1)]
-                        killer_cur_valid.next = killer_valid[int(level + 1)]
-                        reached_by_pass.next[int(level + 1)] = spawn_pass
+                        killer_cur.next = stack_killer[int(slot + 1)]
+                        killer_cur_valid.next = killer_valid_late[int(level_late + 1)]
+                        reached_by_pass.next[int(level_late + 1)] = spawn_pass
                         state.next = state_t.EXPAND
                     else:
-                        last_cur.next = chosen
+                        last_cur.next = chosen_late
                         started_cur.next = 1
                         evaluating_self.next = 0
                         state.next = state_t.AWAIT
@@ -567,93 +682,93 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                     answer_move.next = root_move
                     answer_pass.next = root_move_pass
                     answer_value.next = root_value
-                    answer_depth.next = iteration
+                    answer_depth.next = iteration_late
                     # No killer is kept for the root: its ordering takes the PV instead.
-                    if level == 1:  # cut off by a child's value: back to the root's board
+                    if level_late == 1:  # cut off by a child's value: back to the root's board
                         level.next = 0
                         from_stack.next = 1
-                    if iteration == limit:
+                    if iteration_late == limit_late:
                         state.next = state_t.FINISHED
                     else:
-                        iteration.next = iteration + 1
+                        iteration.next = iteration_late + 1
                         started_cur.next = 0
                         last_cur.next = 0
-                        alpha_cur.next = alpha_root
-                        alpha_parent.next = alpha_above
+                        alpha_cur.next = alpha_root_late
+                        alpha_parent.next = alpha_above_late
                         alpha_grand.next = MINUS_INFINITY
                         root_best_pass.next = 0
                         state.next = state_t.EXPAND
                 elif cut_return:
-                    # A leaf cut this level off: its beta goes up, which cannot move the
+                    # A leaf cut this level_late off: its beta goes up, which cannot move the
                     # parent's alpha; continue at the parent.
-                    if own_legal != 0:   # cut by a move, not by a pass
-                        stack_killer[int(level)].next = last_cur
-                        killer_valid.next[int(level)] = 1
-                    level.next = level - 1
+                    if own_legal_late != 0:   # cut by a move, not by a pass
+                        stack_killer[int(slot)].next = last_cur_late
+                        killer_valid.next[int(level_late)] = 1
+                    level.next = level_late - 1
                     from_stack.next = 1
-                    last_cur.next = stack_last[int(level - 1)]
-                    killer_cur.next = stack_killer[int(level - 1)]
-                    killer_cur_valid.next = killer_valid[int(level - 1)]
+                    last_cur.next = stack_last[int(slot - 1)]
+                    killer_cur.next = stack_killer[int(slot - 1)]
+                    killer_cur_valid.next = killer_valid_late[int(level_late - 1)]
                     started_cur.next = 1
-                    alpha_cur.next = alpha_parent
-                    alpha_parent.next = alpha_grand
-                    if level >= 3:
-                        alpha_grand.next = stack_alpha[int(level - 3)]
-                    elif level == 2:
-                        alpha_grand.next = alpha_above
+                    alpha_cur.next = alpha_parent_late
+                    alpha_parent.next = alpha_grand_late
+                    if level_late >= 3:
+                        alpha_grand.next = stack_alpha[int(slot - 3)]
+                    elif level_late == 2:
+                        alpha_grand.next = alpha_above_late
                     else:
                         alpha_grand.next = MINUS_INFINITY
                     state.next = state_t.EXPAND
                 elif leave:
-                    if level == 0:
+                    if level_late == 0:
                         # A finished game at the root (the other leaves of the root are
                         # root_done): nothing to search.
                         answer_pass.next = 1
                         answer_value.next = leaf_value
-                        answer_depth.next = limit
+                        answer_depth.next = limit_late
                         state.next = state_t.FINISHED
                     elif up_cut:
                         # The value cuts the parent off: continue at the grandparent.
-                        if not reached_by_pass[int(level)]:
-                            stack_killer[int(level - 1)].next = stack_last[int(level - 1)]
-                            killer_valid.next[int(level - 1)] = 1
-                        level.next = level - 2
+                        if not reached_by_pass_late[int(level_late)]:
+                            stack_killer[int(slot - 1)].next = stack_last[int(slot - 1)]
+                            killer_valid.next[int(level_late - 1)] = 1
+                        level.next = level_late - 2
                         from_stack.next = 1
-                        last_cur.next = stack_last[int(level - 2)]
-                        killer_cur.next = stack_killer[int(level - 2)]
-                        killer_cur_valid.next = killer_valid[int(level - 2)]
+                        last_cur.next = stack_last[int(slot - 2)]
+                        killer_cur.next = stack_killer[int(slot - 2)]
+                        killer_cur_valid.next = killer_valid_late[int(level_late - 2)]
                         started_cur.next = 1
-                        alpha_cur.next = alpha_grand
-                        if level >= 3:
-                            alpha_parent.next = stack_alpha[int(level - 3)]
+                        alpha_cur.next = alpha_grand_late
+                        if level_late >= 3:
+                            alpha_parent.next = stack_alpha[int(slot - 3)]
                         else:
-                            alpha_parent.next = alpha_above
-                        if level >= 4:
-                            alpha_grand.next = stack_alpha[int(level - 4)]
-                        elif level == 3:
-                            alpha_grand.next = alpha_above
+                            alpha_parent.next = alpha_above_late
+                        if level_late >= 4:
+                            alpha_grand.next = stack_alpha[int(slot - 4)]
+                        elif level_late == 3:
+                            alpha_grand.next = alpha_above_late
                         else:
                             alpha_grand.next = MINUS_INFINITY
                         state.next = state_t.EXPAND
                     else:
-                        level.next = level - 1
+                        level.next = level_late - 1
                         from_stack.next = 1
-                        last_cur.next = stack_last[int(level - 1)]
-                        killer_cur.next = stack_killer[int(level - 1)]
-                        killer_cur_valid.next = killer_valid[int(level - 1)]
+                        last_cur.next = stack_last[int(slot - 1)]
+                        killer_cur.next = stack_killer[int(slot - 1)]
+                        killer_cur_valid.next = killer_valid_late[int(level_late - 1)]
                         started_cur.next = 1
                         if up_raises:
                             alpha_cur.next = up_value
-                            if level == 1:
-                                root_best.next = stack_last[0]
-                                root_best_pass.next = root_child_pass
+                            if level_late == 1:
+                                root_best.next = stack_last[int(root_slot)]
+                                root_best_pass.next = root_child_pass_late
                         else:
-                            alpha_cur.next = alpha_parent
-                        alpha_parent.next = alpha_grand
-                        if level >= 3:
-                            alpha_grand.next = stack_alpha[int(level - 3)]
-                        elif level == 2:
-                            alpha_grand.next = alpha_above
+                            alpha_cur.next = alpha_parent_late
+                        alpha_parent.next = alpha_grand_late
+                        if level_late >= 3:
+                            alpha_grand.next = stack_alpha[int(slot - 3)]
+                        elif level_late == 2:
+                            alpha_grand.next = alpha_above_late
                         else:
                             alpha_grand.next = MINUS_INFINITY
                         state.next = state_t.EXPAND
@@ -661,17 +776,17 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     # --- outputs ---------------------------------------------------------------------
     @always_comb
     def answer_outputs():
-        done.next = state == state_t.FINISHED
-        best_move.next = answer_move
-        best_pass.next = answer_pass
-        value.next = answer_value
-        depth.next = answer_depth
-        nodes.next = node_count
-        cycles.next = cycle_count
+        done.next = state_late == state_t.FINISHED
+        best_move.next = answer_move_late
+        best_pass.next = answer_pass_late
+        value.next = answer_value_late
+        depth.next = answer_depth_late
+        nodes.next = node_count_late
+        cycles.next = cycle_count_late
 
     @always_comb
     def trace_outputs():
-        # Defaults first (no event: everything 0), then the fields of this cycle's event.
+        # Defaults first_late (no event: everything 0), then the fields of this cycle's event.
         node_event.next = 0
         event_kind.next = KIND_INNER
         event_ply.next = 0
@@ -694,25 +809,25 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         event_discs_opp.next = 0
         event_fixed.next = 0
         event_adaptive.next = 0
-        if (state == state_t.EXPAND and not out_of_budget and first
+        if (state_late == state_t.EXPAND and not out_of_budget and first_late
                 and not terminal_here):
             node_event.next = 1
             event_ply.next = ply_here
-            event_black.next = board_black
-            event_white.next = board_white
-            event_white_to_move.next = side
-            event_legal.next = own_legal
-        elif state == state_t.AWAIT and eval_done and not out_of_budget:
+            event_black.next = board_black_late
+            event_white.next = board_white_late
+            event_white_to_move.next = side_late
+            event_legal.next = own_legal_late
+        elif state_late == state_t.AWAIT and eval_done and not out_of_budget:
             node_event.next = 1
-            if evaluating_self:
+            if evaluating_self_late:
                 event_kind.next = KIND_TERMINAL
                 event_ply.next = ply_here
             else:
                 event_kind.next = KIND_LEAF
                 event_ply.next = ply_here + 1
-            event_black.next = leaf_black
-            event_white.next = leaf_white
-            event_white_to_move.next = leaf_side
+            event_black.next = leaf_black_late
+            event_white.next = leaf_white_late
+            event_white_to_move.next = leaf_side_late
             event_legal.next = leaf_legal
             event_stable_own.next = stable_own_count
             event_stable_opp.next = stable_opp_count
@@ -760,7 +875,9 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     else:
         shared = []
 
-    return (cells, shared, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
+    late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
+
+    return (late_cells, turns, cells, shared, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
             betas, leaf_sums, leaf_fold, leaf_alpha, next_action, child_left, generation, generation_kind, leaving,
             leaving_negate, leaving_fold, iteration_end, evaluator_inputs, stack_addressing, stack_memory,
             control,

@@ -21,6 +21,7 @@ of its colour or off the board; the stable set is the least fixed point. Hardwar
 
 from myhdl import ConcatSignal, Signal, always_comb, always_seq, block, intbv
 
+from rtl.contexts import Stages, late_register
 from rtl.geometry import neighbour, opposite
 from rtl.popcount import count_signal, popcount
 
@@ -89,14 +90,18 @@ def border_cell(link_a, link_b, stable_bit):
 
 @block
 def inner_cell(clk, rst, start, busy, own, square, west, east, south, north,
-               south_west, north_east, south_east, north_west, stable_ff, pending):
+               south_west, north_east, south_east, north_west, stable_ff, pending, contexts=1):
     """Flip-flop of one inner square.
 
-    clk, rst, start, busy: control (in); own: latched own bitboard (in); square: constant
-    index; west .. north_west: current stable bits of the 8 neighbours (in);
-    stable_ff: the flip-flop (out, bool); pending: it would change on the next edge (out, bool).
+    clk, rst, start, busy: control (in; ``busy`` as the control's stage sees it, rtl/contexts.py);
+    own: latched own bitboard (in); square: constant index; west .. north_west: current stable
+    bits of the 8 neighbours (in); stable_ff: the flip-flop (out, bool); pending: it would change
+    on the next edge (out, bool); contexts: interleaved contexts (elaboration time).
     """
+    stages = Stages(contexts)
     supported = Signal(bool(0))
+    supported_late = stages.late(supported)
+    stable_late = stages.late(stable_ff)
 
     @always_comb
     def check_axes():
@@ -112,9 +117,13 @@ def inner_cell(clk, rst, start, busy, own, square, west, east, south, north,
         if start:
             stable_ff.next = 0
         elif busy:
-            stable_ff.next = supported
+            stable_ff.next = supported_late
+        else:
+            stable_ff.next = stable_late
 
-    return check_axes, detect_change, update
+    late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
+
+    return late_cells, check_axes, detect_change, update
 
 
 @block
@@ -145,7 +154,7 @@ def border_network(own, stable_bits, size):
 
 
 @block
-def stable_discs(clk, rst, start, black, white, color, done, count, stable, size=8):
+def stable_discs(clk, rst, start, black, white, color, done, count, stable, size=8, contexts=1):
     """Stable discs of one colour.
 
     clk:          Signal(bool) clock (in).
@@ -160,7 +169,13 @@ def stable_discs(clk, rst, start, black, white, color, done, count, stable, size
                   instantiating block does not use it (the evaluator): then it is not built,
                   so no unread signal is left for Verilator's -Wall.
     size:         board side N, even (elaboration-time constant).
+    contexts:     interleaved contexts (elaboration time, rtl/contexts.py): with 2, ``start``,
+                  the board and ``color`` are read, and ``done`` and ``count`` given, in stage 1;
+                  ``stable`` must then be None.
     """
+    if contexts > 1 and stable is not None:
+        raise ValueError("an interleaved stable_discs exports no stable set")
+    stages = Stages(contexts)
     squares = size * size
     corner_a, corner_b, corner_c, corner_d = corners(size)
 
@@ -168,7 +183,11 @@ def stable_discs(clk, rst, start, black, white, color, done, count, stable, size
     corners_empty = Signal(bool(0))
     busy = Signal(bool(0))
     finished = Signal(bool(0))
+    settled = Signal(bool(0))
     total = count_signal(squares)
+    busy_late = stages.late(busy)
+    own_late = stages.late(own)
+    corners_empty_late = stages.late(corners_empty)
 
     stable_bits = {square: Signal(bool(0)) for square in range(squares)}
     pending_bits = {square: Signal(bool(0)) for square in range(squares)
@@ -178,17 +197,27 @@ def stable_discs(clk, rst, start, black, white, color, done, count, stable, size
     for square in pending_bits:
         near = {d: stable_bits[neighbour(square, d, size)]
                 for d in (WEST, EAST, SOUTH, NORTH, SOUTH_WEST, NORTH_EAST, SOUTH_EAST, NORTH_WEST)}
-        cells.append(inner_cell(clk, rst, start, busy, own, square,
+        cells.append(inner_cell(clk, rst, start, busy_late, own, square,
                                 near[WEST], near[EAST], near[SOUTH], near[NORTH],
                                 near[SOUTH_WEST], near[NORTH_EAST], near[SOUTH_EAST],
-                                near[NORTH_WEST], stable_bits[square], pending_bits[square]))
+                                near[NORTH_WEST], stable_bits[square], pending_bits[square],
+                                contexts=contexts))
 
     stable_vector = ConcatSignal(*(stable_bits[s] for s in reversed(range(squares))))
     cells.append(popcount(stable_vector, total))
     pending_vector = ConcatSignal(*(pending_bits[s] for s in sorted(pending_bits, reverse=True)))
+    settled_late = stages.late(settled)
+    total_late = stages.late(total)
+
+    @always_comb
+    def detect_settled():
+        settled.next = pending_vector == 0
 
     @always_seq(clk.posedge, reset=rst)
     def control():
+        busy.next = busy_late
+        own.next = own_late
+        corners_empty.next = corners_empty_late
         if start:
             busy.next = 1
             if color:
@@ -204,18 +233,20 @@ def stable_discs(clk, rst, start, black, white, color, done, count, stable, size
 
     @always_comb
     def detect_done():
-        finished.next = busy and (corners_empty or pending_vector == 0)
+        finished.next = busy_late and (corners_empty_late or settled_late)
 
     if stable is None:
         @always_comb
         def drive_count():
             done.next = finished
-            if corners_empty:
+            if corners_empty_late:
                 count.next = 0
             else:
-                count.next = total
+                count.next = total_late
 
-        return cells, control, detect_done, drive_count
+        late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
+
+        return late_cells, cells, detect_settled, control, detect_done, drive_count
 
     @always_comb
     def drive_outputs():
@@ -227,4 +258,6 @@ def stable_discs(clk, rst, start, black, white, color, done, count, stable, size
             stable.next = stable_vector
             count.next = total
 
-    return cells, control, detect_done, drive_outputs
+    late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
+
+    return late_cells, cells, detect_settled, control, detect_done, drive_outputs

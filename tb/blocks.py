@@ -45,6 +45,8 @@ DESIGN_BLOCK = {design: block for block in BLOCKS.values() for design in block.d
 # (a whole search, a serial line, refereed games): how each one is checked instead.
 CHECKED_ELSEWHERE = {
     "search": "every node of its searches against the golden search: gamechip search --sim S, make search-deep",
+    "search_c2": "two searches at once, every node of each against its own golden search: "
+                 "make test (tb/test_search.py::test_search_interleaved)",
     "uart": "byte streams with noise, glitches and breaks: make test (tb/test_uart.py)",
     "processor": "whole refereed games: gamechip play --sim S, gamechip tournament --sim S",
     "evaluator_axi": "every bus response against the golden bus model, NegaScout searches replayed: "

@@ -38,6 +38,7 @@ from tb.search_check import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, 
                              GoldenProcess, LineFormat, SearchCase, answer_of, check_search, loud_fields)
 
 DESIGN = "search"
+INTERLEAVED = "search_c2"    # the engine with two interleaved contexts (rtl/contexts.py)
 MONITORS = ("hdl", "python")
 NO_LIMIT = (1 << 32) - 1
 FIRST_WAKE_CYCLES = 2_000        # the hdl monitor looks up from the simulation after this many
@@ -125,6 +126,62 @@ class SearchTB:
             await FallingEdge(dut.clk)
             cycle += 1
         return lines
+
+
+class InterleavedSearchTB(SearchTB):
+    """The per-cycle monitor of an engine with two interleaved contexts (rtl/contexts.py, the
+    ``search_c2`` design): both contexts search at once, each taking the next case as soon as it
+    answers, so that every phase of one context against the other is seen. In each clock the
+    ports describe, and ``start`` starts, the context named by ``turn``; a context's cycle k is
+    the k-th clock of its turn after its start, which is the golden model's cycle k."""
+
+    async def run_all(self, cases, limits, settle):
+        """Run ``cases`` (with cycle ``limits``, each context's own cycles) two at a time;
+        ``settle(index, lines)`` gets each one's event lines as it ends."""
+        dut = self.dut
+        waiting = list(range(len(cases)))
+        running = {}      # context -> [case index, its cycle, event lines]
+        dut.start.value = 0
+        while waiting or running:
+            turn = int(dut.turn.value)
+            entry = running.get(turn)
+            if entry is not None:
+                index, cycle, lines = entry
+                if self.sample(cycle, lines, limits[index]):
+                    del running[turn]
+                    settle(index, lines)
+                else:
+                    entry[1] += 1
+            if turn not in running and waiting:
+                index = waiting.pop(0)
+                apply_case(dut, cases[index])
+                dut.start.value = 1
+                running[turn] = [index, 0, [f"S {round(get_sim_time('ns')) + CLOCK_NS // 2}"]]
+            else:
+                dut.start.value = 0
+            await FallingEdge(dut.clk)
+
+    def sample(self, cycle, lines, limit):
+        """Record this clock's ports as ``cycle`` of the context whose turn it is; True when its
+        search has ended (an answer, a fault, X on a port, or the cycle limit)."""
+        dut = self.dut
+        if int(dut.fault.value):
+            lines.append(f"F {cycle:0{CYCLE_DIGITS}x}")
+            return True
+        node_event = int(dut.node_event.value)
+        ports = {name: sampled(port.value) for name, port in self.event_ports.items()}
+        if loud_fields(node_event, ports):
+            lines.append(self.format.loud_line(cycle, node_event, ports))
+            return True
+        if node_event:
+            lines.append(self.format.sampled_line(cycle, ports))
+        if int(dut.done.value):
+            lines.append(self.format.answer_line(cycle, self.answer_ports()))
+            return True
+        if cycle >= limit:
+            lines.append(f"T {cycle:0{CYCLE_DIGITS}x}")
+            return True
+        return False
 
 
 class ClockedSearchTB:
@@ -283,6 +340,9 @@ async def check_searches(dut, cases, test):
 
 
 async def check_searches_per_cycle(dut, cases, test, env):
+    if env["design"] == INTERLEAVED:
+        await check_searches_interleaved(dut, cases, test, env)
+        return
     tb = SearchTB(dut)
     await tb.reset()
     tally = Tally(test, cases, env)
@@ -290,6 +350,18 @@ async def check_searches_per_cycle(dut, cases, test, env):
         golden = search_events(case.position, case.depth, case.budget)   # its length: when to give up
         lines = await tb.run(case, golden.cycles + STALL_CYCLES + 1)
         tally.settle(case, check_search(case, lines, tb.format))
+    tally.done()
+
+
+async def check_searches_interleaved(dut, cases, test, env):
+    """Both contexts of the interleaved engine under the scoreboard, each search against its
+    own golden search; outcomes are settled as the searches end."""
+    tb = InterleavedSearchTB(dut)
+    await tb.reset()
+    tally = Tally(test, cases, env)
+    limits = [search_events(case.position, case.depth, case.budget).cycles + STALL_CYCLES + 1 for case in cases]
+    await tb.run_all(cases, limits, lambda index, lines: tally.settle(cases[index],
+                                                                      check_search(cases[index], lines, tb.format)))
     tally.done()
 
 
@@ -588,18 +660,21 @@ SCALE_FOR_SIM = {"icarus": "small", "verilator": "large", "ghdl": "small"}
 
 
 def run_search_bench(sim, tests, scale, seed=1, waves=False, tag="", case_file=None, echo=False,
-                     rtl_root=None, optimised=False, cases_file=None, monitor="hdl", plusargs=()):
-    """Run cocotb ``tests`` of this bench; ``monitor`` "hdl" (HDL clock, events logged by the
-    harness) or "python" (the per-cycle monitor, the engine as the top level)."""
+                     rtl_root=None, optimised=False, cases_file=None, monitor="hdl", plusargs=(), design=DESIGN):
+    """Run cocotb ``tests`` of this bench on ``design`` (the engine, or INTERLEAVED, which has the
+    per-cycle monitor only); ``monitor`` "hdl" (HDL clock, events logged by the harness) or
+    "python" (the per-cycle monitor, the engine as the top level)."""
     if monitor not in MONITORS:
         raise ValueError(f"monitor must be one of {', '.join(MONITORS)}, got {monitor!r}")
+    if design == INTERLEAVED and monitor != "python":
+        raise ValueError(f"{INTERLEAVED} has the per-cycle monitor only")
     env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_SEARCH_SCALE": scale, "GAMECHIP_SEARCH_MONITOR": monitor}
     if cases_file:
         env["GAMECHIP_CASES"] = str(cases_file)
     if case_file:
         env["GAMECHIP_CASE"] = str(case_file)
     clocked = monitor == "hdl"
-    return runner.run_design(DESIGN, sim, "tb.test_search", tests, env=env, waves=waves,
+    return runner.run_design(design, sim, "tb.test_search", tests, env=env, waves=waves,
                              tag="-".join(filter(None, (tag, "clocked" if clocked else "cycle"))),
                              echo=echo, rtl_root=rtl_root, direct=not clocked, clocked=clocked, quiet=True,
                              quick_build=not optimised, plusargs=plusargs)
@@ -635,3 +710,15 @@ def test_search(sim):
             message += f"\nwaveform: {path}" + ("" if path and path.exists() else " (not written)")
         pytest.fail(message, pytrace=False)
     assert outcome.result.get("checked", 0) > 0, "the search bench checked nothing"
+
+
+# Two searches at once, every node of each checked against its own golden search: the directed
+# set (windows, budgets that stop inside an iteration, passes, finished games) and the small
+# random and endgame sets, under the per-cycle monitor.
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
+def test_search_interleaved(sim):
+    outcome = run_search_bench(sim, ["directed", "random_play", "endgame"], "tiny", monitor="python",
+                               design=INTERLEAVED)
+    if not outcome.passed:
+        pytest.fail(outcome.result.get("failure", outcome.log_excerpt(3000)), pytrace=False)
+    assert outcome.result.get("checked", 0) > 0, "the interleaved search bench checked nothing"

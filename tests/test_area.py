@@ -163,10 +163,14 @@ def test_make_bench_gives_nodes_per_second_at_the_clock_of_the_last_area_run(tmp
     area.write_text(json.dumps({"rows": [
         {"design": "search", "family": "ecp5", "fmax_mhz": 20.0, "fmax_measured": True, "device": "ECP5 LFE5U-85F",
          "yosys": "Yosys 0.70"},
+        {"design": "search_c2", "family": "ecp5", "fmax_mhz": 35.0, "fmax_measured": True, "device": "ECP5 LFE5U-85F"},
         {"design": "uart", "family": "ice40", "fmax_mhz": 150.0, "fmax_measured": True, "device": "iCE40 HX8K"}]}))
     print_nodes_per_second(1.25, area)
     out = capsys.readouterr().out
     assert "ECP5 LFE5U-85F" in out and " 16.00" in out and "150.0" not in out, out   # 20 MHz / 1.25 = 16 M nodes/s
+    # two contexts: both together make the clock / cycles per node, one row below the engine's
+    both = next(line for line in out.splitlines() if line.startswith("search_c2 (two contexts"))
+    assert both.split()[-1] == "28.00" and out.index("search (one context)") < out.index(both), out
     area.write_text("not json")
     print_nodes_per_second(1.25, area)
     assert "is not an area.json" in capsys.readouterr().out

@@ -53,8 +53,8 @@ def test_every_design_converts_with_its_mutants_and_holds_those_of_its_files(sch
         inside = mutants_in_verilog(verilog)
         assert inside and inside <= set(by_number), block
         assert '$value$plusargs("MUTSEL=%d"' in verilog   # one build, every mutant chosen at run time
-        own_file = {"chess_movegen": "rtl/chess/movegen.py", "chess_repetition": "rtl/chess/repetition.py"}.get(
-            block, f"rtl/{design}.py")
+        own_file = {"chess_movegen": "rtl/chess/movegen.py", "chess_repetition": "rtl/chess/repetition.py",
+                    "search_c2": "rtl/contexts.py"}.get(block, f"rtl/{design}.py")
         assert any(by_number[n].file == own_file for n in inside), block
 
 

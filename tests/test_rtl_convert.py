@@ -85,6 +85,29 @@ def test_unknown_design_is_rejected_with_the_valid_names(tmp_path):
         convert(tmp_path, designs=["disc_flopper"])
 
 
+def test_an_engine_takes_one_or_two_contexts_and_the_turn_port_only_with_two():
+    from rtl.contexts import Stages
+    from rtl.search import search
+
+    with pytest.raises(ValueError, match=r"contexts must be one of \(1, 2\), got 3"):
+        Stages(3)
+    with pytest.raises(ValueError, match="turn port comes with contexts=2, and only then"):
+        search(contexts=2, **_search_signals())
+    with pytest.raises(ValueError, match="turn port comes with contexts=2, and only then"):
+        search(contexts=1, turn=Signal(bool(0)), **_search_signals())
+
+
+def _search_signals():
+    """The search engine's ports as build_search makes them (without the turn port)."""
+    from rtl.designs import port_signals, search_ports
+
+    signals = dict(zip((name for name, _, _ in search_ports()), port_signals(search_ports())))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    for name in SIGNED["search"]:
+        signals[name] = Signal(intbv(0, min=-256, max=256))
+    return signals
+
+
 @pytest.mark.parametrize("design", list(DESIGNS))
 def test_verilog_ports_match_registry(design):
     out = hdl_dir(design)
