@@ -43,6 +43,13 @@ explicit-stack state machine:
   in which the cycle count has reached ``budget``; the answer is always the deepest
   completed iteration's.
 
+* **Two contexts** (``contexts=2``, the ``search_c2`` design; rtl/contexts.py): the same engine
+  C-slowed, two searches at once. Stage 0 (the current board, the move checkers, node ordering,
+  and the evaluator's move checkers and counts) reads the registers; stage 1 (the disc flipper,
+  the evaluator's sums, every decision above and the control) reads them and stage 0's results
+  one clock late and writes the registers. Each context steps every other clock on exactly the
+  schedule above; the per-level memories are addressed by context and level.
+
 Trace port (for the test bench's per-node scoreboard; combinational, valid in the cycle of
 the event): ``node_event`` marks the cycle in which a node's first visit (an inner node: its
 legal moves) or its evaluation (a leaf, ``event_kind`` 1, or a terminal inner node, 2)
@@ -421,7 +428,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def betas():
-        # beta = -alpha of the level_late above; alpha = -256 means beta = +infinity (no cut-off),
+        # beta = -alpha of the level above; alpha = -256 means beta = +infinity (no cut-off),
         # the one alpha whose negation does not fit 9 bits: it is excluded below.
         beta_here.next = -alpha_parent_late
         beta_parent.next = -alpha_grand_late
@@ -457,7 +464,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def child_left():
-        # a next move, or (first_late visit, no move, the opponent has one) the pass
+        # a next move, or (first visit, no move, the opponent has one) the pass
         has_child.next = (own_legal_late != 0 and found_late) or (first_late and own_legal_late == 0 and opp_legal_late != 0)
 
     @always_comb
@@ -485,13 +492,13 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def leaving_fold():
-        # up_value >= beta_parent (cut) and up_value > alpha_parent_late (raise). A terminal node
-        # leaves with v, its own value (up_value is -v). Any other level_late leaves with its alpha, fail-hard:
-        # either still its starting value, alpha_grand_late (so up_value is the parent's beta: a
+        # up_value >= beta_parent (cut) and up_value > alpha_parent (raise). A terminal node
+        # leaves with v, its own value (up_value is -v). Any other level leaves with its alpha, fail-hard:
+        # either still its starting value, alpha_grand (so up_value is the parent's beta: a
         # cut-off, unless that beta is infinite), or raised, by this cycle's leaf or earlier,
         # and then below its beta (a higher value would have cut it off), so up_value lies
         # strictly inside the parent's window and raises the parent's alpha. Alphas only rise,
-        # so "still its starting value" is alpha_cur_late <= alpha_grand_late with no raise now.
+        # so "still its starting value" is alpha_cur <= alpha_grand with no raise now.
         if self_answer:
             up_cut.next = level_late >= 1 and alpha_grand_late != MINUS_INFINITY and leaf_raw <= alpha_grand_late
             up_raises.next = raw_plus_parent < 0 and alpha_parent_late != VALUE_MAX
@@ -541,7 +548,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     # --- the board stack (block RAM) -------------------------------------------------
     @always_comb
     def stack_addressing():
-        # The read address is the level_late this cycle returns to (the control's return branches
+        # The read address is the level this cycle returns to (the control's return branches
         # below).
         stack_write.next = busy and not start and not out_of_budget and push
         if leave and up_cut and level_late >= 2:
@@ -666,7 +673,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                         level.next = level_late + 1
                         alpha_grand.next = alpha_parent_late
                         alpha_parent.next = alpha_now
-                        alpha_cur.next = alpha_parent_late   # -(this level_late's beta)
+                        alpha_cur.next = alpha_parent_late   # -(this level's beta)
                         started_cur.next = 0
                         last_cur.next = 0
                         killer_cur.next = stack_killer[int(slot + 1)]
@@ -699,7 +706,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                         root_best_pass.next = 0
                         state.next = state_t.EXPAND
                 elif cut_return:
-                    # A leaf cut this level_late off: its beta goes up, which cannot move the
+                    # A leaf cut this level off: its beta goes up, which cannot move the
                     # parent's alpha; continue at the parent.
                     if own_legal_late != 0:   # cut by a move, not by a pass
                         stack_killer[int(slot)].next = last_cur_late
@@ -786,7 +793,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def trace_outputs():
-        # Defaults first_late (no event: everything 0), then the fields of this cycle's event.
+        # Defaults first (no event: everything 0), then the fields of this cycle's event.
         node_event.next = 0
         event_kind.next = KIND_INNER
         event_ply.next = 0
