@@ -332,8 +332,8 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
                     (the stand-alone design does not export it; the search engine reports
                     it for every leaf).
     contexts:       interleaved contexts (elaboration time, rtl/contexts.py): with 2, the
-                    inputs are read and the outputs given in stage 1, and the move checkers
-                    and counts run in stage 0.
+                    inputs are read and the outputs given in stage 1; the move checkers, the
+                    counts and the weighted sums run in stage 0, the saturation in stage 1.
     """
     stages = Stages(contexts)
     width = value_width(weights)
@@ -377,19 +377,18 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
         popcount(own, counts[("xsquares", "own")], indices=X_SQUARES),
         popcount(opp, counts[("xsquares", "opp")], indices=X_SQUARES),
     ]
-    # stage 1 reads the counts one clock late; the stable-disc counts already come from stage 1
-    counted = {key: signal if key[0] == "stability" else stages.late(signal)
-               for key, signal in counts.items()}
+    # Stage 0 counts and sums; stage 1 saturates, and reads the counts (for the outputs) late.
+    counted = {key: stages.late(signal) for key, signal in counts.items()}
     cells += [
-        adder(counted[("discs", "own")], counted[("discs", "opp")], discs_total),
+        adder(counts[("discs", "own")], counts[("discs", "opp")], discs_total),
         stage_decoder(discs_total, stage_index, tuple(weights.stage_limits)),
     ]
 
     diffs = {}       # feature -> wide signed own - opp
     for feature in MAX_DIFF:
         diffs[feature] = wide_signal(width)
-        cells.append(difference(zero_extended(counted[(feature, "own")], width),
-                                zero_extended(counted[(feature, "opp")], width),
+        cells.append(difference(zero_extended(counts[(feature, "own")], width),
+                                zero_extended(counts[(feature, "opp")], width),
                                 diffs[feature]))
 
     fixed_sum = wide_signal(width)
@@ -406,11 +405,18 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
     adaptive_sum = wide_signal(width)
     cells.append(stage_select(stage_index, stage_sums[0], stage_sums[1], stage_sums[2],
                               stage_sums[3], adaptive_sum))
-    cells.append(saturate(is_terminal, terminal_sum, fixed_sum, fixed_value))
-    cells.append(saturate(is_terminal, terminal_sum, adaptive_sum, adaptive_value))
+    terminal_late = stages.late(is_terminal)
+    terminal_sum_late = stages.late(terminal_sum)
+    fixed_sum_late = stages.late(fixed_sum)
+    adaptive_sum_late = stages.late(adaptive_sum)
+    stage_late = stages.late(stage_index)
+    cells.append(saturate(terminal_late, terminal_sum_late, fixed_sum_late, fixed_value))
+    cells.append(saturate(terminal_late, terminal_sum_late, adaptive_sum_late, adaptive_value))
 
-    own_mobility = counted[("mobility", "own")]
-    opp_mobility = counted[("mobility", "opp")]
+    own_mobility = counts[("mobility", "own")]
+    opp_mobility = counts[("mobility", "opp")]
+    own_mobility_late = counted[("mobility", "own")]
+    opp_mobility_late = counted[("mobility", "opp")]
     busy_late = stages.late(busy)
     own_seen_late = stages.late(own_seen)
     opp_seen_late = stages.late(opp_seen)
@@ -468,14 +474,14 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
     @always_comb
     def drive_outputs():
         done.next = finished
-        terminal.next = is_terminal
-        stage.next = stage_index
+        terminal.next = terminal_late
+        stage.next = stage_late
         corners_own.next = corners_own_count
         corners_opp.next = corners_opp_count
         xsq_own.next = xsq_own_count
         xsq_opp.next = xsq_opp_count
-        mobility_own.next = own_mobility
-        mobility_opp.next = opp_mobility
+        mobility_own.next = own_mobility_late
+        mobility_opp.next = opp_mobility_late
         stable_own.next = stable_own_count
         stable_opp.next = stable_opp_count
         discs_own.next = discs_own_count

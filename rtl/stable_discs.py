@@ -170,8 +170,8 @@ def stable_discs(clk, rst, start, black, white, color, done, count, stable, size
                   so no unread signal is left for Verilator's -Wall.
     size:         board side N, even (elaboration-time constant).
     contexts:     interleaved contexts (elaboration time, rtl/contexts.py): with 2, ``start``,
-                  the board and ``color`` are read, and ``done`` and ``count`` given, in stage 1;
-                  ``stable`` must then be None.
+                  the board and ``color`` are read, and ``done`` given, in stage 1, ``count`` in
+                  stage 0; ``stable`` must then be None.
     """
     if contexts > 1 and stable is not None:
         raise ValueError("an interleaved stable_discs exports no stable set")
@@ -207,7 +207,6 @@ def stable_discs(clk, rst, start, black, white, color, done, count, stable, size
     cells.append(popcount(stable_vector, total))
     pending_vector = ConcatSignal(*(pending_bits[s] for s in sorted(pending_bits, reverse=True)))
     settled_late = stages.late(settled)
-    total_late = stages.late(total)
 
     @always_comb
     def detect_settled():
@@ -239,10 +238,10 @@ def stable_discs(clk, rst, start, black, white, color, done, count, stable, size
         @always_comb
         def drive_count():
             done.next = finished
-            if corners_empty_late:
+            if corners_empty:
                 count.next = 0
             else:
-                count.next = total_late
+                count.next = total
 
         late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
 
