@@ -314,6 +314,7 @@ class _Scoreboard:
     def __init__(self, reader, line_format):
         self.reader, self.format, self.node_line = reader, line_format, line_format.node_line
         self.started_ns = 0
+        self.cycle_ns = CLOCK_NS   # an interleaved engine's context steps every other clock
         self.pending = None      # a line read but not yet consumed
         self.index = 0           # golden nodes matched
         self.golden_nodes = 0
@@ -325,13 +326,15 @@ class _Scoreboard:
         if self.pending is None:
             line = self.reader.next_line()
             while line is not None and line.startswith("S "):
-                self.started_ns = int(line.split()[1])
+                fields = line.split()   # "S <ns of cycle 0>" and, interleaved, "<ns per cycle>"
+                self.started_ns = int(fields[1])
+                self.cycle_ns = int(fields[2]) if len(fields) > 2 else CLOCK_NS
                 line = self.reader.next_line()
             self.pending = line if line is not None else ""
         return self.pending
 
     def at(self, cycle):
-        return self.started_ns + cycle * CLOCK_NS
+        return self.started_ns + cycle * self.cycle_ns
 
     def failed(self, what, cycle, node, expected, actual):
         self.mismatch = {"what": what, "node": self.index, "cycle": cycle, "time_ns": self.at(cycle),

@@ -13,6 +13,10 @@ path from the root. Two monitors feed the same scoreboard (tb/search_check.py):
 * ``python``: the engine itself is the top level, clocked by cocotb and sampled on every falling
   edge: slow (about 7,500 cycles/s on Verilator), but every cycle passes through Python, for
   replays and debugging.
+
+The engine with two interleaved contexts (``search_c2``, rtl/contexts.py) has the per-cycle
+monitor only (InterleavedSearchTB): both contexts search at once, and each context's events,
+numbered in its own cycles, go to the same scoreboard against its own golden search.
 """
 
 import json
@@ -137,7 +141,8 @@ class InterleavedSearchTB(SearchTB):
 
     async def run_all(self, cases, limits, settle):
         """Run ``cases`` (with cycle ``limits``, each context's own cycles) two at a time;
-        ``settle(index, lines)`` gets each one's event lines as it ends."""
+        ``settle(index, lines, beside)`` gets each one's event lines as it ends, and the index of
+        the case the other context is searching then (None: it is idle)."""
         dut = self.dut
         waiting = list(range(len(cases)))
         running = {}      # context -> [case index, its cycle, event lines]
@@ -149,14 +154,16 @@ class InterleavedSearchTB(SearchTB):
                 index, cycle, lines = entry
                 if self.sample(cycle, lines, limits[index]):
                     del running[turn]
-                    settle(index, lines)
+                    other = running.get(1 - turn)
+                    settle(index, lines, None if other is None else other[0])
                 else:
                     entry[1] += 1
             if turn not in running and waiting:
                 index = waiting.pop(0)
                 apply_case(dut, cases[index])
                 dut.start.value = 1
-                running[turn] = [index, 0, [f"S {round(get_sim_time('ns')) + CLOCK_NS // 2}"]]
+                # cycle 0 is this context's next turn, two clocks on; its cycles are two clocks apart
+                running[turn] = [index, 0, [f"S {round(get_sim_time('ns')) + 3 * CLOCK_NS // 2} {2 * CLOCK_NS}"]]
             else:
                 dut.start.value = 0
             await FallingEdge(dut.clk)
@@ -293,9 +300,10 @@ class Tally:
         self.depths = []   # the completed depth of each search
         self.started, self.cpu_started = time.perf_counter(), time.process_time()
 
-    def settle(self, case, outcome):
+    def settle(self, case, outcome, beside=None):
         """One search's outcome from tb.search_check.check_search: count it, or save the case
-        and raise the failure report."""
+        and raise the failure report (``beside``: what the interleaved engine's other context
+        was searching meanwhile, named in the report)."""
         mismatch, answer = outcome["mismatch"], outcome["answer"]
         if self.test == "replay":
             with open(ACTUAL_FILE, "w") as out:
@@ -307,6 +315,9 @@ class Tally:
                 with open(CASE_FILE, "w") as out:
                     json.dump(case_record("search", case, self.env, mismatch=mismatch), out, indent=2)
             message = failure_text(case, mismatch, self.env)
+            if beside is not None:
+                message += (f"\nother context: searching {beside} meanwhile (the replay runs this case "
+                            f"alone on {self.env['design']})")
             record_result(self.test, self.checked, self.searches, time.perf_counter() - self.started,
                           self.cycles, message)
             raise AssertionError(message)
@@ -360,8 +371,9 @@ async def check_searches_interleaved(dut, cases, test, env):
     await tb.reset()
     tally = Tally(test, cases, env)
     limits = [search_events(case.position, case.depth, case.budget).cycles + STALL_CYCLES + 1 for case in cases]
-    await tb.run_all(cases, limits, lambda index, lines: tally.settle(cases[index],
-                                                                      check_search(cases[index], lines, tb.format)))
+    await tb.run_all(cases, limits, lambda index, lines, beside: tally.settle(
+        cases[index], check_search(cases[index], lines, tb.format),
+        None if beside is None else cases[beside].label))
     tally.done()
 
 
@@ -694,8 +706,8 @@ def run_search_bench(sim, tests, scale, seed=1, waves=False, tag="", case_file=N
                              quick_build=not optimised, plusargs=plusargs)
 
 
-def waveform(sim_dir, sim, monitor="python"):
-    top = DESIGN if monitor == "python" else runner.harness.clocked_harness_name(DESIGN)
+def waveform(sim_dir, sim, monitor="python", design=DESIGN):
+    top = design if monitor == "python" else runner.harness.clocked_harness_name(design)
     return {"icarus": sim_dir / f"{top}.vcd", "verilator": sim_dir / "dump.fst",
             "ghdl": sim_dir / f"{top}.ghw"}[sim]
 
@@ -704,10 +716,13 @@ def replay_search_case(case_file, waves=True, echo=False, rtl_root=None, monitor
     """Re-run one saved search case (by default under the per-cycle monitor, every cycle seen
     by Python); return (RunResult, waveform path or None)."""
     record = json.loads(open(case_file).read())
+    design = record.get("design", DESIGN)
+    if design == INTERLEAVED:
+        monitor = "python"
     outcome = run_search_bench(record["sim"], ["replay"], "small", seed=record.get("seed", 1), waves=waves,
                                tag="replay", case_file=os.path.abspath(case_file), echo=echo,
-                               rtl_root=rtl_root, monitor=monitor)
-    return outcome, waveform(outcome.sim_dir, record["sim"], monitor) if waves else None
+                               rtl_root=rtl_root, monitor=monitor, design=design)
+    return outcome, waveform(outcome.sim_dir, record["sim"], monitor, design) if waves else None
 
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
@@ -739,5 +754,9 @@ INTERLEAVED_TESTS = {"verilator": ["directed", "random_play", "endgame"], "icaru
 def test_search_interleaved(sim):
     outcome = run_search_bench(sim, INTERLEAVED_TESTS[sim], "tiny", monitor="python", design=INTERLEAVED)
     if not outcome.passed:
-        pytest.fail(outcome.result.get("failure", outcome.log_excerpt(3000)), pytrace=False)
+        message = outcome.result.get("failure", outcome.log_excerpt(3000))
+        if outcome.failure_case.exists():
+            replayed, path = replay_search_case(outcome.failure_case)
+            message += f"\nwaveform: {path}" + ("" if path and path.exists() else " (not written)")
+        pytest.fail(message, pytrace=False)
     assert outcome.result.get("checked", 0) > 0, "the interleaved search bench checked nothing"
