@@ -10,9 +10,9 @@ one-context schedule, one step every two clocks. Nothing in a context's behaviou
 not its nodes, not their order, not its cycle count (``cycles`` counts the context's own
 steps), so the golden model's cycle schedule holds for each context unchanged.
 
-What pays for it is the clock: stage 0 (the move checkers, node ordering, the evaluator's
-counts) and stage 1 (the disc flipper, the evaluator's sums, the fold and the control) are
-each about half of the one-context design's longest path. Per-level memories are
+What pays for it is the clock: stage 0 (the move checkers, node ordering, the evaluator up to
+its saturated values) and stage 1 (the disc flipper, the fold and the control) each hold about
+half of the one-context design's longest path. Per-level memories are
 addressed by context and level; a register that the control does not assign in a cycle takes
 its ``late`` copy (the same context's value), never the other context's.
 
