@@ -11,8 +11,8 @@ not its nodes, not their order, not its cycle count (``cycles`` counts the conte
 steps), so the golden model's cycle schedule holds for each context unchanged.
 
 What pays for it is the clock: stage 0 (the move checkers, node ordering, the evaluator up to
-its saturated values) and stage 1 (the disc flipper, the fold and the control) each hold about
-half of the one-context design's longest path. Per-level memories are
+its weighted sums) and stage 1 (the disc flipper, the saturation, the fold and the control) each
+hold about half of the one-context design's longest path. Per-level memories are
 addressed by context and level; a register that the control does not assign in a cycle takes
 its ``late`` copy (the same context's value), never the other context's.
 

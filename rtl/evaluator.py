@@ -333,7 +333,7 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
                     it for every leaf).
     contexts:       interleaved contexts (elaboration time, rtl/contexts.py): with 2, the
                     inputs are read and the outputs given in stage 1; the move checkers, the
-                    counts, the weighted sums and their saturation run in stage 0.
+                    counts and the weighted sums run in stage 0, the saturation in stage 1.
     """
     stages = Stages(contexts)
     width = value_width(weights)
@@ -405,16 +405,13 @@ def evaluator(clk, rst, start, black, white, white_to_move, done, terminal, stag
     adaptive_sum = wide_signal(width)
     cells.append(stage_select(stage_index, stage_sums[0], stage_sums[1], stage_sums[2],
                               stage_sums[3], adaptive_sum))
-    # the saturated values: the outputs themselves, or (interleaved) stage 0's, given late
-    fixed_early = Signal(fixed_value.val) if stages.interleaved else fixed_value
-    adaptive_early = Signal(adaptive_value.val) if stages.interleaved else adaptive_value
-    cells.append(saturate(is_terminal, terminal_sum, fixed_sum, fixed_early))
-    cells.append(saturate(is_terminal, terminal_sum, adaptive_sum, adaptive_early))
     terminal_late = stages.late(is_terminal)
+    terminal_sum_late = stages.late(terminal_sum)
+    fixed_sum_late = stages.late(fixed_sum)
+    adaptive_sum_late = stages.late(adaptive_sum)
     stage_late = stages.late(stage_index)
-    if stages.interleaved:
-        cells.append(late_register(clk, rst, fixed_early, fixed_value))
-        cells.append(late_register(clk, rst, adaptive_early, adaptive_value))
+    cells.append(saturate(terminal_late, terminal_sum_late, fixed_sum_late, fixed_value))
+    cells.append(saturate(terminal_late, terminal_sum_late, adaptive_sum_late, adaptive_value))
 
     own_mobility = counts[("mobility", "own")]
     opp_mobility = counts[("mobility", "opp")]

@@ -45,9 +45,9 @@ explicit-stack state machine:
 
 * **Two contexts** (``contexts=2``, the ``search_c2`` design; rtl/contexts.py): the same engine
   C-slowed, two searches at once. Stage 0 (the current board, the move checkers, node ordering,
-  and the evaluator up to its saturated values) reads the registers; stage 1 (the disc flipper,
-  every decision above and the control) reads them and stage 0's results one clock late and
-  writes the registers. Each context steps every other clock on exactly the
+  and the evaluator up to its weighted sums) reads the registers; stage 1 (the disc flipper, the
+  evaluator's saturation, every decision above and the control) reads them and stage 0's results
+  one clock late and writes the registers. Each context steps every other clock on exactly the
   schedule above; the per-level memories are addressed by context and level.
 
 Trace port (for the test bench's per-node scoreboard; combinational, valid in the cycle of
