@@ -12,11 +12,11 @@ from tests.test_mutants import mutant_root, mutant_tag
 MUTANTS = {
     "cut-off test off by one (< instead of <=)": (
         "search.py",
-        "and leaf_raw <= alpha_parent",
-        "and leaf_raw < alpha_parent"),
+        "and leaf_raw <= alpha_parent_late",
+        "and leaf_raw < alpha_parent_late"),
     "a pass is played as a move": (
         "search.py",
-        "        spawn_pass.next = own_legal == 0\n",
+        "        spawn_pass.next = own_legal_late == 0\n",
         "        spawn_pass.next = 0\n"),
     "the PV move is not tried first at the root": (
         "search.py",
@@ -24,15 +24,15 @@ MUTANTS = {
         "            pv_valid.next = 0\n"),
     "a push overwrites stack level 0 instead of its own level": (
         "search.py",
-        "            stack_black[int(level)].next = board_black\n",
-        "            stack_black[0].next = board_black\n"),
+        "            stack_black[int(slot)].next = board_black_late\n",
+        "            stack_black[0].next = board_black_late\n"),
     "a leaf cut-off does not record its killer move": (
         "search.py",
-        "                        killer_valid.next[int(level)] = 1\n",
-        "                        killer_valid.next[int(level)] = 0\n"),
+        "                        killer_valid.next[int(level_late)] = 1\n",
+        "                        killer_valid.next[int(level_late)] = 0\n"),
     "the root window's alpha is forgotten after iteration 1": (
         "search.py",
-        "                        alpha_cur.next = alpha_root\n",
+        "                        alpha_cur.next = alpha_root_late\n",
         "                        alpha_cur.next = MINUS_INFINITY\n"),
     "the trace port is not quiet outside its events": (
         "search.py",
@@ -40,8 +40,8 @@ MUTANTS = {
         "        event_stable_own.next = 1\n        event_stable_opp.next = 0\n        event_value.next = 0\n"),
     "a child's value never cuts the root off (the root's beta ignored)": (
         "search.py",
-        "up_cut.next = level >= 1 and",
-        "up_cut.next = level >= 2 and"),
+        "up_cut.next = level_late >= 1 and",
+        "up_cut.next = level_late >= 2 and"),
 }
 
 
