@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -411,6 +412,9 @@ class RunResult:
     failure_case: Path  # JSON of the first failing case (exists only on failure)
     log: str
     actual: object = None  # a replayed case: what the block answered (BlockCheck.report)
+    # wall seconds of the simulation alone: from the start of the simulator's run command (the
+    # last command cocotb-test runs, after any build) to its end; None when no command ran
+    run_seconds: float = None
 
     @property
     def simulator_ran(self):
@@ -430,6 +434,9 @@ class RunResult:
         return f"{first}\n[…]\n{tail}"
 
 
+COMMAND_STARTED = "Running command: "   # cocotb-test logs this before each build or run command
+
+
 class _Collect(logging.Handler):
     """Keep cocotb-test's relayed simulator output; show progress lines when asked."""
 
@@ -438,10 +445,13 @@ class _Collect(logging.Handler):
         self.lines = io.StringIO()
         self.echo = echo
         self.open_line = False
+        self.last_command_at = None   # time.time() when cocotb-test started its last command
 
     def emit(self, record):
         text = record.getMessage()
         self.lines.write(text + "\n")
+        if text.startswith(COMMAND_STARTED):
+            self.last_command_at = record.created
         if self.echo and "gamechip: " in text:
             line = text[text.index("gamechip: ") + len("gamechip: "):]
             if sys.stderr.isatty():  # one line that updates in place
@@ -554,13 +564,14 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
             collector.close()
             logger.propagate = propagate
             log = collector.lines.getvalue()
+            run_seconds = None if collector.last_command_at is None else time.time() - collector.last_command_at
             if simulator_ran(log):
                 (sim_dir / INCOMPLETE_BUILD).unlink(missing_ok=True)
         result_file, actual_file = sim_dir / RESULT_FILE, sim_dir / ACTUAL_FILE
         result = json.loads(result_file.read_text()) if result_file.exists() else {}
         actual = json.loads(actual_file.read_text()) if actual_file.exists() else None
         (sim_dir / "gamechip.log").write_text(log)
-        return RunResult(passed, sim_dir, result, sim_dir / CASE_FILE, log, actual)
+        return RunResult(passed, sim_dir, result, sim_dir / CASE_FILE, log, actual, run_seconds)
 
 
 def _run_record(record, name, tag, waves=False, echo=False, rtl_root=None):
