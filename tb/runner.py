@@ -7,6 +7,7 @@ so parameter changes never reuse a stale binary and ``pytest -n`` workers never 
 
 import fcntl
 import hashlib
+import importlib.metadata
 import io
 import json
 import logging
@@ -22,17 +23,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import cocotb
-
 from tb import harness
-from tb.batch import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, RESULT_FILE
+from tb.run_files import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, RESULT_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
 SIMULATORS = ("icarus", "verilator", "ghdl")
 SIM_BINARIES = {"icarus": ("iverilog", "vvp"), "verilator": ("verilator",), "ghdl": ("ghdl",)}
 DEBIAN_PACKAGES = {"icarus": "iverilog", "verilator": "verilator", "ghdl": "ghdl"}
-COCOTB_MAJOR = int(cocotb.__version__.split(".")[0])
+# the installed cocotb's version, read without importing cocotb, which imports pytest: that was
+# most of the start-up of every gamechip command, even one that simulates nothing
+COCOTB_MAJOR = int(importlib.metadata.version("cocotb").split(".")[0])
 # Verilator builds the harness's delays with --timing; MyHDL mixes widths (lint is
 # checked separately, with -Wall, in tests/test_rtl_convert.py), so warnings do not stop a build.
 VERILATOR_BUILD_ARGS = ["--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
