@@ -227,7 +227,9 @@ def run(mode, count, depth, seed, as_json, sim=None, stream_dir=None):
         say(f"{result['transactions']:,} transactions recorded in {result['golden_seconds']:,.0f} s; "
             f"streaming them through evaluator_axi on {sim}")
         started = time.perf_counter()
-        outcome = run_stream(sim, stream_path, echo=not as_json, tag="codesign")
+        # the regression's stream build (tag "stream"): the same design, harness and build flags (a
+        # stream file and the master's stalls are run-time settings); its lock keeps runs apart
+        outcome = run_stream(sim, stream_path, echo=not as_json)
         tally = outcome.result.get("tests", {}).get("searches_streamed", {})
         result.update(sim=sim, checked=outcome.result.get("checked", 0), mismatches=0 if outcome.passed else 1,
                       sim_seconds=round(time.perf_counter() - started, 1), stream=str(stream_path))

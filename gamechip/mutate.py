@@ -42,6 +42,7 @@ import queue
 import re
 import shutil
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass
@@ -465,8 +466,8 @@ SEARCH_SCALE = "small"
 # --quick (the regression's sample): every bench at its smallest size, to prove the machinery
 QUICK_SEARCH_SCALE, QUICK_COUNT = "tiny", 256
 VERDICTS = ("killed", "survived", "error", "invalid")   # invalid: an --elab copy that does not convert
-# Mutants per cluster task: each task on a fresh worker pays for a build and the original's two
-# runs, and a shard is the unit --resume loses when a worker dies.
+# Mutants per cluster task: each task on a fresh worker pays for a build and the original's run,
+# and a shard is the unit --resume loses when a worker dies.
 SHARD_SIZE = 32
 
 
@@ -523,6 +524,7 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group
                                     quick_build=spec.quick_build, tag=tag, plusargs=plusargs)
     if group:
         return outcome
+    _SIMULATION.seconds = outcome.run_seconds
     failures = outcome.result.get("failures") or {}
     if outcome.passed:
         # the processor's bench asserts every reply and records no count
@@ -544,6 +546,8 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group
 
 
 NOT_BUILT = "the design did not build"   # run_mutant's message when no simulator ever started
+# run_mutant's last run in this thread: its simulation's seconds, the build left out (_baseline)
+_SIMULATION = threading.local()
 _FAILED_TEST = re.compile(r"Failed: [\w.]+::(\w+)")
 
 
@@ -876,11 +880,11 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
             # a netlist row's baseline is its netlist with mutsel 0: named by the netlist root's digest
             baseline_id = f"{row}:baseline:{catalogue['rtl_digest'] if root == schemata_root else runner.rtl_digest(root)}"
             if done.get((row, baseline_id), {}).get("verdict") != "baseline":
-                _, _, verdict, test, message, seconds = one(row, block, design, root, None)
+                verdict, test, message, seconds, run_seconds = _baseline(block, design, sim, root, seed, quick)
                 entry = {"id": baseline_id, "block": row, "verdict": "baseline" if verdict == "survived"
                          else "baseline-failed", "test": test, "message": message, "seconds": round(seconds, 2)}
-                if verdict == "survived":   # again, built: the time a mutant's run is measured against
-                    entry["run_seconds"] = round(one(row, block, design, root, None)[-1], 2)
+                if verdict == "survived":   # its simulation alone: the time a mutant's run is measured against
+                    entry["run_seconds"] = round(run_seconds, 2)
                 messages.put(("baseline", (row, entry, todo)))
                 if entry["verdict"] != "baseline":
                     return
@@ -916,7 +920,7 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
                                                "verdict": "error", "message": "MUTSEL=0 failed", "seconds": 0})
                 else:
                     say(f"{row}: MUTSEL=0 passes ({entry['seconds']:.1f} s with the build, {entry['run_seconds']:.1f} s "
-                        f"built)")
+                        f"of it simulating)")
             else:
                 (block_, mutant, verdict, test, message, seconds), identical = payload
                 if identical:
@@ -1041,6 +1045,18 @@ def _judge(block, design, sim, root, number, seed, quick, baseline_seconds, limi
         lock.close()
 
 
+def _baseline(block, design, sim, root, seed, quick):
+    """The original (mutant 0) through ``block``'s bench once, as _judge runs it: (verdict, test,
+    message, seconds with the build, seconds of its simulation alone). The second is what a
+    mutant's run is measured against; it is the run's own simulation (the build left out), not
+    a second run of the original (which cost a whole bench run per row: a minute for the search
+    engine's schemata build on Icarus)."""
+    _SIMULATION.seconds = None
+    verdict, test, message, seconds = _judge(block, design, sim, root, 0, seed, quick, 0)
+    simulated = _SIMULATION.seconds
+    return verdict, test, message, seconds, seconds if simulated is None else simulated
+
+
 # --------------------------------------------------------------------------- on a Dask cluster
 
 _WORKER_BASELINES = {}   # on a worker: (block, sim, rtl digest, quick, seed) -> the original's entry
@@ -1087,13 +1103,13 @@ def run_shard(shard):
         key = (block, sim, digest, shard["quick"], shard["seed"])
         fresh = key not in _WORKER_BASELINES
         if fresh:
-            verdict, test, message, seconds = _judge(block, design, sim, schemata, 0, shard["seed"], shard["quick"], 0)
+            verdict, test, message, seconds, run_seconds = _baseline(block, design, sim, schemata, shard["seed"],
+                                                                     shard["quick"])
             baseline = {"verdict": "baseline" if verdict == "survived" else "baseline-failed", "test": test,
                         "message": message, "seconds": round(seconds, 2)}
             if verdict != "survived":
                 return errors(f"MUTSEL=0 failed on {host}", baseline)
-            baseline["run_seconds"] = round(_judge(block, design, sim, schemata, 0, shard["seed"], shard["quick"],
-                                                   0)[-1], 2)
+            baseline["run_seconds"] = round(run_seconds, 2)
             _WORKER_BASELINES[key] = baseline
         baseline = _WORKER_BASELINES[key]
         judged = {number: verdict for number, *verdict in _judge_numbers(
@@ -1232,7 +1248,7 @@ def _netlist_plan(blocks, known, count, seed, rtl_root, out, catalogue, say):
     return plan
 
 
-# A mutant's run may take TIMEOUT_FACTOR times its original's (built: MUTSEL=0 runs twice), at least
+# A mutant's run may take TIMEOUT_FACTOR times its original's (its simulation alone, the build left out), at least
 # MIN_TIMEOUT seconds; then its simulator is killed and the mutant counts as killed by "timeout".
 TIMEOUT_FACTOR, MIN_TIMEOUT = 3, 60
 

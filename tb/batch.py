@@ -22,8 +22,8 @@ from golden.board import draw, format_board, format_game_record, square_name, sq
 from tb.checks import CHUNK, BlockCheck, Case, fuzz_chunk, fuzz_generators, hex_field  # noqa: F401 (re-exported)
 from tb.directed import directed_positions, mixed_positions, random_positions
 from tb.harness import COUNT_FILE, IDLE_MARK, IN_FILE, MAX_BATCH, MUTANT_SELECTOR, OUT_FILE
+from tb.run_files import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, RESULT_FILE  # noqa: F401 (re-exported)
 
-RESULT_FILE = "gamechip_result.json"
 # set (gamechip mutate): once a test of the run has failed, the later tests fail at once
 # without simulating (a mutant is killed by its first mismatch; the rest would only cost time)
 FIRST_FAILURE_ENDS_RUN = "GAMECHIP_FIRST_FAILURE_ENDS_RUN"
@@ -31,8 +31,6 @@ FIRST_FAILURE_ENDS_RUN = "GAMECHIP_FIRST_FAILURE_ENDS_RUN"
 # judged in this one run (check_group); their verdicts go to the file MUTANT_VERDICTS names
 MUTANT_GROUP = "GAMECHIP_MUTANTS"
 MUTANT_VERDICTS = "GAMECHIP_MUTANT_VERDICTS"
-CASE_FILE = "gamechip_failure.json"
-ACTUAL_FILE = "gamechip_actual.json"  # what the block answered for a replayed case
 
 
 def environment():
@@ -46,11 +44,6 @@ def environment():
         "rtl_root": os.environ.get("GAMECHIP_RTL_TESTED"),
         "rtl_digest": os.environ.get("GAMECHIP_RTL_DIGEST"),
     }
-
-
-# What tb.runner tells a bench about its top level: "hdl" when it is the design's clocked harness
-# (tb.harness), which makes the clock itself; "python" when it is the design or a batch harness.
-CLOCK_SOURCE = "GAMECHIP_CLOCK"
 
 
 def start_clock(dut, period_ns):

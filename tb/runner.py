@@ -7,6 +7,7 @@ so parameter changes never reuse a stale binary and ``pytest -n`` workers never 
 
 import fcntl
 import hashlib
+import importlib.metadata
 import io
 import json
 import logging
@@ -17,21 +18,22 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import cocotb
-
 from tb import harness
-from tb.batch import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, RESULT_FILE
+from tb.run_files import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, RESULT_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
 SIMULATORS = ("icarus", "verilator", "ghdl")
 SIM_BINARIES = {"icarus": ("iverilog", "vvp"), "verilator": ("verilator",), "ghdl": ("ghdl",)}
 DEBIAN_PACKAGES = {"icarus": "iverilog", "verilator": "verilator", "ghdl": "ghdl"}
-COCOTB_MAJOR = int(cocotb.__version__.split(".")[0])
+# the installed cocotb's version, read without importing cocotb, which imports pytest: that was
+# most of the start-up of every gamechip command, even one that simulates nothing
+COCOTB_MAJOR = int(importlib.metadata.version("cocotb").split(".")[0])
 # Verilator builds the harness's delays with --timing; MyHDL mixes widths (lint is
 # checked separately, with -Wall, in tests/test_rtl_convert.py), so warnings do not stop a build.
 VERILATOR_BUILD_ARGS = ["--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
@@ -411,6 +413,9 @@ class RunResult:
     failure_case: Path  # JSON of the first failing case (exists only on failure)
     log: str
     actual: object = None  # a replayed case: what the block answered (BlockCheck.report)
+    # wall seconds of the simulation alone: from the start of the simulator's run command (the
+    # last command cocotb-test runs, after any build) to its end; None when no command ran
+    run_seconds: float = None
 
     @property
     def simulator_ran(self):
@@ -430,6 +435,9 @@ class RunResult:
         return f"{first}\n[…]\n{tail}"
 
 
+COMMAND_STARTED = "Running command: "   # cocotb-test logs this before each build or run command
+
+
 class _Collect(logging.Handler):
     """Keep cocotb-test's relayed simulator output; show progress lines when asked."""
 
@@ -438,10 +446,13 @@ class _Collect(logging.Handler):
         self.lines = io.StringIO()
         self.echo = echo
         self.open_line = False
+        self.last_command_at = None   # time.time() when cocotb-test started its last command
 
     def emit(self, record):
         text = record.getMessage()
         self.lines.write(text + "\n")
+        if text.startswith(COMMAND_STARTED):
+            self.last_command_at = record.created
         if self.echo and "gamechip: " in text:
             line = text[text.index("gamechip: ") + len("gamechip: "):]
             if sys.stderr.isatty():  # one line that updates in place
@@ -554,13 +565,14 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
             collector.close()
             logger.propagate = propagate
             log = collector.lines.getvalue()
+            run_seconds = None if collector.last_command_at is None else time.time() - collector.last_command_at
             if simulator_ran(log):
                 (sim_dir / INCOMPLETE_BUILD).unlink(missing_ok=True)
         result_file, actual_file = sim_dir / RESULT_FILE, sim_dir / ACTUAL_FILE
         result = json.loads(result_file.read_text()) if result_file.exists() else {}
         actual = json.loads(actual_file.read_text()) if actual_file.exists() else None
         (sim_dir / "gamechip.log").write_text(log)
-        return RunResult(passed, sim_dir, result, sim_dir / CASE_FILE, log, actual)
+        return RunResult(passed, sim_dir, result, sim_dir / CASE_FILE, log, actual, run_seconds)
 
 
 def _run_record(record, name, tag, waves=False, echo=False, rtl_root=None):

@@ -35,12 +35,12 @@ NO_REPLY = ("no reply, busy low", None)  # what an idle step (a run of MAX_CYCLE
 PERFT_DEPTH = {"verilator": {name: 2 if name in ("position5", "position6") else 3 for name in PERFT_POSITIONS}}
 
 
-def walk_case(board, label, mode=0):
+def walk_case(board, label, mode=0, fen=None):
     """Start, then next after every move of the golden list (in order). For an ILLEGAL position
     too: its start replies ILLEGAL, its nexts walk the list, the enemy king never a victim
-    (SPEC-chess §4, §5: ILLEGAL on start only)."""
+    (SPEC-chess §4, §5: ILLEGAL on start only). ``fen``: the board's FEN when the caller has it."""
     moves = tuple(m.uci() for m in ordered_moves(board, mode))
-    return ChessCase(format_fen(board), label, "walk", mode, moves)
+    return ChessCase(fen or format_fen(board), label, "walk", mode, moves)
 
 
 def entry_case(board, label, rng, mode=0):
@@ -51,8 +51,8 @@ def entry_case(board, label, rng, mode=0):
                      tuple(moves[:rng.randrange(0, len(moves) + 1)]))
 
 
-def start_case(board, label):
-    return ChessCase(format_fen(board), label, "start")
+def start_case(board, label, fen=None):
+    return ChessCase(fen or format_fen(board), label, "start")
 
 
 # Positions that users of such chips get wrong, each (label, FEN); FENs keep the e.p. square.
@@ -192,10 +192,11 @@ def perft_tree_cases(name, depth):
     for ply in range(depth + 1):
         children = []
         for board in frontier:
+            fen = format_fen(board)   # once for the case and its label: most of the tree's golden time
             if ply == depth:
-                cases.append((ply, start_case(board, f"perft {name}, leaf: {format_fen(board)}")))
+                cases.append((ply, start_case(board, f"perft {name}, leaf: {fen}", fen)))
                 continue
-            cases.append((ply, walk_case(board, f"perft {name}, ply {ply}: {format_fen(board)}")))
+            cases.append((ply, walk_case(board, f"perft {name}, ply {ply}: {fen}", fen=fen)))
             if first_reply(board)[0] == ILLEGAL:
                 continue
             for move in ordered_moves(board):
@@ -414,10 +415,11 @@ async def perft_position(dut):
         children = []
         for node in frontier:
             plies.append(ply)
+            fen = format_fen(node)
             if ply == depth:
-                cases.append(start_case(node, f"perft leaf: {format_fen(node)}"))
+                cases.append(start_case(node, f"perft leaf: {fen}", fen))
                 continue
-            cases.append(walk_case(node, f"perft ply {ply}: {format_fen(node)}"))
+            cases.append(walk_case(node, f"perft ply {ply}: {fen}", fen=fen))
             if first_reply(node)[0] != ILLEGAL:
                 for move in ordered_moves(node):
                     child = node.copy(stack=False)
