@@ -59,8 +59,11 @@ DSP_CELLS = {"xc7": re.compile(r"^DSP48"), "ice40": re.compile(r"^SB_MAC16$"), "
 WRAPPER = "area_wrapper"
 # Debug outputs a chip would leave out: the engine's node-event trace port and the processor's
 # trace signature. Each such design gets a second row synthesised without them ("no trace").
-DEBUG_OUTPUTS = {"search": lambda name: name == "node_event" or name.startswith("event_"),
-                 "search_c2": lambda name: name == "node_event" or name.startswith("event_"),
+def _engine_trace(name):
+    return name == "node_event" or name.startswith("event_")
+
+
+DEBUG_OUTPUTS = {"search": _engine_trace, "search_c2": _engine_trace,
                  "processor": lambda name: name == "trace_signature"}
 NO_TRACE = " (no trace)"
 

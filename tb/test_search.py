@@ -479,22 +479,13 @@ def finished_position(p):
     return not legal_moves(p.own, p.opp) and not legal_moves(p.opp, p.own)
 
 
-# Depth 1 prefers C4, which is not the first legal move in the static order: iteration 2 must
-# start from it (the PV), then E6 wins at depth 3.
-PV_NOT_FIRST = "---------O---O---XOX-O-----OXO-----XOX-------OX----------------- X"
-
-
 def directed_cases():
-    """Every directed search: core_directed_cases and the root windows around two of them."""
-    return (core_directed_cases() + window_cases(start_position(), 3)
-            + window_cases(parse_board(PV_NOT_FIRST), 4))
-
-
-def core_directed_cases():
-    """The directed searches but the root windows of window_cases."""
     black_start = start_position()
     cases = [SearchCase(black_start, d, None, f"start position, depth {d}") for d in (1, 2, 3)]
-    cases.append(SearchCase(parse_board(PV_NOT_FIRST), 3, None, "PV move is not the first in static order"))
+    # Depth 1 prefers C4, which is not the first legal move in the static order: iteration 2
+    # must start from it (the PV), then E6 wins at depth 3.
+    pv_not_first = parse_board("---------O---O---XOX-O-----OXO-----XOX-------OX----------------- X")
+    cases.append(SearchCase(pv_not_first, 3, None, "PV move is not the first in static order"))
     cases.append(SearchCase(black_start, 6, 200, "start position, depth 6, budget 200 (stops in iteration 4)"))
     cases.append(SearchCase(black_start, 6, 30, "start position, budget 30 (stops in iteration 3)"))
     # Gaps the mutation score found (README, "Mutation score"): a budget that runs out inside
@@ -546,7 +537,7 @@ def core_directed_cases():
     cases.append(SearchCase(root_pass, 4, None, "root must pass", exact=True))
     over = parse_board("X" * 63 + "- X")
     cases.append(SearchCase(over, 2, None, "game over at the root", exact=True))
-    return cases
+    return cases + window_cases(black_start, 3) + window_cases(pv_not_first, 4)
 
 
 def window_cases(position, depth, label=""):
@@ -594,11 +585,6 @@ def endgame_cases(seed, scale):
 @cocotb.test()
 async def directed(dut):
     await check_searches(dut, directed_cases(), "directed")
-
-
-@cocotb.test()
-async def directed_core(dut):
-    await check_searches(dut, core_directed_cases(), "directed_core")
 
 
 @cocotb.test()
