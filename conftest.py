@@ -6,8 +6,8 @@ import pytest
 
 
 def pytest_configure(config):
-    from tb.corpus import check_corpus_folder
-    from tb.runner import SettingError, check_settings
+    from tb.host.corpus import check_corpus_folder
+    from tb.host.runner import SettingError, check_settings
 
     try:
         check_settings()
@@ -17,6 +17,6 @@ def pytest_configure(config):
 
 
 def pytest_report_header(config):
-    from tb.runner import describe_rtl
+    from tb.host.runner import describe_rtl
 
     return describe_rtl()

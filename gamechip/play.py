@@ -14,7 +14,6 @@ import json
 import multiprocessing
 import os
 import queue
-import signal
 import socket
 import subprocess
 import sys
@@ -23,8 +22,9 @@ import uuid
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from gamechip.processes import connect_cluster, kill_process_group, run_killable, stop_cluster_tasks
 from golden.board import draw, square_name
-from golden.games import golden_game, mover_name
+from golden.contest.games import golden_game, mover_name
 
 COLORS = ("black", "white")
 
@@ -83,24 +83,21 @@ def _stop_workers(pids):
             pid = pids.get_nowait()
         except queue.Empty:
             return
-        try:
-            os.killpg(pid, signal.SIGKILL)  # the worker and the simulator it runs
-        except ProcessLookupError:
-            pass
+        kill_process_group(pid)  # the worker and the simulator it runs
 
 
 MODES = ("processor", "engine")
 
 
 def golden_game_fast(level, processor_color, budget):
-    """golden_game in a golden process (``python -m golden.games``, PyPy when installed: at the
+    """golden_game in a golden process (``python -m golden.contest.games``, PyPy when installed: at the
     seed's budgets its searches are the expensive part), else in this one."""
-    from tb.search_check import ROOT, golden_python
+    from tb.checks.search import ROOT, golden_python
 
     python = golden_python()
     if python == sys.executable:
         return golden_game(level, processor_color, budget)
-    run = subprocess.run([python, "-m", "golden.games", str(level), processor_color, str(budget)], cwd=ROOT,
+    run = subprocess.run([python, "-m", "golden.contest.games", str(level), processor_color, str(budget)], cwd=ROOT,
                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT))
     if run.returncode:
         raise RuntimeError(f"the golden game in {python} failed: {run.stderr[-2000:]}")
@@ -119,7 +116,7 @@ def tournament_game(level, processor_color, budget, sim, mode="processor", tag=N
         return golden_game_fast(level, processor_color, budget)
     if mode == "engine":
         from rtl.designs import PROCESSOR_DEPTH_LIMIT
-        from tb.test_search import check_searches_on
+        from tb.host.search_bench import check_searches_on
 
         game = golden_game_fast(level, processor_color, budget)
         started = time.perf_counter()
@@ -131,20 +128,19 @@ def tournament_game(level, processor_color, budget, sim, mode="processor", tag=N
         game["simulator"] = f"{sim}: every search of the game on the search engine, every node checked"
         game["check_seconds"] = round(time.perf_counter() - started, 1)
         return game
-    from tb.test_processor import simulated_game
+    from tb.host.processor_bench import simulated_game
     return simulated_game(sim, level, processor_color, budget, tag=tag)
 
 
 def cluster_game(level, processor_color, budget, sim, mode, token):
     """One tournament game as a Dask task, on whichever worker runs it: in a subprocess of its
     own session (``python -m gamechip.play``), killed with its simulators when the tournament
-    stops (campaign.stop_tokens(token)), in a build slot of that machine. The game, with the
-    worker's host and RTL digest, or RuntimeError with the reason."""
+    stops (gamechip.processes.stop_tokens(token)), in a build slot of that machine. The game,
+    with the worker's host and RTL digest, or RuntimeError with the reason."""
     import tempfile
 
-    from gamechip.campaign import run_killable
-    from tb.runner import rtl_digest
-    from tb.slots import slot_tag, take_slot
+    from tb.host.runner import rtl_digest
+    from tb.host.slots import slot_tag, take_slot
 
     spec = {"level": level, "processor_color": processor_color, "budget": budget, "sim": sim, "mode": mode}
     with tempfile.TemporaryDirectory(prefix="gamechip-game-") as work:
@@ -220,8 +216,6 @@ class _ClusterGames:
     """The games as tasks of a Dask distributed scheduler (cluster_game on its workers)."""
 
     def __init__(self, address):
-        from gamechip.campaign import connect_cluster
-
         self.client, self.where = connect_cluster(address)
         self.futures = []
         self.tournament = uuid.uuid4().hex[:12]
@@ -238,8 +232,6 @@ class _ClusterGames:
         return completed(list(futures))
 
     def stop(self):
-        from gamechip.campaign import stop_cluster_tasks
-
         stop_cluster_tasks(self.client, self.futures, "tournament")
 
     def close(self):
@@ -250,12 +242,12 @@ def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=
     """Play every level x colour in ``jobs`` worker processes, or as the tasks of the Dask
     scheduler at ``cluster``. The tables are rewritten after every game, so an interrupted or
     crashed tournament keeps every game it finished; ``resume`` keeps the games already in
-    ``out_dir`` and plays the others. Raises campaign.CampaignInputError when the cluster cannot
-    be reached."""
+    ``out_dir`` and plays the others. Raises gamechip.processes.ClusterError when the cluster
+    cannot be reached."""
     kept = finished_games(out_dir) if resume else {}
     tasks = [(level, color) for level in levels for color in COLORS if (level, color) not in kept]
     pool = _ClusterGames(cluster) if cluster else _LocalGames(max(1, min(jobs, len(tasks))))
-    from tb.runner import rtl_digest
+    from tb.host.runner import rtl_digest
 
     here = rtl_digest()
     games, failures, started = list(kept.values()), [], time.perf_counter()

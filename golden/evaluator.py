@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from .board import BoardError, Position, popcount
-from .othello import legal_moves
-from .stable import stable_iterations
+from golden.board import BoardError, Position, popcount
+from golden.othello import legal_moves
+from golden.stable import stable_iterations
 
 SIZE = 8
 VALUE_BITS = 9
@@ -202,7 +202,7 @@ def stable_summary(own: int) -> tuple[int, int]:
     return summary
 
 
-def _weight_tables(weights: Weights) -> tuple:
+def weight_tables(weights: Weights) -> tuple:
     """(corner, xsquare, mobility, stable, terminal, stage by disc count, adaptive weights by
     stage): each Weights' numbers, looked up once instead of at every evaluation."""
     tables = _WEIGHT_TABLES.get(weights)
@@ -220,14 +220,14 @@ _WEIGHT_TABLES: dict = {}
 def evaluation_terms(own: int, opp: int, own_moves: int, opp_moves: int, weights: Weights = DEFAULT) -> tuple:
     """Every term of the evaluation as a plain tuple (fields TERM_FIELDS), given both sides'
     legal-move vectors (the search has already computed them)."""
-    return _terms(own, opp, own_moves, opp_moves, _weight_tables(weights))
+    return evaluation_terms_8x8(own, opp, own_moves, opp_moves, weight_tables(weights))
 
 
 def make_terms(popcount, stable_summary, corner_mask, x_mask):
     """The search's inner-loop evaluation for one representation of bitboards (Python ints,
     or golden.words' machine words): given its popcount, stable summary and masks, a function
     (own, opp, own_moves, opp_moves, tables) -> the tuple of TERM_FIELDS, ``tables`` from
-    :func:`_weight_tables`."""
+    :func:`weight_tables`."""
 
     def terms(own, opp, own_moves, opp_moves, tables):
         corner_w, xsquare_w, mobility_w, stable_w, terminal_w, stages, adaptive_w = tables
@@ -258,7 +258,7 @@ def make_terms(popcount, stable_summary, corner_mask, x_mask):
     return terms
 
 
-_terms = make_terms(popcount, stable_summary, CORNER_MASK, X_MASK)
+evaluation_terms_8x8 = make_terms(popcount, stable_summary, CORNER_MASK, X_MASK)
 
 
 def evaluate(pos: Position, weights: Weights = DEFAULT) -> Evaluation:

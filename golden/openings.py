@@ -1,6 +1,6 @@
 """Openings table (SPEC section 6): named lines, their symmetric images, book moves.
 
-The named lines live in ``data/openings.tsv`` (see ``data/README.md``). The
+The named lines live in ``golden/openings.tsv`` (see ``golden/openings.md``). The
 51 lines flagged ``contest`` are expanded by the symmetry group of the start
 position into the table the processor stores (:func:`book_lines`). While the
 game so far is a proper prefix of some stored line, the processor plays that
@@ -20,11 +20,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional, Sequence, Union
 
-from .board import START, BoardError, format_game_record, parse_game_record, square_name
-from .othello import game_over, legal_moves, play
-from .symmetry import SYMMETRIES, transform_moves
+from golden.board import START, BoardError, format_game_record, parse_game_record, square_name
+from golden.othello import game_over, legal_moves, play
+from golden.symmetry import SYMMETRIES, transform_moves
 
-DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "openings.tsv"
+DEFAULT_PATH = Path(__file__).resolve().parent / "openings.tsv"
 COLUMNS = ("name", "moves", "contest", "list")
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .board import BoardError
+from golden.board import BoardError
 
 SIZE = 8
 N_SQUARES = SIZE * SIZE

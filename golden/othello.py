@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .board import BoardError, Position, check_size, popcount, square_name
+from golden.board import BoardError, Position, check_size, popcount, square_name
 
 
 class IllegalMove(BoardError):
@@ -84,7 +84,7 @@ def legal_moves(own: int, opp: int, size: int = 8) -> int:
     every supported size with fewer Python operations than six single steps.
     """
     if size == 8:
-        return _legal_moves_8(own, opp)
+        return legal_moves_8x8(own, opp)
     g = geometry(size)
     moves = 0
     for s, s2, mask in g.axes:
@@ -107,7 +107,7 @@ _FULL_8 = (1 << 64) - 1
 _INNER_FILES_8 = geometry(8).axes[0][2]
 
 
-def _legal_moves_8(own: int, opp: int) -> int:
+def legal_moves_8x8(own: int, opp: int) -> int:
     """:func:`legal_moves` on the 8x8 board, its loop over the four axes written out: the
     search calls it two to three times per node."""
     inner = opp & _INNER_FILES_8
@@ -162,7 +162,7 @@ def _legal_moves_8(own: int, opp: int) -> int:
     return moves & _FULL_8 & ~(own | opp)
 
 
-def _flips(own: int, opp: int, bit: int) -> int:
+def flips_8x8_unchecked(own: int, opp: int, bit: int) -> int:
     """:func:`flips` on the 8x8 board for the empty square ``bit`` (a one-bit bitboard),
     unchecked: the search's inner loop. Each run of opponent discs is walked square by square
     (runs are short), stopping at the first square that is not an opponent disc."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from .board import Position, check_size, squares_of, start_position
-from .othello import _flips, _legal_moves_8, flips, legal_moves
+from golden.board import Position, check_size, squares_of, start_position
+from golden.othello import flips_8x8_unchecked, legal_moves_8x8, flips, legal_moves
 
 
 def random_occupancy(rng: random.Random, size: int = 8) -> Position:
@@ -47,7 +47,7 @@ def random_game_positions(rng: random.Random, size: int = 8) -> list[Position]:
     positions = [pos]
     # the 8x8 kernels of golden.othello without their argument checks: every position here
     # follows from the last by a legal move, so none can fail them
-    legal, flip = (_legal_moves_8, lambda own, opp, move: _flips(own, opp, 1 << move)) if size == 8 else \
+    legal, flip = (legal_moves_8x8, lambda own, opp, move: flips_8x8_unchecked(own, opp, 1 << move)) if size == 8 else \
         (lambda own, opp: legal_moves(own, opp, size), lambda own, opp, move: flips(own, opp, move, size))
     trusted = Position.trusted
     while True:

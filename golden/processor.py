@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from .board import Position, popcount, squares_of, start_position
-from .openings import book_move
-from .othello import play
-from .players import check_color
-from .search import MAX_DEPTH, search, search_events
+from golden.board import Position, popcount, squares_of, start_position
+from golden.openings import book_move
+from golden.othello import play
+from golden.contest.players import check_color
+from golden.search import MAX_DEPTH, search, search_events
 
 BOOK, SEARCH = "book", "search"
 

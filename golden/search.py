@@ -56,12 +56,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from .board import BoardError, Position, square_name
-from .evaluator import DEFAULT, T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_STABLE_OWN, Weights, \
-    _terms, _weight_tables, evaluate, evaluation_terms
-from .othello import _flips, _legal_moves_8, legal_moves, pass_move, play
-from . import words
-from .ordering import ordered_moves
+from golden.board import BoardError, Position, square_name
+from golden.evaluator import DEFAULT, T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_STABLE_OWN, Weights, \
+    evaluation_terms_8x8, weight_tables, evaluate, evaluation_terms
+from golden.othello import flips_8x8_unchecked, legal_moves_8x8, legal_moves, pass_move, play
+from golden import words
+from golden.ordering import ordered_moves
 
 MAX_DEPTH = 16
 MINUS_INFINITY = -256
@@ -167,7 +167,7 @@ class Kernel:
 
 
 KERNELS = {
-    "ints": Kernel("ints", _legal_moves_8, _flips, _terms, ordered_moves),
+    "ints": Kernel("ints", legal_moves_8x8, flips_8x8_unchecked, evaluation_terms_8x8, ordered_moves),
     "words": Kernel("words", words.legal_moves, words.flips, words.terms, words.ordered_moves,
                     words.to_word, words.from_word),
 }
@@ -184,7 +184,7 @@ class _Iteration:
         self.depth, self.pv, self.killers, self.counts = depth, pv, killers, counts
         self.window = window
         self.abort = abort_cycle if abort_cycle is not None else 1 << 62
-        self.weights = _weight_tables(weights)
+        self.weights = weight_tables(weights)
         self.value_index = T_ADAPTIVE if adaptive else T_FIXED
         self.legal_moves, self.flips, self.terms, self.ordered, self.bits = \
             kernel.legal, kernel.flips, kernel.terms, kernel.ordered, kernel.bits
@@ -419,7 +419,7 @@ def main(argv=None) -> int:
     import sys
     import time
 
-    from .board import parse_board
+    from golden.board import parse_board
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) not in (2, 3):

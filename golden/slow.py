@@ -9,7 +9,7 @@ slower than the bitboard model.
 
 from __future__ import annotations
 
-from .board import Position
+from golden.board import Position
 
 Grid = list[list[str]]
 

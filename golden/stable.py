@@ -14,7 +14,7 @@ step is a handful of whole-bitboard shifts.
 
 from __future__ import annotations
 
-from .othello import Geometry, geometry
+from golden.othello import Geometry, geometry
 
 
 def _neighbour_on_every_axis(stable: int, g: Geometry) -> int:

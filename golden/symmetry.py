@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable, Iterable
 
-from .board import BoardError, Position, check_size, squares_of
+from golden.board import BoardError, Position, check_size, squares_of
 
 SYMMETRIES = ("identity", "rot180", "diag_a1h8", "diag_a8h1")
 MIRRORS = ("flip_files", "flip_ranks")

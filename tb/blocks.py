@@ -54,5 +54,23 @@ CHECKED_ELSEWHERE = {
 }
 
 
+# The processor bench's tests per simulator in the default regression (tb/test_processor.py), and
+# their settings. A whole game is about 18k cycles. Under the HDL clock Verilator plays one in
+# about a second, so it runs every test and GAMECHIP_PROC_GAMES more games (both colours,
+# reference levels 2-4 and random players, every third noisy); Icarus and GHDL interpret the
+# processor far slower, so Icarus plays one game and the first 10 replies of a noisy one (then
+# the referee's II) and GHDL one game: the regression stays inside 15 minutes.
+PROCESSOR_PLAN = {
+    "verilator": (["assembler", "game_black", "game_white", "noise", "processor_pass", "referee_codes", "games"],
+                  {"GAMECHIP_PROC_GAMES": "24"}),
+    "ghdl": (["assembler", "game_black"], {}),
+    "icarus": (["assembler", "game_white", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
+}
+# gamechip mutate's plan: the same tests with 4 more games instead of 24, since a mutant that
+# survives runs all of it
+PROCESSOR_MUTATION_PLAN = {**PROCESSOR_PLAN,
+                           "verilator": (PROCESSOR_PLAN["verilator"][0], {"GAMECHIP_PROC_GAMES": "4"})}
+
+
 def unknown(kind, name, valid):
     return f"unknown {kind} '{name}': choose one of {', '.join(valid)}"

@@ -18,10 +18,11 @@ from golden.chess.encoding import chip_inputs, format_fen, move_word, word_move
 from golden.chess.movegen import (ILLEGAL, MOVE, PERFT_POSITIONS, STATUS_NAMES, first_reply, next_reply, order_key,
                                   ordered_moves)
 from golden.chess.positions import illegal_children, random_positions
-from tb import runner
-from tb.batch import BatchTB, BlockCheck, check_cases, environment, hex_field, progress, run_replay
-from tb.chess_case import IDLE, ChessCase
-from tb.harness import MAX_CYCLES
+from tb.host import runner
+from tb.sim.batch import (BatchTB, BlockCheck, check_cases, check_cases_counting_cycles, environment, hex_field,
+                          progress, run_replay)
+from tb.checks.chess_case import IDLE, ChessCase, entry_case, start_case, walk_case
+from tb.host.harness import MAX_CYCLES
 
 REPLY_CYCLES = 16  # SPEC-chess §4: a reply 1-16 cycles after the request
 # This design's own latency (README, rtl/chess/movegen.py), tighter than SPEC's 16: start 8 cycles (5
@@ -33,26 +34,6 @@ NO_REPLY = ("no reply, busy low", None)  # what an idle step (a run of MAX_CYCLE
 # e.p. and promotion cases kiwipete's depth 3 walks as well (make chess-perft runs depth 3 of all
 # six, DEPTH=4 depth 4). Icarus and GHDL interpret the cell network ~10x slower: depth 1.
 PERFT_DEPTH = {"verilator": {name: 2 if name in ("position5", "position6") else 3 for name in PERFT_POSITIONS}}
-
-
-def walk_case(board, label, mode=0, fen=None):
-    """Start, then next after every move of the golden list (in order). For an ILLEGAL position
-    too: its start replies ILLEGAL, its nexts walk the list, the enemy king never a victim
-    (SPEC-chess §4, §5: ILLEGAL on start only). ``fen``: the board's FEN when the caller has it."""
-    moves = tuple(m.uci() for m in ordered_moves(board, mode))
-    return ChessCase(fen or format_fen(board), label, "walk", mode, moves)
-
-
-def entry_case(board, label, rng, mode=0):
-    """Start, then next after moves of the list in random order (the block keeps no list)."""
-    moves = [m.uci() for m in ordered_moves(board, mode)]
-    rng.shuffle(moves)
-    return ChessCase(format_fen(board), label + " (random entry points)", "entry", mode,
-                     tuple(moves[:rng.randrange(0, len(moves) + 1)]))
-
-
-def start_case(board, label, fen=None):
-    return ChessCase(fen or format_fen(board), label, "start")
 
 
 # Positions that users of such chips get wrong, each (label, FEN); FENs keep the e.p. square.
@@ -333,24 +314,18 @@ class ChessMovegenCheck(BlockCheck):
 CHECK = ChessMovegenCheck()
 
 
-async def run_cases(dut, cases, test, total=None, check=None, tally=None):
-    """Check ``cases`` (with this bench's CHECK unless another is given), then report cycles."""
-    check = check or CHECK
-    tally = await check_cases(BatchTB(dut), check, cases, test, tally=tally, total=total)
-    check.report_cycles()
-    return tally
-
-
 @cocotb.test()
 async def directed(dut):
-    await run_cases(dut, early_cases() + CHECK.cases(directed_boards(), rng=random.Random(0)), "directed")
+    await check_cases_counting_cycles(dut, CHECK, early_cases() + CHECK.cases(directed_boards(), rng=random.Random(0)),
+                                      "directed")
 
 
 @cocotb.test()
 async def random_positions_walked(dut):
     env = environment()
     positions = random_positions(random.Random(env["seed"]), env["count"])
-    await run_cases(dut, CHECK.cases(positions, rng=random.Random(env["seed"] + 1)), "random_positions_walked")
+    await check_cases_counting_cycles(dut, CHECK, CHECK.cases(positions, rng=random.Random(env["seed"] + 1)),
+                                      "random_positions_walked")
 
 
 @cocotb.test()
@@ -406,7 +381,7 @@ async def perft_position(dut):
     actual-answer file."""
     import json
 
-    from tb.batch import ACTUAL_FILE
+    from tb.sim.batch import ACTUAL_FILE
 
     board = chess.Board(os.environ["GAMECHIP_PERFT_FEN"])
     depth = int(os.environ["GAMECHIP_PERFT_DEPTH"])

@@ -13,10 +13,9 @@ import pytest
 from golden.chess.encoding import format_fen
 from golden.chess.positions import random_game, repetition_cycle, repetition_walk
 from golden.chess.repetition import RepetitionModel, entry_of
-from tb import runner
-from tb.batch import BlockCheck, hex_field, run_replay
-from tb.chess_case import ChessCase
-from tb.test_chess_movegen import run_cases
+from tb.host import runner
+from tb.sim.batch import BlockCheck, check_cases_counting_cycles, hex_field, run_replay
+from tb.checks.chess_case import ChessCase
 
 OUTPUT_CYCLES = 4  # SPEC-chess §6: outputs valid at most 4 cycles after a command
 FIELDS = ("rep", "rep_dist", "near", "near_from", "near_to", "dbg_d")
@@ -146,28 +145,28 @@ def walk_positions(rng, count, first=0):
 
 @cocotb.test()
 async def directed(dut):
-    await run_cases(dut, directed_cases(), "directed", check=CHECK)
+    await check_cases_counting_cycles(dut, CHECK, directed_cases(), "directed")
 
 
 @cocotb.test()
 async def random_walks(dut):
-    from tb.batch import environment
+    from tb.sim.batch import environment
 
     env = environment()
     rng = random.Random(env["seed"])
-    await run_cases(dut, CHECK.cases(walk_positions(rng, env["count"]), rng=rng), "random_walks", check=CHECK)
+    await check_cases_counting_cycles(dut, CHECK, CHECK.cases(walk_positions(rng, env["count"]), rng=rng), "random_walks")
 
 
 @cocotb.test()
 async def fuzz(dut):
-    from tb.batch import environment
+    from tb.sim.batch import environment
 
     env = environment()
     rng, tally, done = random.Random(env["seed"]), None, 0
     while done < env["count"]:
         chunk = min(200, env["count"] - done)
-        tally = await run_cases(dut, CHECK.cases(walk_positions(rng, chunk, done), rng=rng), "fuzz", check=CHECK,
-                                tally=tally, total=env["count"])
+        tally = await check_cases_counting_cycles(dut, CHECK, CHECK.cases(walk_positions(rng, chunk, done), rng=rng),
+                                                  "fuzz", tally=tally, total=env["count"])
         done += chunk
 
 

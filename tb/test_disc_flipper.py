@@ -4,10 +4,10 @@ golden bitboard flipper, at 8x8 and at 6x6 and 4x4 against a golden model of the
 import cocotb
 import pytest
 
-from tb import runner
-from tb.batch import run_directed, run_fuzz, run_random, run_replay
+from tb.host import runner
+from tb.sim.batch import run_directed, run_fuzz, run_random, run_replay
 from tb.blocks import BLOCKS
-from tb.checks import DiscFlipperCheck  # noqa: F401 (the check lives with the pure code: tb.checks)
+from tb.checks.combinational import DiscFlipperCheck  # noqa: F401 (the check lives with the pure code: tb.checks.combinational)
 
 CHECK = DiscFlipperCheck()
 

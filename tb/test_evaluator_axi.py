@@ -1,6 +1,6 @@
 """Bench for rtl/evaluator_axi (SPEC §10): the adaptive evaluator on an AXI4-Lite bus, driven by
 cocotbext-axi's AxiLiteMaster. Every response (write response, read data and read response) is
-checked against the golden bus model (golden/codesign.py); after every changeboard the board
+checked against the golden bus model (golden/host/peripheral.py); after every changeboard the board
 the peripheral rebuilt (the evaluator's latched board) is checked against the model's.
 
 Sequences: the register map and its refusals; random transactions (mapped and unmapped
@@ -8,7 +8,7 @@ addresses, changeboards with random k, reads anywhere); random games sent as cha
 backtracks of 1-16 plies, passes and returns to the root; and whole NegaScout searches recorded
 on the golden bus model through each transfer model and replayed on the simulated bus.
 
-The converted ``evaluator_axi`` is the simulation's top level (tb.runner's ``direct`` runs).
+The converted ``evaluator_axi`` is the simulation's top level (tb.host.runner's ``direct`` runs).
 """
 
 import logging
@@ -21,16 +21,16 @@ import pytest
 from cocotb.triggers import RisingEdge
 
 from golden.board import Position, start_position
-from golden.codesign import (COMMIT_WHITE, MAX_DEPTH, RESULT, STATUS, Bus, BusModel, ChangeboardTransfer,
+from golden.host.peripheral import (COMMIT_WHITE, MAX_DEPTH, RESULT, STATUS, Bus, BusModel, ChangeboardTransfer,
                              StandardTransfer, changeboard, changeboard_address)
-from golden.negascout import NegaScout
+from golden.host.negascout import NegaScout
 from golden.othello import legal_moves, pass_move, play
 from golden.positions import random_game_positions
-from tb import axi_stream, runner
-from tb.batch import Tally, record_result, start_clock
+from tb.sim import axi_stream
+from tb.host import runner
+from tb.host.evaluator_axi_bench import STREAM_ENV, run_evaluator_axi, run_stream
+from tb.sim.batch import Tally, record_result, start_clock
 
-DESIGN = "evaluator_axi"
-TESTS = ("register_map", "random_transactions", "games_with_backtracks", "searches_replayed")
 # per simulator: (random transactions, random games, search depth of the replayed searches, positions)
 SIZES = {"verilator": (1500, 6, 4, 1), "icarus": (600, 3, 4, 1), "ghdl": (400, 2, 4, 1)}
 # AxiLiteMaster drives the bus from Python (about 4 ms a transaction here): a depth-4 search of a
@@ -162,7 +162,7 @@ class AxiTB:
 
 
 class StreamTB:
-    """The same sequences written to a stream file (tb/axi_stream.py) instead of driven by
+    """The same sequences written to a stream file (tb/sim/axi_stream.py) instead of driven by
     AxiLiteMaster: the streamed bench plays them at full speed (on Verilator too), every response
     and rebuilt board checked against one golden bus model running over the whole stream. A
     sequence's reset is not a bus transaction: register_map, which needs one, goes first."""
@@ -384,7 +384,6 @@ async def searches_replayed(dut):
 
 # ---------------------------------------------------------------- streamed at full speed
 
-STREAM_ENV = "GAMECHIP_AXI_STREAM"   # a stream file (tb/axi_stream.py) to replay instead of the regression's
 STREAM_CHUNK = 1 << 18               # transactions per harness run (at most AXI_MAX_TRANSACTIONS)
 FIRST_STREAM_CHUNK = 256             # the first run's, doubled run by run: an early mismatch ends the test early
 STREAM_POSITIONS = 4                 # the regression's streamed depth-4 searches per transfer model
@@ -423,7 +422,7 @@ async def searches_streamed(dut):
     checked against the golden bus model, which runs beside the simulator."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from tb.harness import AXI_RESPONSES, AXI_STALLS, AXI_TRANSACTIONS
+    from tb.host.harness import AXI_RESPONSES, AXI_STALLS, AXI_TRANSACTIONS
 
     sim, seed = os.environ.get("GAMECHIP_SIM", "?"), int(os.environ.get("GAMECHIP_SEED", "1"))
     path = os.environ.get(STREAM_ENV)
@@ -466,32 +465,6 @@ async def searches_streamed(dut):
         raise AssertionError(message)
     # units: transactions; the bus cycles they took go to the log line above
     record_result("searches_streamed", Tally(checked=checked, units=done, wall_seconds=time.monotonic() - started))
-
-
-# ---------------------------------------------------------------- host side
-
-def run_evaluator_axi(sim, tests=TESTS, waves=False, tag="", rtl_root=None):
-    """Build (if needed) and run ``tests`` of this bench on the converted peripheral under ``sim``,
-    the design itself as the top level; returns tb.runner's RunResult."""
-    env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1")}
-    return runner.run_design(DESIGN, sim, "tb.test_evaluator_axi", list(tests), env=env, waves=waves, tag=tag,
-                             rtl_root=rtl_root, direct=True, quiet=True, quick_build=True)
-
-
-def run_stream(sim, stream=None, waves=False, tag="stream", rtl_root=None, echo=False, plusargs=()):
-    """Replay a stream file (default: the regression's stream, played with the master's stalls:
-    tb.harness AXI_STALLS) through the HDL-clocked replay harness under ``sim`` (Verilator or
-    Icarus); returns tb.runner's RunResult. A given stream is played without stalls, so that its
-    bus cycles are the transfer models' own."""
-    from tb.harness import AXI_STALLS
-
-    env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1")}
-    if stream:
-        env[STREAM_ENV] = os.path.abspath(stream)
-    else:
-        plusargs = (*plusargs, f"+{AXI_STALLS}")
-    return runner.run_design(DESIGN, sim, "tb.test_evaluator_axi", ["searches_streamed"], env=env, waves=waves,
-                             tag=tag, rtl_root=rtl_root, clocked=True, quiet=not echo, echo=echo, plusargs=plusargs)
 
 
 # AxiLiteMaster's bench runs on Icarus and GHDL. Under cocotb 1.9 with Verilator 5.006 the

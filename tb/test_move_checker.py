@@ -4,9 +4,9 @@ bitboard move generator, on directed positions and both kinds of random position
 import cocotb
 import pytest
 
-from tb import runner
-from tb.batch import run_directed, run_fuzz, run_random, run_replay
-from tb.checks import MoveCheckerCheck  # noqa: F401 (the check lives with the pure code: tb.checks)
+from tb.host import runner
+from tb.sim.batch import run_directed, run_fuzz, run_random, run_replay
+from tb.checks.combinational import MoveCheckerCheck  # noqa: F401 (the check lives with the pure code: tb.checks.combinational)
 
 CHECK = MoveCheckerCheck()
 

@@ -5,18 +5,14 @@ every prefix of every stored line, deviations from the book, and random games.""
 import cocotb
 import pytest
 
-from golden.board import START, format_game_record, square_name, squares_of
+from golden.board import format_game_record, square_name, squares_of
 from golden.openings import book_lines, book_move
 from golden.othello import legal_moves, play
-from tb import runner
-from tb.batch import BlockCheck, Case, cycle_runs, run_directed, run_fuzz, run_random, run_replay, split_steps
-
-
-def replay_game(moves):
-    position = START
-    for move in moves:
-        position = play(position, move)
-    return position
+from tb.host import runner
+from tb.checks.combinational import BlockCheck, Case
+from tb.checks.directed import replay_game
+from tb.checks.responses import cycle_runs, split_steps
+from tb.sim.batch import run_directed, run_fuzz, run_random, run_replay
 
 
 def random_continuation(position, rng, plies):

@@ -1,10 +1,10 @@
 """Bench for rtl/processor (SPEC §8): whole refereed games over the UART pins.
 
-The top level is the processor inside its clocked harness (tb.harness ``verilog_clock_harness``:
+The top level is the processor inside its clocked harness (tb.host.harness ``verilog_clock_harness``:
 the clock runs in HDL, every other port is the harness's); ``clock="python"`` in
-:func:`run_processor_bench` makes the processor itself the top level and cocotb's Clock drives
+tb.host.processor_bench ``run_processor_bench`` makes the processor itself the top level and cocotb's Clock drives
 ``clk``. The bench owns the reset, a bit-level UART driver on ``rx`` and a UART receiver on
-``tx``; Python wakes per bit of a frame and when a reply is complete, never per cycle. Games are refereed by ``golden.referee.play_game``,
+``tx``; Python wakes per bit of a frame and when a reply is complete, never per cycle. Games are refereed by ``golden.contest.referee.play_game``,
 which is synchronous: it runs in a Python thread, and the simulated processor is its
 message-level endpoint. Each message the referee sends is handed to the cocotb test through
 a queue, sent over ``rx`` byte by byte, and the processor's two-character reply (from
@@ -19,7 +19,7 @@ Noise (``GAMECHIP_PROC_NOISE=1``): before every referee message a burst of rubbi
 that ends the burst), and right after a message that makes the processor search, ``XX``
 arrives while it is thinking. None of it may change anything: the game goes on exactly as
 the golden processor's. Bursts are drawn so that, under the assembler rules of
-rtl/processor.py (mirrored in :func:`assembled`), they never form a referee code or a move
+rtl/processor.py (mirrored in tb.checks.processor ``assembled``), they never form a referee code or a move
 that is legal for either side (those would be real messages, not noise).
 
 Directed (``assembler``, defined first so that cocotb runs it first and a mutant it kills dies
@@ -39,24 +39,26 @@ import time
 
 import cocotb
 import pytest
+from cocotb.simtime import get_sim_time
 from cocotb.triggers import Event, FallingEdge, First, RisingEdge, Timer
-from cocotb.utils import get_sim_time
 
 from golden.board import draw, square_name, squares_of, start_position
-from golden.evaluator import evaluate
-from golden.games import mover_name, result_dict
-from golden.othello import legal_moves
-from golden.players import RandomPlayer
-from golden.processor import SEARCH, GoldenProcessor
+from golden.contest.games import mover_name, result_dict
+from golden.contest.players import RandomPlayer
+from golden.contest.referee import NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, encode_move, play_game
+from golden.contest.reference import ReferencePlayer
 from golden.openings import book_move
-from golden.referee import (NoReply, OPPONENT_PASSED, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON,
-                            encode_move, play_game)
-from golden.reference import ReferencePlayer
+from golden.othello import legal_moves
+from golden.processor import SEARCH, GoldenProcessor
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
-from tb import runner
-from tb.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, MUTANT_GROUP, RESULT_FILE, each_mutant, progress, start_clock
+from tb.blocks import PROCESSOR_PLAN
+from tb.checks.evaluator import signed9
+from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, RecordingGolden, TrustingEndpoint, extra_games,
+                                 formed_message, noise_burst, square_tokens, trace_signature)
+from tb.host import runner
+from tb.host.processor_bench import run_processor_bench
+from tb.sim.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, MUTANT_GROUP, RESULT_FILE, each_mutant, progress, start_clock
 
-DESIGN = "processor"
 CLOCK_NS = 10
 # The converted design's elaboration parameters (rtl/designs.py build_processor).
 DIVISOR = PROCESSOR_DIVISOR
@@ -65,75 +67,7 @@ BUDGET = int(os.environ.get("GAMECHIP_PROC_BUDGET", PROCESSOR_BUDGET))
 DEPTH_LIMIT = PROCESSOR_DEPTH_LIMIT
 BIT_NS = DIVISOR * CLOCK_NS
 REPLY_TIMEOUT_CYCLES = 20 * BUDGET + 64 * DIVISOR + 2000   # search + book + two frames, generous
-SIGNATURE_MASK = (1 << 64) - 1
 NO_REPLY = object()
-FRAME_ERROR = -1
-
-
-def signed9(raw):
-    return raw - 512 if raw & 256 else raw
-
-
-# --- the assembler rules of rtl/processor.py, for drawing harmless noise -------------------
-
-FILES, RANKS, CODES = "ABCDEFGH", "12345678", "YRIX"
-
-
-def assembled(tokens):
-    """Pairs the processor's assembler would accept from ``tokens`` (bytes, FRAME_ERROR)."""
-    pairs, pending = [], None
-    for token in tokens:
-        if token == FRAME_ERROR:
-            pending = None
-            continue
-        char = chr(token)
-        first_ok = char in FILES or char in CODES
-        if pending is None:
-            pending = char if first_ok else None
-        elif (pending in FILES and char in RANKS) or (pending in CODES and pending == char):
-            pairs.append(pending + char)
-            pending = None
-        else:
-            pending = char if first_ok else None
-    return pairs, pending
-
-
-def harmful(pair, position):
-    if pair[0] in CODES:
-        return True
-    square = RANKS.index(pair[1]) * 8 + FILES.index(pair[0])
-    either = legal_moves(position.own, position.opp) | legal_moves(position.opp, position.own)
-    return bool(either >> square & 1)
-
-
-def noise_burst(rng, position):
-    """A burst of rubbish for ``position`` that the processor must drop; ends with a framing
-    error (clears any pending character)."""
-    empty_illegal = [s for s in range(64)
-                     if not ((position.black | position.white) >> s & 1)
-                     and not ((legal_moves(position.own, position.opp)
-                               | legal_moves(position.opp, position.own)) >> s & 1)]
-    while True:
-        tokens = []
-        for _ in range(rng.randint(1, 4)):
-            kind = rng.randrange(6)
-            if kind == 0:
-                tokens += [rng.randrange(256) for _ in range(rng.randint(1, 4))]
-            elif kind == 1:
-                tokens += [ord(rng.choice(FILES.lower())), ord(rng.choice(RANKS))]
-            elif kind == 2:
-                tokens += [ord("Z"), ord("9")]
-            elif kind == 3 and empty_illegal:
-                square = rng.choice(empty_illegal)
-                tokens += [ord(FILES[square % 8]), ord(RANKS[square // 8])]
-            elif kind == 4:
-                tokens += [ord("V"), ord("V")]
-            else:
-                tokens.append(FRAME_ERROR)
-        tokens.append(FRAME_ERROR)
-        pairs, _ = assembled(tokens)
-        if not any(harmful(p, position) for p in pairs):
-            return tokens
 
 
 # --- the bench ----------------------------------------------------------------------------
@@ -204,7 +138,7 @@ class ProcessorTB:
     async def wait_reply(self):
         """The next two bytes from tx as text; AssertionError after REPLY_TIMEOUT_CYCLES."""
         # woken by each received byte, not by polling: under the HDL clock a poll every few
-        # cycles would cost as many scheduler round trips as the Python clock did
+        # cycles would cost a scheduler round trip each, as driving the clock from Python does
         deadline = get_sim_time("ns") + REPLY_TIMEOUT_CYCLES * CLOCK_NS
         while len(self.received) < 2:
             left = deadline - get_sim_time("ns")
@@ -225,50 +159,6 @@ class ProcessorTB:
         return {"source": SEARCH if int(d.out_of_book.value) else "book",
                 "depth": int(d.last_depth.value), "nodes": int(d.last_nodes.value),
                 "cycles": int(d.last_cycles.value), "value": signed9(int(d.last_value.value))}
-
-
-class RecordingGolden(GoldenProcessor):
-    """GoldenProcessor that remembers the last position it was asked about and the node trace
-    of its last search."""
-
-    def move(self, position):
-        self.asked, self.last_position, self.last_search = True, position, None
-        return super().move(position)
-
-
-def trace_signature(trace):
-    """The processor's ``trace_signature`` of a golden node trace: per node event, rotate the
-    64-bit signature left by one, then XOR in the three words of rtl/processor.py
-    ``trace_words`` / ``trace_fold`` (fields packed MSB first at the widths of the ports)."""
-    kinds = {"inner": 0, "leaf": 1, "terminal": 2}
-    signature = 0
-    for node in trace:
-        terms = {}
-        if node.kind != "inner":
-            e = evaluate(node.position)
-            terms = {"stable": node.stable, "value": node.value, "terminal": int(e.terminal),
-                     "stage": e.stage, "corners": e.corners, "xsq": e.xsquares,
-                     "mobility": e.mobility, "discs": e.discs, "fixed": e.fixed,
-                     "adaptive": e.adaptive}
-        fields_b = [(kinds[node.kind], 2), (node.ply, 5), (int(node.white_to_move), 1),
-                    (terms.get("stable", (0, 0))[0], 7), (terms.get("stable", (0, 0))[1], 7),
-                    (terms.get("value", 0) & 0x1FF, 9), (terms.get("terminal", 0), 1),
-                    (terms.get("stage", 0), 2), (terms.get("corners", (0, 0))[0], 3),
-                    (terms.get("corners", (0, 0))[1], 3), (terms.get("xsq", (0, 0))[0], 3),
-                    (terms.get("xsq", (0, 0))[1], 3)]
-        fields_c = [(terms.get("mobility", (0, 0))[0], 7), (terms.get("mobility", (0, 0))[1], 7),
-                    (terms.get("discs", (0, 0))[0], 7), (terms.get("discs", (0, 0))[1], 7),
-                    (terms.get("fixed", 0) & 0x1FF, 9), (terms.get("adaptive", 0) & 0x1FF, 9)]
-        signature = ((signature << 1) | (signature >> 63)) & SIGNATURE_MASK
-        signature ^= node.black ^ node.white ^ node.legal ^ pack(fields_b) ^ pack(fields_c)
-    return signature
-
-
-def pack(fields):
-    word = 0
-    for value, width in fields:
-        word = (word << width) | (value & ((1 << width) - 1))
-    return word
 
 
 class SimEndpoint:
@@ -405,7 +295,7 @@ def _stop_receivers():
     """End the tx receivers of the benches made so far: the next mutant's bench has its own."""
     while _receivers:
         task = _receivers.pop()
-        task.cancel() if int(cocotb.__version__.split(".")[0]) >= 2 else task.kill()
+        task.cancel()
 
 
 def ends_run_on_failure(test):
@@ -434,32 +324,6 @@ async def start(dut):
 
 def level():
     return int(os.environ.get("GAMECHIP_PROC_LEVEL", "1"))
-
-
-class TrustingEndpoint(PlayerEndpoint):
-    """PlayerEndpoint that takes ``RR`` as it comes, without checking that the opponent really
-    had no legal move: the processor does not check it either (rtl/processor.py: ``RR`` once
-    the colour is known = the opponent passed; think; the book is off for the rest of the game).
-    The golden processor infers the pass from the unchanged board (golden/processor.py)."""
-
-    def __call__(self, message):
-        if message == OPPONENT_PASSED and self.color is not None:
-            self.received.append(message)
-            self.position = self.position.swap_side()
-            return self._answer()
-        return super().__call__(message)
-
-
-def formed_message(tokens, position):
-    """The message the assembler (:func:`assembled`) forms from ``tokens`` that the processor
-    acts on in ``position`` (the opponent to move), or None: moves illegal there are dropped.
-    The directed steps form at most one."""
-    pairs, _ = assembled(tokens)
-    moves = legal_moves(position.own, position.opp)
-    acted = [p for p in pairs
-             if p[0] in CODES or moves >> (RANKS.index(p[1]) * 8 + FILES.index(p[0])) & 1]
-    assert len(acted) <= 1, f"directed step {tokens} forms {acted}: more than one message"
-    return acted[0] if acted else None
 
 
 async def directed_step(tb, golden_ep, golden, tokens, why):
@@ -491,10 +355,6 @@ async def directed_step(tb, golden_ep, golden, tokens, why):
                 f"{why}: the engine's node trace differs from the golden search's"
     assert int(tb.dut.fault.value) == 0, f"{why}: the search engine reported a fault"
     return reply
-
-
-def square_tokens(square):
-    return [ord(FILES[square % 8]), ord(RANKS[square // 8])]
 
 
 @cocotb.test()
@@ -577,21 +437,6 @@ async def noise(dut):
         check_completed(result, seed % 2 == 1)
 
 
-def extra_games(count, seed):
-    """The games of the ``games`` test: (opponent, processor plays black, noise seed or None).
-    Both colours in turn; the opponents alternate between the reference program at levels 2 to
-    4 and random players (whose games reach positions the reference's do not); every third game
-    noisy, with its own seed."""
-    plan = []
-    for k in range(count):
-        if k % 2 == 0:
-            opponent = ReferencePlayer(2 + k // 2 % 3)
-        else:
-            opponent = RandomPlayer(1000 * seed + k)
-        plan.append((opponent, (k // 2) % 2 == k % 2, seed * 100 + k if k % 3 == 2 else None))
-    return plan
-
-
 @cocotb.test()
 @ends_run_on_failure
 async def games(dut):
@@ -607,21 +452,6 @@ async def games(dut):
                  f"{opponent.name}{', noise' if noise_seed is not None else ''}")
         result, _, _ = await play_refereed_game(tb, opponent, processor_black, noise_seed=noise_seed)
         check_completed(result, processor_black)
-
-
-PASS_GAME_SEED = 171   # pass_game_seed() with BUDGET 256, DEPTH_LIMIT 16 (45 s to find)
-
-
-def pass_game_seed(first=0, tries=400):
-    """A RandomPlayer seed whose game against the golden processor (white) makes the
-    processor pass before the end of the game (found with the golden model alone)."""
-    for seed in range(first, first + tries):
-        result = play_game(RandomPlayer(seed), GoldenProcessor(BUDGET, DEPTH_LIMIT))
-        plies = result.plies
-        for i, ply in enumerate(plies):
-            if ply.color == "O" and ply.move is None and i + 1 < len(plies):
-                return seed
-    raise AssertionError("no game with a processor pass found")
 
 
 @cocotb.test()
@@ -664,26 +494,6 @@ async def referee_codes(dut):
 
 # --- pytest -------------------------------------------------------------------------------
 
-# Measured here (cocotb 1.9.2, 2 cores shared with other jobs; build excluded), a whole game is
-# ~18k cycles. Under the HDL clock Verilator (-O0 model) plays one in ~1 s, golden processor
-# included; under cocotb's Clock it took 5-7 s (a scheduler round trip per edge). Icarus (~25-50 s
-# a game, depending on the load) and GHDL (~75-85 s) are bound by simulating the processor: which
-# side makes the clock makes no difference there that these shared cores can measure. So Verilator
-# also plays GAMECHIP_PROC_GAMES more games (both colours, reference levels 2-4 and random
-# players, every third noisy: 650k simulated cycles instead of 91k) in about the time its 5
-# tests took before; Icarus plays its game and the first 10 noisy replies (then the referee's II),
-# GHDL only its game, to keep the regression inside 15 minutes.
-PLAN = {
-    "verilator": (["assembler", "game_black", "game_white", "noise", "processor_pass", "referee_codes", "games"],
-                  {"GAMECHIP_PROC_GAMES": "24"}),
-    "ghdl": (["assembler", "game_black"], {}),
-    "icarus": (["assembler", "game_white", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
-}
-# gamechip mutate's plan: the same tests with 4 more games instead of 24 (a mutant that survives
-# runs all of it: about 5 minutes with 24 games on Verilator here)
-MUTATION_PLAN = {**PLAN, "verilator": (PLAN["verilator"][0], {"GAMECHIP_PROC_GAMES": "4"})}
-
-
 @cocotb.test()
 async def play(dut):
     """One game for ``gamechip play`` / ``tournament`` (GAMECHIP_PLAY: level, color): the board
@@ -719,59 +529,9 @@ async def play(dut):
         json.dump(game, out)
 
 
-class GameFailed(RuntimeError):
-    """A simulated game stopped: the processor's reply, status or node signature differed from
-    the golden processor's (the message has the move, the position and both values), or the
-    simulation broke (the message has the end of its log)."""
-
-
-def simulated_game(sim, level, processor_color, budget, tag="play", echo=False, check_nodes=False, rtl_root=None):
-    """Play one game on ``sim`` (host side); the game dict, or GameFailed. ``check_nodes``:
-    afterwards every search of the game runs again on the engine alone under the node-by-node
-    scoreboard (tb/test_search.py)."""
-    request = {"level": level, "color": processor_color}
-    outcome = run_processor_bench(sim, ["play"], tag=tag, echo=echo, rtl_root=rtl_root,
-                                  env={"GAMECHIP_PLAY": json.dumps(request),
-                                       "GAMECHIP_PROC_BUDGET": str(budget)})
-    log = outcome.sim_dir / "gamechip.log"
-    if not outcome.passed or not outcome.actual:
-        failure = outcome.result.get("failure")
-        if failure:
-            raise GameFailed(f"MISMATCH in the processor on {sim} (reference level {level}, budget {budget:,}): "
-                             f"{failure}\nlog: {log}")
-        raise GameFailed(f"the game on {sim} broke before any mismatch:\n{outcome.log[-3000:]}\nlog: {log}")
-    game = outcome.actual
-    if check_nodes and game["searched_positions"]:
-        from tb.test_search import check_searches_on
-        try:
-            checked = check_searches_on(sim, game["searched_positions"], PROCESSOR_DEPTH_LIMIT, budget,
-                                        echo=echo, rtl_root=rtl_root)
-        except AssertionError as mismatch:
-            raise GameFailed(str(mismatch))
-        game["nodes_checked"] = checked
-    return game
-
-
-CLOCKS = ("hdl", "python")
-
-
-def run_processor_bench(sim, tests, env=None, tag="", echo=False, rtl_root=None, plusargs=(), clock="hdl"):
-    """Run cocotb ``tests`` of this bench on ``sim``; ``clock`` "hdl" (the clocked harness is the
-    top level) or "python" (the processor is, cocotb clocks it)."""
-    if clock not in CLOCKS:
-        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
-    full_env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"),
-                "GAMECHIP_PROC_LEVEL": os.environ.get("GAMECHIP_PROC_LEVEL", "1"), **(env or {})}
-    hdl = clock == "hdl"
-    return runner.run_design(DESIGN, sim, "tb.test_processor", tests, env=full_env,
-                             tag="-".join(filter(None, (tag, "clocked" if hdl else "cycle"))),
-                             direct=not hdl, clocked=hdl, quick_build=True, short_run=True, quiet=True,
-                             echo=echo, rtl_root=rtl_root, plusargs=plusargs)
-
-
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_processor(sim):
-    tests, env = PLAN[sim]
+    tests, env = PROCESSOR_PLAN[sim]
     outcome = run_processor_bench(sim, tests, env)
     if not outcome.passed:
         pytest.fail(f"processor bench on {sim} ({', '.join(tests)}) failed:\n"

@@ -4,9 +4,9 @@ Every node the engine reports (``node_event``: cycle, kind, ply, board, side to 
 moves, and for a leaf every evaluation term, the stable counts and the value) is compared with
 the golden search's trace (``golden.search``), then the answer (best move, value, completed
 depth, node count, cycle count). The first divergence stops the test and names the node by its
-path from the root. Two monitors feed the same scoreboard (tb/search_check.py):
+path from the root. Two monitors feed the same scoreboard (tb/checks/search.py):
 
-* ``hdl`` (the default): the top level is the HDL-clocked harness (tb/harness.py), which writes
+* ``hdl`` (the default): the top level is the HDL-clocked harness (tb/host/harness.py), which writes
   every node event to a file; Python only starts each search and waits for its end, while a
   golden process (PyPy when installed) checks the file as it grows, one search behind at most.
   Hundreds of thousands of cycles per second on Verilator.
@@ -21,29 +21,25 @@ numbered in its own cycles, go to the same scoreboard against its own golden sea
 
 import json
 import os
-import random
 import time
 from collections import deque
 
 import cocotb
 import pytest
 from cocotb.clock import Clock
+from cocotb.simtime import get_sim_time
 from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
-from cocotb.utils import get_sim_time
 
-from golden.board import draw, format_board, parse_board, popcount, start_position
-from golden.othello import legal_moves
-from golden.positions import random_game_positions
-from golden.search import MINUS_INFINITY, PLUS_INFINITY, search, search_events
-from tb import runner
-from tb.batch import ACTUAL_FILE, CASE_FILE, RESULT_FILE, case_record, end_run_if_failed, progress
-from tb.batch import environment as batch_environment
-from tb.search_check import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, LEAF_FIELDS, STALL_CYCLES,
+from golden.board import draw, format_board
+from golden.search import MINUS_INFINITY, PLUS_INFINITY, search_events
+from tb.checks.search_cases import SCALES, directed_cases, endgame_cases, random_cases
+from tb.host import runner
+from tb.host.search_bench import DESIGN, INTERLEAVED, replay_search_case, run_search_bench
+from tb.sim.results import SearchCounts, case_record, end_run_if_failed, environment, progress, record_result
+from tb.host.run_files import ACTUAL_FILE, CASE_FILE
+from tb.checks.search import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, LEAF_FIELDS, STALL_CYCLES,
                              GoldenProcess, LineFormat, SearchCase, answer_of, check_search, loud_fields)
 
-DESIGN = "search"
-INTERLEAVED = "search_c2"    # the engine with two interleaved contexts (rtl/contexts.py)
-MONITORS = ("hdl", "python")
 NO_LIMIT = (1 << 32) - 1
 FIRST_WAKE_CYCLES = 2_000        # the hdl monitor looks up from the simulation after this many
 MAX_WAKE_CYCLES = 200_000        # cycles, doubling up to this: limits and progress
@@ -80,7 +76,7 @@ class SearchTB:
     def __init__(self, dut):
         self.dut = dut
         self.log = dut._log
-        cocotb.start_soon(Clock(dut.clk, CLOCK_NS, "ns").start())
+        Clock(dut.clk, CLOCK_NS, unit="ns").start()
         self.event_ports = {name: getattr(dut, f"event_{name}") for name in LEAF_FIELDS}
         self.format = line_format(dut)
 
@@ -265,32 +261,16 @@ def failure_text(case, mismatch, env):
     return "\n".join(lines)
 
 
-def environment():
-    return dict(batch_environment(), design=os.environ.get("GAMECHIP_DESIGN", DESIGN),
+def search_environment():
+    """The run's environment (tb.sim.results.environment) with the search bench's own settings."""
+    return dict(environment(), design=os.environ.get("GAMECHIP_DESIGN", DESIGN),
                 scale=os.environ.get("GAMECHIP_SEARCH_SCALE", "small"),
                 monitor=os.environ.get("GAMECHIP_SEARCH_MONITOR", "python"))
 
 
-def record_result(test, checked, searches, seconds, cycles, failure=None, sim_cpu_seconds=None,
-                  golden_cpu_seconds=None, depths=None):
-    record = {"tests": {}}
-    if os.path.exists(RESULT_FILE):
-        with open(RESULT_FILE) as previous:
-            record = json.load(previous)
-    record["tests"][test] = {"checked": checked, "searches": searches, "wall_seconds": seconds,
-                             "cycles": cycles, "sim_cpu_seconds": sim_cpu_seconds,
-                             "golden_cpu_seconds": golden_cpu_seconds, "depths": depths}
-    record["checked"] = sum(t["checked"] for t in record["tests"].values())
-    if failure:
-        record.setdefault("failure", failure)
-        record.setdefault("failures", {})[test] = failure
-    with open(RESULT_FILE + ".tmp", "w") as out:
-        json.dump(record, out)
-    os.replace(RESULT_FILE + ".tmp", RESULT_FILE)
-
-
-class Tally:
-    """Searches checked so far by one cocotb test: counts, and the first failure raised."""
+class SearchTally:
+    """Searches checked so far by one cocotb test: counts (tb.sim.results.SearchCounts in the
+    result file), and the first failure raised."""
 
     def __init__(self, test, cases, env):
         end_run_if_failed(test)
@@ -301,7 +281,7 @@ class Tally:
         self.started, self.cpu_started = time.perf_counter(), time.process_time()
 
     def settle(self, case, outcome, beside=None):
-        """One search's outcome from tb.search_check.check_search: count it, or save the case
+        """One search's outcome from tb.checks.search.check_search: count it, or save the case
         and raise the failure report (``beside``: what the interleaved engine's other context
         was searching meanwhile, named in the report)."""
         mismatch, answer = outcome["mismatch"], outcome["answer"]
@@ -318,8 +298,8 @@ class Tally:
             if beside is not None:
                 message += (f"\nother context: searching {beside} meanwhile (the replay runs this case "
                             f"alone on {self.env['design']})")
-            record_result(self.test, self.checked, self.searches, time.perf_counter() - self.started,
-                          self.cycles, message)
+            record_result(self.test, SearchCounts(self.checked, self.searches, time.perf_counter() - self.started,
+                                                  self.cycles), failure=message)
             raise AssertionError(message)
         self.checked += outcome["nodes"]
         self.cycles += outcome["cycles"]
@@ -336,14 +316,14 @@ class Tally:
     def done(self):
         """Record the counts; the simulator's CPU time (this process: the model and cocotb) and
         the golden process's tell what each side costs on a shared machine."""
-        record_result(self.test, self.checked, self.searches, time.perf_counter() - self.started, self.cycles,
-                      sim_cpu_seconds=time.process_time() - self.cpu_started,
-                      golden_cpu_seconds=self.golden_cpu or None, depths=self.depths)
+        record_result(self.test, SearchCounts(self.checked, self.searches, time.perf_counter() - self.started,
+                                              self.cycles, sim_cpu_seconds=time.process_time() - self.cpu_started,
+                                              golden_cpu_seconds=self.golden_cpu or None, depths=self.depths))
 
 
 async def check_searches(dut, cases, test):
     """Run every case under the scoreboard; stop at the first divergence with a named node."""
-    env = environment()
+    env = search_environment()
     if env["monitor"] == "hdl":
         await check_searches_clocked(dut, cases, test, env)
     else:
@@ -356,7 +336,7 @@ async def check_searches_per_cycle(dut, cases, test, env):
         return
     tb = SearchTB(dut)
     await tb.reset()
-    tally = Tally(test, cases, env)
+    tally = SearchTally(test, cases, env)
     for case in cases:
         golden = search_events(case.position, case.depth, case.budget)   # its length: when to give up
         lines = await tb.run(case, golden.cycles + STALL_CYCLES + 1)
@@ -369,7 +349,7 @@ async def check_searches_interleaved(dut, cases, test, env):
     own golden search; outcomes are settled as the searches end."""
     tb = InterleavedSearchTB(dut)
     await tb.reset()
-    tally = Tally(test, cases, env)
+    tally = SearchTally(test, cases, env)
     limits = [search_events(case.position, case.depth, case.budget).cycles + STALL_CYCLES + 1 for case in cases]
     await tb.run_all(cases, limits, lambda index, lines, beside: tally.settle(
         cases[index], check_search(cases[index], lines, tb.format),
@@ -382,7 +362,7 @@ async def check_searches_clocked(dut, cases, test, env):
     in its own event file; outcomes are settled in order."""
     tb = ClockedSearchTB(dut)
     await tb.ready()
-    tally = Tally(test, cases, env)
+    tally = SearchTally(test, cases, env)
     golden = GoldenProcess(log_path=os.path.abspath("golden_process.log"))
     progress(f"search {test}: golden process {golden.python}")
     in_flight = deque()
@@ -414,172 +394,6 @@ def golden_outcome(golden, entry):
     return case, golden.result(number)
 
 
-# --- the positions ---------------------------------------------------------------------
-
-SCALES = {
-    # depth and number of random-play searches, searches with a budget that stops inside an
-    # iteration, searches with a pass and a finished game inside the horizon, endgames
-    # (number, empties) searched to the end, and long searches of the depth limit 16 with a budget
-    # of ``long_budget`` cycles (deep iterations, killers of many plies)
-    "tiny": {"windows": 0, "depth": 2, "random": 1, "budgeted": 1, "passes": 1, "endgames": 1, "empties": 3, "long": 0},
-    "small": {"windows": 1, "depth": 3, "random": 3, "budgeted": 2, "passes": 2, "endgames": 2, "empties": 5, "long": 0},
-    "medium": {"windows": 2, "depth": 4, "random": 6, "budgeted": 3, "passes": 3, "endgames": 3, "empties": 7, "long": 0},
-    "large": {"windows": 4, "depth": 5, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 8, "long": 4,
-              "long_budget": 250_000},
-    "huge": {"depth": 6, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 10, "long": 10,
-             "long_budget": 1_000_000},
-}
-
-
-def random_midgames(rng, count, low=8, high=40):
-    """Positions from random games, ``low``..``high`` discs, with a legal move."""
-    out = []
-    while len(out) < count:
-        game = random_game_positions(rng)
-        candidates = [p for p in game if low <= popcount(p.black | p.white) <= high
-                      and legal_moves(p.own, p.opp)]
-        if candidates:
-            out.append(rng.choice(candidates))
-    return out
-
-
-def endgames(rng, count, empties):
-    """Positions from random games with exactly ``empties`` empty squares, game not over."""
-    out = []
-    while len(out) < count:
-        for p in random_game_positions(rng):
-            if 64 - popcount(p.black | p.white) == empties and (
-                    legal_moves(p.own, p.opp) or legal_moves(p.opp, p.own)):
-                out.append(p)
-                break
-    return out
-
-
-def finished(node):
-    """A node of the trace whose game is over (searched as terminal, or a leaf at the end)."""
-    pos = node.position
-    return not legal_moves(pos.own, pos.opp) and not legal_moves(pos.opp, pos.own)
-
-
-def with_pass_or_end(rng, count, depth):
-    """Random-game positions whose depth-``depth`` tree holds both a pass and a finished game."""
-    out = []
-    while len(out) < count:
-        for p in random_game_positions(rng)[-14:]:
-            if finished_position(p):
-                continue
-            trace = search(p, depth).trace
-            if any(n.ply > 0 and n.move is None for n in trace) and any(finished(n) for n in trace):
-                out.append(p)
-                break
-    return out
-
-
-def finished_position(p):
-    return not legal_moves(p.own, p.opp) and not legal_moves(p.opp, p.own)
-
-
-def directed_cases():
-    black_start = start_position()
-    cases = [SearchCase(black_start, d, None, f"start position, depth {d}") for d in (1, 2, 3)]
-    # Depth 1 prefers C4, which is not the first legal move in the static order: iteration 2
-    # must start from it (the PV), then E6 wins at depth 3.
-    pv_not_first = parse_board("---------O---O---XOX-O-----OXO-----XOX-------OX----------------- X")
-    cases.append(SearchCase(pv_not_first, 3, None, "PV move is not the first in static order"))
-    cases.append(SearchCase(black_start, 6, 200, "start position, depth 6, budget 200 (stops in iteration 4)"))
-    cases.append(SearchCase(black_start, 6, 30, "start position, budget 30 (stops in iteration 3)"))
-    # Gaps the mutation score found (README, "Mutation score"): a budget that runs out inside
-    # iteration 2 (every other budgeted search stops in iteration 3 or later, so an engine that
-    # does not stop iteration 2 passed them), and one smaller than iteration 1, which must
-    # complete anyway (an engine that applies the budget to iteration 1 passed every case).
-    cases.append(SearchCase(black_start, 6, 12, "start position, budget 12 (stops in iteration 2)"))
-    cases.append(SearchCase(black_start, 6, 2, "start position, budget 2 (iteration 1 completes anyway)"))
-    # The side to move cannot move and the opponent's one move is A1 (square 0, the legal
-    # vector 1): a pass, then a single move, then the end of the game. Nothing else gives a
-    # legal vector of exactly 1, so an engine that tests "!= 1" for "any move" passed.
-    only_a1 = parse_board("-XOOOOOO" + "-" * 56 + " X")
-    cases.append(SearchCase(only_a1, 3, None, "root must pass, the opponent's one move is A1"))
-    # The root's pass as the answer of iteration 1 (the pass leaf raises the root's alpha), as
-    # the leaf that cuts the root off in iteration 1, as the child whose value cuts it off in a
-    # later iteration, and as the root's only move when it fails low: four ways the
-    # answer's pass flag is made, each untested before.
-    cases.append(SearchCase(only_a1, 1, None, "root must pass, depth 1"))
-    cases.append(SearchCase(only_a1, 1, None, "root must pass, depth 1, the pass leaf cuts the root off",
-                            alpha=-20, beta=-13))
-    cases.append(SearchCase(only_a1, 3, None, "root must pass, the pass child cuts the root off in iteration 2",
-                            alpha=-20, beta=-10))
-    cases.append(SearchCase(only_a1, 2, None, "root must pass, and the pass fails low", alpha=-5, beta=0))
-    # A root child that ends the game (H2) and whose value ties the root's alpha exactly: only a
-    # terminal child's value is not held inside its window, so only it can tie; with the null
-    # window (51, 52) nothing raises the root's alpha and the first move, H1, stays the answer.
-    tie = parse_board("OOOOOOO-OOXXXXX-OOOOOOXOOOOOOXXOOOOOOOXOOOOXXXXOOOOOOOOOOOOOOOOO O")
-    cases.append(SearchCase(tie, 2, None, "a game-ending root child ties the root's alpha", alpha=51, beta=52))
-    # The same child, reached second in iteration 2 (the PV H1 fails low), now over the root's
-    # beta (45, 50): a terminal node at level 1 whose own value cuts the root off, the one
-    # return whose cut-off compares the evaluator's value (rtl/search.py leaving_fold).
-    cases.append(SearchCase(tie, 2, None, "a game-ending root child cuts the root off", alpha=45, beta=50))
-    # Passes and killer moves: at depth 4 from this endgame passes cut nodes off (a pass leaf
-    # at the frontier, and a pass child's returned value above it) at levels whose killer is
-    # set, and later nodes of those levels have the killer legal: a pass is never a killer, so
-    # the killer must stay. An engine that stores the pass's square (A1) as the killer there
-    # tries the moves in another order (mutation survivors of lines 507 and 537).
-    pass_killers = parse_board("--X-XXX--X--XXX-XXXXXOXXXX-XXOXX-XXXXXOX--XXXXXXOOXOXXXXOOOXXX-O O")
-    cases.append(SearchCase(pass_killers, 4, None, "a pass cuts off its parent where a killer is set"))
-    # A level-3 node that returns to level 2 without a cut-off, as the last child of a level-2
-    # node that then returns to level 1, under a root whose alpha is set: level 1 must keep its
-    # beta (minus the root's alpha, from the stack) for its next children, which cut on it. An
-    # engine that loses the root's alpha there (line 601's `level >= 3`) searched every other
-    # case the same.
-    keeps_beta = parse_board("XXXXXXX-XXOOXX-XXXOXXXOX-XOXXXXXXXOXOOOOOXXXOXOXOXXXOOXXOOOOO-XX X")
-    cases.append(SearchCase(keeps_beta, 4, None, "level 1 keeps its beta after a level-3 return"))
-    # A pass at the root: white cannot move, black can.
-    root_pass = parse_board("XXXXXXXX" * 7 + "XXXXXO-- O")
-    cases.append(SearchCase(root_pass, 4, None, "root must pass", exact=True))
-    over = parse_board("X" * 63 + "- X")
-    cases.append(SearchCase(over, 2, None, "game over at the root", exact=True))
-    return cases + window_cases(black_start, 3) + window_cases(pv_not_first, 4)
-
-
-def window_cases(position, depth, label=""):
-    """The root windows a host hands an engine (SPEC §12) around the position's true value v:
-    null windows just below, at and above v (fail high, exact boundary, fail low), a narrow
-    window holding v, one wholly above (every move fails low) and one wholly below (the first
-    move cuts the root off)."""
-    v = search(position, depth).value
-    windows = [(v - 1, v), (v, v + 1), (v - 2, v + 2), (v + 1, v + 9), (v - 9, v - 1), (MINUS_INFINITY, v),
-               (v, PLUS_INFINITY)]
-    return [SearchCase(position, depth, None, f"{label or 'root window'} ({a}, {b}) around the value {v}",
-                       alpha=a, beta=b)
-            for a, b in windows if MINUS_INFINITY <= a < b <= PLUS_INFINITY]
-
-
-def random_cases(seed, scale):
-    rng = random.Random(seed)
-    size = SCALES[scale]
-    cases = [SearchCase(p, size["depth"], None, f"random play #{i} (seed {seed}), depth {size['depth']}")
-             for i, p in enumerate(random_midgames(rng, size["random"]))]
-    cases += [SearchCase(p, size["depth"] + 2, 300 + 200 * i,
-                         f"random play #{i} (seed {seed}), budget {300 + 200 * i} cycles")
-              for i, p in enumerate(random_midgames(rng, size["budgeted"]))]
-    cases += [SearchCase(p, 4, None, f"pass and game over within the horizon #{i} (seed {seed})")
-              for i, p in enumerate(with_pass_or_end(rng, size["passes"], 4))]
-    cases += [SearchCase(p, 16, size["long_budget"], f"random play #{i} (seed {seed}), "
-                         f"budget {size['long_budget']:,} cycles")
-              for i, p in enumerate(random_midgames(rng, size["long"], low=20))]
-    for i, p in enumerate(random_midgames(rng, size.get("windows", 0))):
-        cases += window_cases(p, size["depth"], f"random play #{i} (seed {seed}), root window")
-    return cases
-
-
-def endgame_cases(seed, scale):
-    rng = random.Random(seed + 1000)
-    empties = SCALES[scale]["empties"]
-    return [SearchCase(p, min(16, 2 * empties), None,
-                       f"endgame #{i} with {empties} empties (seed {seed}), searched to the end",
-                       exact=True)
-            for i, p in enumerate(endgames(rng, SCALES[scale]["endgames"], empties))]
-
-
 # --- cocotb tests ----------------------------------------------------------------------
 
 @cocotb.test()
@@ -589,19 +403,19 @@ async def directed(dut):
 
 @cocotb.test()
 async def random_play(dut):
-    env = environment()
+    env = search_environment()
     await check_searches(dut, random_cases(env["seed"], env["scale"]), "random_play")
 
 
 @cocotb.test()
 async def endgame(dut):
-    env = environment()
+    env = search_environment()
     await check_searches(dut, endgame_cases(env["seed"], env["scale"]), "endgame")
 
 
 @cocotb.test()
 async def replay(dut):
-    with open(environment()["case"]) as saved:
+    with open(search_environment()["case"]) as saved:
         case = SearchCase.from_dict(json.load(saved)["case"])
     await check_searches(dut, [case], "replay")
 
@@ -612,30 +426,6 @@ async def from_file(dut):
     with open(os.environ["GAMECHIP_CASES"]) as saved:
         cases = [SearchCase.from_dict(record) for record in json.load(saved)]
     await check_searches(dut, cases, "from_file")
-
-
-def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None, tag="game-nodes"):
-    """Run the searches of ``boards`` (board texts) on ``sim`` with the scoreboard; the number
-    of nodes checked, or AssertionError with the failure report."""
-    cases = [SearchCase(parse_board(text), depth, budget, f"search #{i} of the game") for i, text in enumerate(boards)]
-    return check_search_cases(sim, cases, tag, echo=echo, rtl_root=rtl_root)
-
-
-def check_search_cases(sim, cases, tag, echo=False, rtl_root=None):
-    """Run ``cases`` (SearchCase) in one simulation on ``sim`` under the node scoreboard; the
-    number of node reports checked, or AssertionError with the failure report."""
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
-        json.dump([case.to_dict() for case in cases], out)
-    try:
-        outcome = run_search_bench(sim, ["from_file"], "small", tag=tag, echo=echo, cases_file=out.name,
-                                   rtl_root=rtl_root)
-    finally:
-        os.unlink(out.name)
-    if not outcome.passed:
-        raise AssertionError(outcome.result.get("failure") or outcome.log_excerpt(3000))
-    return outcome.result.get("checked", 0)
 
 
 @cocotb.test()
@@ -669,46 +459,6 @@ async def free_run(dut):
 # Under the HDL clock with every node checked, Verilator runs this design at 100k+ cycles/s, GHDL
 # and Icarus at a few hundred: sizes chosen so each stays around a minute.
 SCALE_FOR_SIM = {"icarus": "small", "verilator": "large", "ghdl": "small"}
-
-
-def run_search_bench(sim, tests, scale, seed=1, waves=False, tag="", case_file=None, echo=False,
-                     rtl_root=None, optimised=False, cases_file=None, monitor="hdl", plusargs=(), design=DESIGN):
-    """Run cocotb ``tests`` of this bench on ``design`` (the engine, or INTERLEAVED, which has the
-    per-cycle monitor only); ``monitor`` "hdl" (HDL clock, events logged by the harness) or
-    "python" (the per-cycle monitor, the engine as the top level)."""
-    if monitor not in MONITORS:
-        raise ValueError(f"monitor must be one of {', '.join(MONITORS)}, got {monitor!r}")
-    if design == INTERLEAVED and monitor != "python":
-        raise ValueError(f"{INTERLEAVED} has the per-cycle monitor only")
-    env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_SEARCH_SCALE": scale, "GAMECHIP_SEARCH_MONITOR": monitor}
-    if cases_file:
-        env["GAMECHIP_CASES"] = str(cases_file)
-    if case_file:
-        env["GAMECHIP_CASE"] = str(case_file)
-    clocked = monitor == "hdl"
-    return runner.run_design(design, sim, "tb.test_search", tests, env=env, waves=waves,
-                             tag="-".join(filter(None, (tag, "clocked" if clocked else "cycle"))),
-                             echo=echo, rtl_root=rtl_root, direct=not clocked, clocked=clocked, quiet=True,
-                             quick_build=not optimised, plusargs=plusargs)
-
-
-def waveform(sim_dir, sim, monitor="python", design=DESIGN):
-    top = design if monitor == "python" else runner.harness.clocked_harness_name(design)
-    return {"icarus": sim_dir / f"{top}.vcd", "verilator": sim_dir / "dump.fst",
-            "ghdl": sim_dir / f"{top}.ghw"}[sim]
-
-
-def replay_search_case(case_file, waves=True, echo=False, rtl_root=None, monitor="python"):
-    """Re-run one saved search case (by default under the per-cycle monitor, every cycle seen
-    by Python); return (RunResult, waveform path or None)."""
-    record = json.loads(open(case_file).read())
-    design = record.get("design", DESIGN)
-    if design == INTERLEAVED:
-        monitor = "python"
-    outcome = run_search_bench(record["sim"], ["replay"], "small", seed=record.get("seed", 1), waves=waves,
-                               tag="replay", case_file=os.path.abspath(case_file), echo=echo,
-                               rtl_root=rtl_root, monitor=monitor, design=design)
-    return outcome, waveform(outcome.sim_dir, record["sim"], monitor, design) if waves else None
 
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)

@@ -11,12 +11,12 @@ samples from each start edge) and checked level by level: start bit, 8 data bits
 stop bit, every level change exactly on a bit boundary (bit period = divisor cycles), ``busy``
 for exactly 10 bit periods.
 
-The top level is the converted ``uart`` inside its clocked harness (tb.harness
+The top level is the converted ``uart`` inside its clocked harness (tb.host.harness
 ``verilog_clock_harness``): the clock runs in HDL and every other port is the harness's, so cocotb
 writes the rx line once per run of equal bits and wakes only on the edges of the outputs (and of
 ``clk`` around each tx_send), never once per cycle. The batch harness of the position blocks would
 not do: it applies whole vectors per start/done handshake, while a serial line needs bit times.
-``clock="python"`` in :func:`run_uart` runs the same tests with the design itself as the top level
+``clock="python"`` in tb.host.uart_bench ``run_uart`` runs the same tests with the design itself as the top level
 and cocotb's Clock on ``clk``.
 """
 
@@ -28,20 +28,18 @@ from typing import Optional
 
 import cocotb
 import pytest
-from cocotb.triggers import Edge, FallingEdge, First, ReadOnly, RisingEdge, Timer
-from cocotb.utils import get_sim_time
+from cocotb.simtime import get_sim_time
+from cocotb.triggers import FallingEdge, First, ReadOnly, RisingEdge, Timer
 
-from tb import runner
-from tb.batch import Tally, record_result, start_clock
+from tb.host import runner
+from tb.host.uart_bench import DESIGN, uart_regression
+from tb.sim.batch import Tally, record_result, start_clock
 
-DESIGN = "uart"
 CLOCK_NS = 10
 PS_PER_NS = 1000
 STEP_PS = 10  # the converted Verilog's `timescale precision: every time the bench uses is a multiple
-TESTS = ("every_byte_both_ways", "rx_back_to_back", "rx_baud_mismatch", "rx_framing_error", "rx_glitch",
-         "rx_stuck_low_and_break", "rx_noise")
 FRAME_BITS = 10  # start, 8 data, stop
-# Under the HDL clock (tb.harness) the bench spends its time on bit-level events, not on clock
+# Under the HDL clock (tb.host.harness) the bench spends its time on bit-level events, not on clock
 # edges: it now simulates 2.2 times the cycles it did under cocotb's Clock, in less time (all 256
 # bytes twice each way, and about three times the random frames, glitches and noise bursts).
 EVERY_BYTE_ROUNDS = 2
@@ -187,12 +185,6 @@ def now_ps():
     return round(get_sim_time("ps"))
 
 
-def value_change(signal):
-    """A trigger on any change of ``signal``: ``signal.value_change`` on cocotb 2.x, where
-    ``Edge`` is deprecated; ``Edge`` on 1.x, which has no ``value_change``."""
-    return signal.value_change if hasattr(signal, "value_change") else Edge(signal)
-
-
 # ---------------------------------------------------------------- the bench
 
 class UartTB:
@@ -253,7 +245,7 @@ class UartTB:
 
     async def watch_tx(self):
         while True:
-            await value_change(self.dut.tx)
+            await self.dut.tx.value_change
             text = str(self.dut.tx.value).lower()
             self.tx_changes.append((now_ps(), int(text) if text in ("0", "1") else text))
 
@@ -543,52 +535,6 @@ async def rx_noise(dut):
                          gaps=(0, 1))
     await tb.finish_rx()
     tb.passed()
-
-
-# ---------------------------------------------------------------- host side
-
-CLOCKS = ("hdl", "python")
-
-
-def top_level(clock):
-    return DESIGN if clock == "python" else runner.harness.clocked_harness_name(DESIGN)
-
-
-def waveform_path(sim_dir, sim, clock="hdl"):
-    """Where a run with waves leaves its waveform."""
-    top = top_level(clock)
-    return sim_dir / {"icarus": f"{top}.vcd", "verilator": "dump.fst", "ghdl": f"{top}.ghw"}[sim]
-
-
-def run_uart(sim, tests=TESTS, waves=False, tag="", rtl_root=None, seed=None, plusargs=(), clock="hdl"):
-    """Build (if needed) and run ``tests`` of this bench on the converted ``uart`` under ``sim``;
-    ``clock`` "hdl" (the clocked harness is the top level) or "python" (the design is, cocotb
-    clocks it). Returns tb.runner's RunResult."""
-    from rtl.designs import UART_DIVISOR
-
-    if clock not in CLOCKS:
-        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
-    seed = seed if seed is not None else os.environ.get("GAMECHIP_SEED", "1")
-    env = {"GAMECHIP_SEED": str(seed), "GAMECHIP_UART_DIVISOR": str(UART_DIVISOR)}
-    hdl = clock == "hdl"
-    # quick_build, short_run: a few hundred thousand cycles; Verilator's build is the cost, not its model
-    return runner.run_design(DESIGN, sim, "tb.test_uart", list(tests), env=env, waves=waves,
-                             tag="-".join(filter(None, (tag, "clocked" if hdl else "cycle"))),
-                             rtl_root=rtl_root, direct=not hdl, clocked=hdl, quiet=True, quick_build=True,
-                             short_run=True, plusargs=plusargs)
-
-
-def uart_regression(sim, rtl_root=None, tag=""):
-    """Every test; on a failure, the first failing test again with waves, and its waveform."""
-    def replay(outcome):
-        failures = outcome.result.get("failures", {})
-        if not failures:
-            return None
-        rerun = run_uart(sim, [next(iter(failures))], waves=True, tag=f"{tag}-replay" if tag else "replay",
-                         rtl_root=rtl_root)
-        return waveform_path(rerun.sim_dir, sim)
-
-    return runner.require_checked(run_uart(sim, rtl_root=rtl_root, tag=tag), f"uart on {sim}", replay)
 
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)

@@ -1,4 +1,4 @@
-"""`gamechip area` (gamechip/area.py): the small blocks synthesise with the pinned Yosys (which
+"""`gamechip area` (gamechip/measure/area.py): the small blocks synthesise with the pinned Yosys (which
 also proves their Verilog synthesises), the numbers come from the tools, the UART is placed and
 routed for a measured clock, and the logic-level count is right on netlists built by hand."""
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from gamechip.area import WRAPPER, lut_levels, wrapper_verilog
+from gamechip.measure.area import WRAPPER, lut_levels, wrapper_verilog
 from rtl.designs import PORTS
-from tb.runner import hdl_dir
+from tb.host.runner import hdl_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,8 +69,7 @@ ERROR: Unable to place cell 'chain_SB_DFF_Q_208_DFFLC', no BELs remaining to imp
 def test_a_design_whose_packed_cells_overflow_the_hx8k_goes_to_ecp5_instead_of_stopping_the_run(monkeypatch, tmp_path):
     """chess_movegen's LUT4 count fits the HX8K, its LUTs, flip-flops and carry cells packed do not:
     nextpnr then fails, which must read as "does not fit", as a LUT count above the HX8K does."""
-    from gamechip import area
-
+    from gamechip.measure import area
     assert area.ice40_overflow(NEXTPNR_OVERFULL) == (9165, 7680)
     assert area.ice40_overflow(NEXTPNR_OVERFULL.replace("9165", "7000")) is None
     assert area.ice40_overflow("ERROR: something else") is None
@@ -88,8 +87,7 @@ def test_a_design_whose_packed_cells_overflow_the_hx8k_goes_to_ecp5_instead_of_s
 
 
 def test_a_design_whose_tools_fail_is_named_and_the_others_are_still_measured(monkeypatch, tmp_path, capsys):
-    from gamechip import area
-
+    from gamechip.measure import area
     measured = []
 
     def area_rows(designs, families, work, progress=None, place=True):
@@ -155,7 +153,7 @@ def test_the_place_and_route_wrapper_connects_every_port(tmp_path):
 
 
 def test_make_bench_gives_nodes_per_second_at_the_clock_of_the_last_area_run(tmp_path, capsys):
-    from gamechip.search_bench import print_nodes_per_second
+    from gamechip.measure.search_bench import print_nodes_per_second
 
     area = tmp_path / "area.json"
     print_nodes_per_second(1.25, area)
@@ -177,7 +175,7 @@ def test_make_bench_gives_nodes_per_second_at_the_clock_of_the_last_area_run(tmp
 
 
 def test_the_bench_counts_the_inner_and_frontier_nodes_a_pipelined_schedule_pays_for():
-    from gamechip.search_bench import cycle_split, midgame_positions
+    from gamechip.measure.search_bench import cycle_split, midgame_positions
     from golden.board import popcount
     from golden.othello import legal_moves
 
@@ -191,7 +189,7 @@ def test_the_bench_counts_the_inner_and_frontier_nodes_a_pipelined_schedule_pays
 
 
 def test_the_no_trace_variants_leave_only_the_debug_outputs_open(tmp_path):
-    from gamechip.area import DEBUG_OUTPUTS, no_trace_verilog
+    from gamechip.measure.area import DEBUG_OUTPUTS, no_trace_verilog
 
     for design in DEBUG_OUTPUTS:
         text = no_trace_verilog(design, PORTS[design])
@@ -209,7 +207,7 @@ def test_the_search_engines_board_stack_maps_to_block_ram(tmp_path):
     """SPEC §7: the board stack is block RAM. Yosys's memory passes as synth_ice40 runs them
     (memory inference, then its iCE40 block-RAM library) must put both halves of the stack in
     SB_RAM40_4K; a reset or an asynchronous read on the memory makes them flip-flops."""
-    from gamechip.area import tool
+    from gamechip.measure.area import tool
 
     shutil.copy(hdl_dir("search") / "search.v", tmp_path / "search.v")
     script = ("read_verilog search.v; hierarchy -top search; proc; opt_clean; memory -nomap; "

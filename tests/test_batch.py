@@ -1,4 +1,4 @@
-"""tb/batch.py's counting, in-process with a stand-in for the harness (no simulator): the cases
+"""tb/sim/batch.py's counting, in-process with a stand-in for the harness (no simulator): the cases
 a run reports as checked are the cases it compared with the golden model, no more, no less."""
 
 import asyncio
@@ -7,7 +7,7 @@ import json
 import pytest
 
 from golden.board import START
-from tb.batch import RESULT_FILE, BlockCheck, Case, check_cases
+from tb.sim.batch import RESULT_FILE, BlockCheck, Case, check_cases
 
 
 class Echo(BlockCheck):

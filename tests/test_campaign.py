@@ -2,7 +2,7 @@
 (``kill -9``, a half-written journal line, Ctrl-C, a simulator crash, a shard past its timeout,
 a real mismatch), locally and on a real Dask LocalCluster on loopback.
 
-Every campaign runs as a subprocess with its own GAMECHIP_BUILD (tb.runner reads it at import
+Every campaign runs as a subprocess with its own GAMECHIP_BUILD (tb.host.runner reads it at import
 time), so these tests never touch build/ while the regression runs. Small, fast blocks on
 Icarus keep each shard a second or two.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from gamechip.campaign import _classify
+from gamechip.campaign.shards import classify_outcome
 from gamechip.cli import main
 from tests.test_cli_robustness import sigint_as_on_a_terminal
 from tests.test_mutants import MUTANTS, mutant_root
@@ -60,15 +60,56 @@ def planned_keys(blocks, sims, count, seed, shard_size):
             for b in blocks for s in sims for i, first in enumerate(range(0, count, shard_size))}
 
 
-def wait_for_lines(out, lines, proc, limit=120):
+def journaled(out, lines):
+    """Whether campaign ``out`` has journaled ``lines`` shards or more."""
     path = Path(out) / "journal.jsonl"
+    return path.exists() and path.read_text().count("\n") >= lines
+
+
+def wait_until(condition, proc, what, limit=300):
+    """Wait for a state of the running campaign ``proc``, however loaded the machine (``limit``
+    seconds at most); it must not end first."""
     deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if path.exists() and path.read_text().count("\n") >= lines:
-            return
-        assert proc.poll() is None, f"the campaign ended early:\n{proc.stderr.read()}"
+    while not condition():
+        assert proc.poll() is None, f"the campaign ended before {what}:\n{proc.stderr.read()}"
+        assert time.monotonic() < deadline, f"no {what} after {limit} s"
         time.sleep(0.1)
-    raise AssertionError(f"no {lines} journal lines after {limit} s")
+
+
+class HeldSimulator:
+    """A ``vvp`` for the front of PATH that holds shards at a gate: while the ``gate`` folder
+    exists, the first ``passes`` simulator runs go through to Icarus's vvp and every later one
+    hangs (leaving ``held.<pid>`` in the gate) until its shard is killed. A campaign that is
+    interrupted once ``held()`` is true is interrupted mid-shard, however fast or loaded the
+    machine: it cannot have finished."""
+
+    def __init__(self, folder, passes):
+        self.bin, self.gate = folder / "bin", folder / "gate"
+        self.bin.mkdir(parents=True)
+        passes_through = " ".join(str(n) for n in range(1, passes + 1))
+        vvp = shutil.which("vvp")
+        (self.bin / "vvp").write_text(
+            f"#!/bin/sh\nif [ -d '{self.gate}' ]; then\n"
+            f"  for n in {passes_through}; do mkdir '{self.gate}'/pass$n 2>/dev/null && exec '{vvp}' \"$@\"; done\n"
+            f"  touch '{self.gate}'/held.$$\n  exec sleep 600\nfi\nexec '{vvp}' \"$@\"\n")
+        (self.bin / "vvp").chmod(0o755)
+
+    def path(self):
+        return f"{self.bin}{os.pathsep}{os.environ['PATH']}"
+
+    def close_gate(self):
+        self.gate.mkdir()
+
+    def held(self):
+        return self.gate.is_dir() and any(self.gate.glob("held.*"))
+
+    def release(self):
+        """Open the gate, and end any held simulator its shard's kill missed."""
+        for held in self.gate.glob("held.*"):
+            pid = int(held.suffix[1:])
+            if _cmdline(Path(f"/proc/{pid}")) == b"sleep\x00600\x00":
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(self.gate, ignore_errors=True)
 
 
 def shard_processes(out):
@@ -99,10 +140,10 @@ def processes_building_in(build, command):
 
 def cluster_shard_processes(build):
     """Shard subprocesses started by Dask workers that build in ``build``."""
-    return processes_building_in(build, b"gamechip.campaign\0worker")
+    return processes_building_in(build, b"gamechip.campaign.shards\0worker")
 
 
-def assert_no_shard_left(out, limit=5.0, find=shard_processes):
+def assert_no_shard_left(out, limit=30.0, find=shard_processes):
     deadline = time.monotonic() + limit
     while find(out) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -123,7 +164,7 @@ def test_two_workers_two_blocks(build, tmp_path):
     assert all(e["tools"]["iverilog"].startswith("Icarus Verilog") and e["tools"]["cocotb"] for e in entries)
     assert all(e["timings"]["wall_seconds"] > 0 and e["started"] < e["ended"] for e in entries)
     # the slots are reused: 6 shards, 2 workers, 2 slots (a slot can stay locked a few ms after
-    # its shard released it; take_slot waits that long before it takes a third: tb/slots.py)
+    # its shard released it; take_slot waits that long before it takes a third: tb/host/slots.py)
     assert {e["tag"] for e in entries} <= {"campaign-s0", "campaign-s1"}, [e["tag"] for e in entries]
     slots = list((build / "sim").glob("*-campaign-s*"))  # 3 shards per block in 2 slots: one slot ran twice
     assert slots and all(len(list(slot.glob("*_results.xml"))) <= 1 for slot in slots)  # no pile of stale ones
@@ -140,11 +181,16 @@ def test_kill_9_then_resume_loses_nothing(build, tmp_path):
     out = tmp_path / "killed"
     args = ["--blocks", *BLOCKS, "--sims", "icarus", "--count", "1200", "--shard-size", "200", "--seed", "41",
             "--workers", "2", "--out", str(out)]
-    proc = start(build, *args)
-    wait_for_lines(out, 1, proc)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.communicate()
-    assert_no_shard_left(out)  # the shards died with the campaign, simulators included
+    simulator = HeldSimulator(tmp_path / "held", passes=2)  # 2 shards pass, the next ones hang
+    simulator.close_gate()
+    try:
+        proc = start(build, *args, env={"PATH": simulator.path()})
+        wait_until(lambda: journaled(out, 1) and simulator.held(), proc, "a journaled shard and a running one")
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        assert_no_shard_left(out)  # the shards died with the campaign, simulators included
+    finally:
+        simulator.release()
     before = (out / "journal.jsonl").read_text()
     before = before[:before.rfind("\n") + 1]  # (a line cut by the kill would run again)
     finished = [json.loads(line) for line in before.splitlines()]
@@ -163,13 +209,18 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(build, tmp_path):
     out = tmp_path / "interrupted"
     args = ["--blocks", "stable_discs", "--count", "1600", "--shard-size", "200", "--seed", "51", "--workers", "2",
             "--out", str(out)]
-    proc = start(build, *args)
-    wait_for_lines(out, 1, proc)
-    proc.send_signal(signal.SIGINT)
-    _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
-    assert "interrupted" in stderr and "--resume" in stderr.splitlines()[-1], stderr
-    assert_no_shard_left(out)
+    simulator = HeldSimulator(tmp_path / "held", passes=2)  # 2 shards pass, the next ones hang
+    simulator.close_gate()
+    try:
+        proc = start(build, *args, env={"PATH": simulator.path()})
+        wait_until(lambda: journaled(out, 1) and simulator.held(), proc, "a journaled shard and a running one")
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=120)
+        assert proc.returncode == 130, stderr
+        assert "interrupted" in stderr and "--resume" in stderr.splitlines()[-1], stderr
+        assert_no_shard_left(out)
+    finally:
+        simulator.release()
     finished = journal(out)
     assert all(e["status"] == "pass" for e in finished)  # the killed shards are not journaled
     hint = shlex.split(stderr.splitlines()[-1])
@@ -184,14 +235,17 @@ def test_ctrl_c_while_shrinking_keeps_the_failure_found(build, tmp_path):
     design, file, *edits = MUTANTS["stable_discs inner square ignores one diagonal"]
     rtl = mutant_root(tmp_path, file, *edits)
     out = tmp_path / "stopped-shrinking"
-    proc = start(build, "--blocks", "stable_discs", "--count", "200", "--seed", "7", "--out", str(out),
-                 env={"GAMECHIP_RTL_ROOT": str(rtl)})
-    deadline = time.monotonic() + 120
-    while not list(out.glob(".running/*/result.json")):  # the failure is saved, shrinking begins
-        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.poll() else "no result"
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
-    _, stderr = proc.communicate(timeout=60)
+    simulator = HeldSimulator(tmp_path / "held", passes=1)  # the fuzz run fails; the shrinker's runs hang
+    simulator.close_gate()
+    try:
+        proc = start(build, "--blocks", "stable_discs", "--count", "200", "--seed", "7", "--out", str(out),
+                     env={"GAMECHIP_RTL_ROOT": str(rtl), "PATH": simulator.path()})
+        # the failure is saved and shrinking has begun
+        wait_until(lambda: list(out.glob(".running/*/result.json")) and simulator.held(), proc, "a shrink run")
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=120)
+    finally:
+        simulator.release()
     assert proc.returncode == 130, stderr
     (entry,) = journal(out)
     assert entry["status"] == "fail" and "MISMATCH" in entry["message"], entry
@@ -203,10 +257,15 @@ def test_a_journal_that_cannot_be_written_stops_the_campaign_in_one_message(buil
     out = tmp_path / "unwritable"
     args = ["--blocks", "stable_discs", "--count", "1600", "--shard-size", "200", "--seed", "53", "--workers", "2",
             "--out", str(out)]
-    proc = start(build, *args)
-    wait_for_lines(out, 1, proc)
-    (out / "journal.jsonl").rename(out / "journal.saved")
-    (out / "journal.jsonl").mkdir()  # every further append fails, as on a full or read-only disk
+    simulator = HeldSimulator(tmp_path / "held", passes=2)  # 2 shards pass, the next ones hang
+    simulator.close_gate()
+    try:
+        proc = start(build, *args, env={"PATH": simulator.path()})
+        wait_until(lambda: journaled(out, 1) and simulator.held(), proc, "a journaled shard and a running one")
+        (out / "journal.jsonl").rename(out / "journal.saved")
+        (out / "journal.jsonl").mkdir()  # every further append fails, as on a full or read-only disk
+    finally:
+        simulator.release()  # the held shards end (their simulators killed) and are journaled: that append fails
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 1 and "Traceback" not in stderr, stderr
     assert "campaign: cannot write " in stderr and "Is a directory" in stderr, stderr
@@ -464,6 +523,8 @@ def test_a_damaged_campaign_json_stops_a_resume_in_one_line(tmp_path, capsys, st
 def test_same_shards_on_a_dask_local_cluster(build, tmp_path, monkeypatch):
     import distributed  # a dependency (pyproject.toml): a missing one is an error here, not a skip
     monkeypatch.setenv("GAMECHIP_BUILD", str(build))  # the workers inherit it
+    simulator = HeldSimulator(tmp_path / "held", passes=2)  # Icarus's own vvp until the gate is closed
+    monkeypatch.setenv("PATH", simulator.path())  # the workers inherit it too
     args = ["--blocks", *BLOCKS, "--sims", "icarus", "--count", "500", "--shard-size", "200", "--seed", "71"]
     local = campaign(build, *args, "--workers", "2", "--out", str(tmp_path / "local"))
     assert local.returncode == 0, local.stdout + local.stderr
@@ -482,12 +543,16 @@ def test_same_shards_on_a_dask_local_cluster(build, tmp_path, monkeypatch):
         out = tmp_path / "dask-interrupted"
         more = ["--blocks", "stable_discs", "--count", "2000", "--shard-size", "200", "--seed", "81",
                 "--cluster", address, "--out", str(out)]
-        proc = start(build, *more)
-        wait_for_lines(out, 1, proc)
-        proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=60)
-        assert proc.returncode == 130 and "--resume" in stderr and "could not stop" not in stderr, stderr
-        assert_no_shard_left(build, find=cluster_shard_processes)
+        simulator.close_gate()  # 2 shards pass, the next ones hang on the workers
+        try:
+            proc = start(build, *more)
+            wait_until(lambda: journaled(out, 1) and simulator.held(), proc, "a journaled shard and a running one")
+            proc.send_signal(signal.SIGINT)
+            _, stderr = proc.communicate(timeout=120)
+            assert proc.returncode == 130 and "--resume" in stderr and "could not stop" not in stderr, stderr
+            assert_no_shard_left(build, find=cluster_shard_processes)
+        finally:
+            simulator.release()
         resumed = campaign(build, *more, "--resume")
         assert resumed.returncode == 0, resumed.stdout + resumed.stderr
         keys = [e["key"] for e in journal(out)]
@@ -503,7 +568,7 @@ def test_a_pass_that_checked_fewer_cases_than_positions_is_an_error(tmp_path, ch
     result = tmp_path / "result.json"
     result.write_text(json.dumps({"passed": True, "result": {"checked": checked, "tests": {"fuzz": {}}},
                                   "log": "gamechip.log", "sim_dir": str(tmp_path), "log_text": ""}))
-    outcome = _classify(shard, 60.0, False, False, 0, result, tmp_path / "worker.log")
+    outcome = classify_outcome(shard, 60.0, False, False, 0, result, tmp_path / "worker.log")
     assert outcome["status"] == status and outcome["checked"] == checked
     if status == "error":
         assert f"checking {checked:,} cases for 200 positions" in outcome["message"]

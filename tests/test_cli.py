@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from golden.board import START, format_board
-from tb import runner
+from tb.host import runner
 from tests.test_mutants import MUTANTS, mutant_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,7 +113,7 @@ def test_fuzz_says_positions_and_cases_apart():
 
 def test_fuzz_on_verilator_reports_a_planted_bug_from_its_fast_loop(tmp_path):
     """Verilator runs the move checker's fuzz with the golden model in a separate process
-    (tb/fastfuzz.py); its mismatch is reported like the in-process loop's."""
+    (tb/host/fastfuzz.py); its mismatch is reported like the in-process loop's."""
     design, file, *edits = MUTANTS["move_checker drops one direction"]
     run = gamechip("fuzz", "--block", "move_checker", "--sim", "verilator", "--count", "20000", "--seed", "3",
                    "--no-shrink", env={"GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, *edits))})
@@ -220,7 +220,7 @@ def test_search_table_and_bad_limits():
 
 
 def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(tmp_path):
-    from gamechip.search_views import CLOCK_NS
+    from gamechip.views.search import CLOCK_NS
     from tests.test_failure_views import check_gtkwave_opens_on_the_marker, window_expected
     from tests.test_search_mutants import MUTANTS as SEARCH_MUTANTS
 

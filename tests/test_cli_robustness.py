@@ -46,7 +46,7 @@ def test_a_wrong_rtl_root_is_refused_not_replaced_by_the_projects_own(root, expe
 
 
 def test_every_run_names_the_rtl_it_tests(tmp_path):
-    from tb.runner import rtl_digest
+    from tb.host.runner import rtl_digest
 
     run = gamechip("fuzz", "--block", "move_checker", "--count", "50")
     assert f"RTL under test: {ROOT / 'rtl'} (digest {rtl_digest()}, the project's own)" in run.stderr
@@ -185,7 +185,7 @@ def alive(pids, wait=10):
 def test_a_build_killed_before_its_simulator_ran_is_built_again_not_trusted():
     """A compiler killed mid-write (Ctrl-C, the mutation watchdog) leaves output newer than its sources, which
     the simulator's build would otherwise reuse in every later run of that folder."""
-    from tb import runner
+    from tb.host import runner
     from tb.blocks import DESIGN_BLOCK
 
     def run():

@@ -1,5 +1,5 @@
 """The benches that drive a design's own pins (uart, processor) run it inside a generated harness
-that makes the clock in HDL (tb.harness ``verilog_clock_harness`` / ``vhdl_clock_harness``); the
+that makes the clock in HDL (tb.host.harness ``verilog_clock_harness`` / ``vhdl_clock_harness``); the
 Python-clocked path (the design itself the top level, cocotb's Clock on clk) stays selectable.
 Both harness texts must be clean for every tool, and both paths must check the same things."""
 
@@ -11,8 +11,8 @@ import pytest
 
 from rtl.designs import PORTS
 from rtl.lint import lint_flags
-from tb.harness import PORT_CLOCKED_DESIGNS, clocked_harness_name
-from tb.runner import hdl_dir
+from tb.host.harness import PORT_CLOCKED_DESIGNS, clocked_harness_name
+from tb.host.runner import hdl_dir
 
 
 def run_tool(command, cwd):
@@ -45,7 +45,7 @@ def test_clock_harness_passes_every_port_through(design):
     """Every port of the design is a port of the harness, same direction, width and signedness
     (clk an output: the harness drives it); a dropped port would be one the bench cannot reach."""
     from rtl.designs import SIGNED
-    from tb.harness import verilog_clock_harness
+    from tb.host.harness import verilog_clock_harness
 
     text = verilog_clock_harness(design, PORTS[design], SIGNED.get(design, ()))
     header = re.search(rf"^module {clocked_harness_name(design)}\((.*)\);$", text, re.M)
@@ -62,7 +62,7 @@ def test_clock_harness_passes_every_port_through(design):
 
 def test_uart_bench_passes_on_both_clocks():
     """The Python-clocked path still runs the same tests, and they check as many frames."""
-    from tb.test_uart import run_uart
+    from tb.host.uart_bench import run_uart
 
     checked = {}
     for clock in ("hdl", "python"):
@@ -73,7 +73,7 @@ def test_uart_bench_passes_on_both_clocks():
 
 
 def test_processor_bench_passes_on_the_python_clock():
-    from tb.test_processor import run_processor_bench
+    from tb.host.processor_bench import run_processor_bench
 
     outcome = run_processor_bench("icarus", ["referee_codes"], clock="python")
     assert outcome.passed, f"processor bench with the Python clock failed:\n{outcome.log[-3000:]}"
@@ -82,8 +82,8 @@ def test_processor_bench_passes_on_the_python_clock():
 
 @pytest.mark.parametrize("clock", ["sometimes", "HDL"])
 def test_an_unknown_clock_is_refused_in_one_line(clock):
-    from tb.test_processor import run_processor_bench
-    from tb.test_uart import run_uart
+    from tb.host.processor_bench import run_processor_bench
+    from tb.host.uart_bench import run_uart
 
     for run in (lambda: run_uart("icarus", clock=clock), lambda: run_processor_bench("icarus", [], clock=clock)):
         with pytest.raises(ValueError, match=r"clock must be one of hdl, python, got"):
@@ -94,7 +94,7 @@ def test_an_unknown_clock_is_refused_in_one_line(clock):
 def test_a_run_with_waves_writes_the_waveform_where_the_failure_report_says(sim):
     """uart_regression names waveform_path in a failure report: under the clocked harness the dump
     is named after the harness, and it must exist (Verilator's dump.fst does not depend on it)."""
-    from tb.test_uart import run_uart, waveform_path
+    from tb.host.uart_bench import run_uart, waveform_path
 
     outcome = run_uart(sim, ["rx_glitch"], waves=True, tag="wavecheck")
     assert outcome.passed, outcome.log[-3000:]

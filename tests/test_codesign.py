@@ -1,5 +1,5 @@
-"""The co-design host and the peripheral's bus model (SPEC §10, golden/codesign.py and
-golden/negascout.py): NegaScout against plain minimax, both transfer models making the identical
+"""The co-design host and the peripheral's bus model (SPEC §10, golden/host/peripheral.py and
+golden/host/negascout.py): NegaScout against plain minimax, both transfer models making the identical
 search with every value from the bus model, the bus model's register map and refusals, and the
 rebuild of eq. 4-7 against a square-by-square check."""
 
@@ -8,10 +8,10 @@ import random
 import pytest
 
 from golden.board import Position, start_position
-from golden.codesign import (CHANGE_BASE, COMMIT_WHITE, MAX_DEPTH, OKAY, RESULT, SLVERR, STATUS, Bus, BusModel,
+from golden.host.peripheral import (CHANGE_BASE, COMMIT_WHITE, MAX_DEPTH, OKAY, RESULT, SLVERR, STATUS, Bus, BusModel,
                              ChangeboardTransfer, StandardTransfer, changeboard, changeboard_address, rebuild_check)
 from golden.evaluator import evaluate
-from golden.negascout import NegaScout, choose_move
+from golden.host.negascout import NegaScout, choose_move
 from golden.othello import legal_moves, pass_move, play
 from golden.positions import random_game_positions
 from golden.search import minimax, search
@@ -62,7 +62,7 @@ def test_both_transfer_models_make_the_identical_search_with_the_golden_values(d
         assert standard_counts.writes == 4 * standard_counts.calls and standard_counts.reads == standard_counts.calls
         writes["standard"] += standard_counts.writes
         writes["changeboard"] += changes_counts.writes
-    if depth >= 4:   # over the 12 searches (a single small search can reach 0.61: see golden/codesign.py)
+    if depth >= 4:   # over the 12 searches (a single small search can reach 0.61: see golden/host/peripheral.py)
         assert writes["changeboard"] <= 0.6 * writes["standard"], writes
 
 

@@ -6,7 +6,7 @@ with a planted move-checker bug, plus a passing block. The save files of all thr
 Tcl interface what window it shows.
 
 Like tests/test_campaign.py, every command runs as a subprocess with its own GAMECHIP_BUILD, so
-nothing here touches build/ while the regression runs. The timing model (tb/timeline.py) is
+nothing here touches build/ while the regression runs. The timing model (tb/host/timeline.py) is
 checked against a real dump of a start/done block, in-process with runner.BUILD redirected.
 """
 
@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 
 from gamechip.cli import main
-from gamechip.waves import Dump, Located, Trace, harness_traces, render_window, value_at
+from gamechip.views.waves import Dump, Located, Trace, harness_traces, render_window, value_at
 from golden.board import parse_board, square_name, squares_of
-from tb import runner, timeline
-from tb.batch import Case
-from tb.harness import OUT_FILE, harness_name
+from tb.host import runner, timeline
+from tb.sim.batch import Case
+from tb.host.harness import OUT_FILE, harness_name
 from tests.test_mutants import MUTANTS, mutant_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -268,13 +268,13 @@ def test_signal_window_shows_counts_in_decimal_and_sets_of_squares_in_hex():
 
 
 def test_expected_outputs_of_an_evaluator_failure_are_its_ports_in_the_done_cycle():
-    from gamechip.failure import Failure, failure_view
+    from gamechip.views.failure import Failure, failure_view
     from golden.evaluator import evaluate
     from rtl.designs import PORTS
-    from tb.test_evaluator import CHECK
+    from tb.checks.evaluator import EvaluatorCheck
 
     position = parse_board("XXXXXXXX" + "O" * 8 + "-" * 47 + "X O")
-    want = CHECK.expected(Case(position, "x"))
+    want = EvaluatorCheck().expected(Case(position, "x"))
     got = list(want)
     got[7] += 1  # mobility_own
     view = failure_view(Failure({"block": "evaluator", "design": "evaluator", "sim": "icarus",
@@ -303,8 +303,8 @@ def test_expected_outputs_of_an_evaluator_failure_are_its_ports_in_the_done_cycl
 def test_a_move_that_differs_shows_both_its_frames(tmp_path):
     """The flipper bug of the corpus leaves the placed square empty: that square is the move
     (blue frame) and differs (red frame); both rings show, in the SVG and in the PNG."""
-    from gamechip.boards import DIFF_FRAME, MARGIN, MOVE_FRAME, SQUARE, TITLE_HEIGHT, board_canvas
-    from gamechip.views import board_pictures
+    from gamechip.views.boards import DIFF_FRAME, MARGIN, MOVE_FRAME, SQUARE, TITLE_HEIGHT, board_canvas
+    from gamechip.views.replay import board_pictures
 
     record = json.loads(next((ROOT / "tb" / "cases").glob("disc_flipper-*placed-square-empty*.json")).read_text())
     view, pictures = board_pictures(record)
@@ -349,7 +349,7 @@ def test_report_without_a_journal_is_one_clear_line(tmp_path, capsys, journal, m
 
 def test_timing_model_matches_the_dump_of_a_start_done_block(tmp_path, monkeypatch):
     """Every response line of a replayed stable-discs case is in the dump at the time
-    tb/timeline.py gives it (clock edge through write), and go rises when the model says."""
+    tb/host/timeline.py gives it (clock edge through write), and go rises when the model says."""
     monkeypatch.setattr(runner, "BUILD", tmp_path)
     case = Case(parse_board("X" * 60 + "O" * 4 + " X"), "timing model", color="X")
     record = {"block": "stable_discs", "design": "stable_discs", "sim": "icarus", "seed": 0, "case": case.to_dict()}
@@ -371,7 +371,7 @@ def test_timing_model_matches_the_dump_of_a_start_done_block(tmp_path, monkeypat
 
 
 def test_chess_board_pictures_fill_the_squares_of_the_wrong_move():
-    from gamechip.views import board_pictures
+    from gamechip.views.replay import board_pictures
     from golden.chess.encoding import move_word
     import chess
 
@@ -389,7 +389,7 @@ def test_chess_board_pictures_fill_the_squares_of_the_wrong_move():
 
 
 def test_a_run_that_failed_before_any_check_shows_the_first_traceback_however_far_up():
-    from tb.runner import RunResult
+    from tb.host.runner import RunResult
 
     prefix = " " * 56
     log = ("     0.00ns INFO     cocotb.regression                  running tb.x.register_map (1/2)\n"

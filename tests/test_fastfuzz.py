@@ -1,4 +1,4 @@
-"""The fast fuzz loop (tb/fastfuzz.py, tb/golden_worker.py) without a simulator: a stand-in
+"""The fast fuzz loop (tb/host/fastfuzz.py, tb/checks/golden_worker.py) without a simulator: a stand-in
 harness answers each stimulus file from the golden model, with a planted wrong answer where a
 test wants one. The golden worker runs as a real process (CPython here, and PyPy's words kernel
 when pypy3 is installed)."""
@@ -14,11 +14,11 @@ import pytest
 
 from golden.board import Position
 from golden.othello import legal_moves
-from tb import fastfuzz
-from tb.batch import CASE_FILE, RESULT_FILE, BatchTB, check_cases, fuzz_chunk, fuzz_generators
-from tb.checks import CHUNK, DiscFlipperCheck, MoveCheckerCheck, fuzz_chunks, pack_stimulus
-from tb.golden_worker import KERNELS
-from tb.harness import BIN_FILE, IN_FILE
+from tb.sim import fastfuzz
+from tb.sim.batch import CASE_FILE, RESULT_FILE, BatchTB, check_cases, fuzz_chunk, fuzz_generators
+from tb.checks.combinational import CHUNK, DiscFlipperCheck, MoveCheckerCheck, fuzz_chunks, pack_stimulus
+from tb.checks.golden_worker import KERNELS
+from tb.host.harness import BIN_FILE, IN_FILE
 
 PYPY = shutil.which("pypy3")
 SEED = 7
@@ -52,7 +52,7 @@ def unpack(stimulus, fields):
 
 
 class StandIn(BatchTB):
-    """tb.batch.BatchTB without a simulator: ``go_file`` answers the stimulus itself (IN_FILE's
+    """tb.sim.batch.BatchTB without a simulator: ``go_file`` answers the stimulus itself (IN_FILE's
     lines, or BIN_FILE's words like the Verilog harness); the vector numbered ``wrong_at``
     (counted over the whole run) gets a wrong answer."""
 
@@ -85,7 +85,7 @@ def fast(check, wrong_at=None, python=sys.executable, kernel="ints", count=COUNT
 
 
 def in_process(check, wrong_at=None, count=COUNT):
-    """tb.batch's in-process loop on the same cases and the same stand-in harness."""
+    """tb.sim.batch's in-process loop on the same cases and the same stand-in harness."""
     positions_rng, moves_rng = fuzz_generators(SEED)
     chunks = (fuzz_chunk(check, positions_rng, moves_rng, first, count) for first in range(0, count, CHUNK))
     return asyncio.run(check_cases(StandIn(check, wrong_at), check, chunks, "fuzz"))
@@ -176,7 +176,7 @@ def test_pypy_writes_the_bytes_cpython_writes(block, tmp_path):
     for python, kernel in ((PYPY or sys.executable, "words"), (sys.executable, "ints")):
         folder = tmp_path / kernel
         folder.mkdir()
-        run = subprocess.run([python, "-m", "tb.golden_worker", "--block", block, "--seed", str(SEED), "--count",
+        run = subprocess.run([python, "-m", "tb.checks.golden_worker", "--block", block, "--seed", str(SEED), "--count",
                               str(COUNT), "--kernel", kernel, "--field-bytes", str(FIELD_BYTES)], cwd=folder, input="0\n1\n", capture_output=True,
                              text=True, env={"PYTHONPATH": str(fastfuzz.ROOT)}, timeout=300)
         assert run.returncode == 0, run.stderr
@@ -248,8 +248,8 @@ def test_the_fast_path_is_for_verilator_and_the_checks_that_have_one(monkeypatch
     monkeypatch.delenv(fastfuzz.GOLDEN_PYTHON, raising=False)
     assert fastfuzz.golden_python(MoveCheckerCheck(8), env()) == ("/usr/bin/pypy3", None)
     assert fastfuzz.golden_python(MoveCheckerCheck(8), {**env(), "sim": "icarus"}) == (None, None)
-    from tb.test_stable_discs import CHECK as stable
-    assert fastfuzz.golden_python(stable, env()) == (None, None)
+    from tb.checks.stable_discs import StableDiscsCheck
+    assert fastfuzz.golden_python(StableDiscsCheck(8), env()) == (None, None)
     monkeypatch.setenv(fastfuzz.GOLDEN_PYTHON, "inprocess")
     assert fastfuzz.golden_python(DiscFlipperCheck(8), env())[0] is None
 

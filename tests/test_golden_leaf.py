@@ -596,7 +596,7 @@ def replay(moves) -> Position:
 
 def test_openings_file():
     ops = openings()
-    assert DEFAULT_PATH.name == "openings.tsv" and DEFAULT_PATH.parent.name == "data"
+    assert DEFAULT_PATH.name == "openings.tsv" and DEFAULT_PATH.parent.name == "golden"
     contest = contest_lines(ops)
     assert len(contest) == 51
     assert [o for o in ops if o.contest] == contest

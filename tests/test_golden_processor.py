@@ -5,9 +5,9 @@ processor's budget; a pass when nothing is legal."""
 from golden.board import start_position
 from golden.openings import book_move
 from golden.othello import legal_moves, play
-from golden.players import RandomPlayer
+from golden.contest.players import RandomPlayer
 from golden.processor import BOOK, SEARCH, GoldenProcessor
-from golden.referee import play_game
+from golden.contest.referee import play_game
 from golden.search import search
 
 

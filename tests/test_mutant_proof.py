@@ -1,9 +1,9 @@
-"""gamechip.mutant_proof on small schemata fixtures (the real designs take seconds to minutes)."""
+"""gamechip.mutation.proof on small schemata fixtures (the real designs take seconds to minutes)."""
 
 import pytest
 
-from gamechip import mutant_proof
-from gamechip.mutant_proof import fix_selector, prove
+from gamechip.mutation import proof as mutant_proof
+from gamechip.mutation.proof import fix_selector, prove
 
 
 # Schemata form as `gamechip mutate` converts it. Mutant 1 (xor for or) is equal to the
@@ -221,7 +221,7 @@ def _plain_checker(expression):
 
 
 def test_two_conversions_of_a_design_are_proved_equivalent_on_legal_boards_or_told_apart():
-    from gamechip.mutant_proof import prove_versions
+    from gamechip.mutation.proof import prove_versions
 
     original = _plain_checker("(own | opp)")
     same = prove_versions(original, _plain_checker("(own ^ opp)"), "tiny_checker", CHECKER_PORTS)

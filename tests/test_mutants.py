@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from tb import runner
+from tb.host import runner
 from tb.blocks import DESIGN_BLOCK
 
 # name: (design, file in rtl/, text to replace, replacement[, more text, its replacement ...])
@@ -160,7 +160,7 @@ UART_MUTANTS = {
 
 @pytest.mark.parametrize("name", UART_MUTANTS)
 def test_uart_mutant_is_caught(name, tmp_path):
-    from tb.test_uart import run_uart
+    from tb.host.uart_bench import run_uart
 
     file, *edits = UART_MUTANTS[name]
     outcome = run_uart("icarus", tag=mutant_tag(name), rtl_root=mutant_root(tmp_path, file, *edits), seed=1)
@@ -206,7 +206,7 @@ AXI_MUTANTS = {
 
 @pytest.mark.parametrize("name", AXI_MUTANTS)
 def test_evaluator_axi_mutant_is_caught(name, tmp_path):
-    from tb.test_evaluator_axi import run_evaluator_axi
+    from tb.host.evaluator_axi_bench import run_evaluator_axi
 
     file, *edits = AXI_MUTANTS[name]
     outcome = run_evaluator_axi("icarus", ["register_map", "random_transactions", "games_with_backtracks"],
@@ -242,7 +242,7 @@ STREAM_ONLY_AXI_MUTANTS = {
 @pytest.mark.extended
 @pytest.mark.parametrize("name", STREAMED_AXI_MUTANTS + tuple(STREAM_ONLY_AXI_MUTANTS))
 def test_evaluator_axi_mutant_is_caught_streamed(name, tmp_path):
-    from tb.test_evaluator_axi import run_stream
+    from tb.host.evaluator_axi_bench import run_stream
 
     file, *edits = {**AXI_MUTANTS, **STREAM_ONLY_AXI_MUTANTS}[name]
     outcome = run_stream("verilator", tag=mutant_tag(name) + "-stream", rtl_root=mutant_root(tmp_path, file, *edits))

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from gamechip.mutate import _judge, _judge_group, build_schemata, mutants_in_verilog, mutation_blocks
-from tb import runner
-
+from gamechip.mutation.benches import judge, judge_group, mutation_blocks
+from gamechip.mutation.schemata import build_schemata, mutants_in_verilog
+from tb.host import runner
 ROOT = Path(__file__).resolve().parent.parent
 ID = re.compile(r"^rtl/[\w/]+\.py:\d+:\d+:[^:]+:[0-9a-f]{8}$")
 # one block per kind of bench, on Icarus: a combinational batch bench, the start/done benches
@@ -59,7 +59,7 @@ def test_every_design_converts_with_its_mutants_and_holds_those_of_its_files(sch
 
 
 def test_a_group_of_mutants_is_judged_in_one_run_as_each_is_alone(schemata):
-    """tb.batch check_group: one run of the flipper's bench judges a killed mutant and an
+    """tb.sim.batch check_group: one run of the flipper's bench judges a killed mutant and an
     equivalent one (``arriving >= 2`` as ``>= 1``: both branches send 0, proved by the miter)
     exactly as their runs alone do."""
     out, mutants = schemata
@@ -67,8 +67,8 @@ def test_a_group_of_mutants_is_judged_in_one_run_as_each_is_alone(schemata):
     origin = "originate_flips in flip_origin_cell"
     killed, equivalent = at["rtl/disc_flipper.py", origin, "negate condition"], at["rtl/disc_flipper.py", origin, "constant - 1"]
     group = {number: (verdict, test) for number, verdict, test, _, _
-             in _judge_group("disc_flipper", "disc_flipper", "icarus", out, [killed, equivalent], 1, True, 60)}
-    alone = {number: _judge("disc_flipper", "disc_flipper", "icarus", out, number, 1, True, 60)[:2]
+             in judge_group("disc_flipper", "disc_flipper", "icarus", out, [killed, equivalent], 1, True, 60)}
+    alone = {number: judge("disc_flipper", "disc_flipper", "icarus", out, number, 1, True, 60)[:2]
              for number in (killed, equivalent)}
     assert group == alone == {killed: ("killed", "directed"), equivalent: ("survived", None)}
 
@@ -147,13 +147,13 @@ def test_a_run_folder_is_not_overwritten_without_resume_and_replay_needs_a_run(t
 def test_the_watchdog_kills_only_the_simulator_of_its_slot_and_says_so():
     import time
 
-    from gamechip.mutate import _Watchdog
+    from gamechip.mutation.benches import Watchdog
 
     sleeper = "import time; time.sleep(60)"
     mine = subprocess.Popen([sys.executable, "-c", sleeper, "build/sim/xdesign-icarus-cocotb1-campaign-s7-abc/sim"])
     other = subprocess.Popen([sys.executable, "-c", sleeper, "build/sim/xdesign-icarus-cocotb1-campaign-s6-abc/sim"])
     try:
-        watchdog = _Watchdog("/xdesign-icarus-", "campaign-s7", 0.5)
+        watchdog = Watchdog("/xdesign-icarus-", "campaign-s7", 0.5)
         assert mine.wait(timeout=20) != 0 and watchdog.fired
         time.sleep(0.5)
         assert other.poll() is None
@@ -164,7 +164,7 @@ def test_the_watchdog_kills_only_the_simulator_of_its_slot_and_says_so():
 
 
 def test_a_mutant_whose_converted_verilog_is_the_originals_is_equivalent_without_a_run():
-    from gamechip.mutate import identical_mutants
+    from gamechip.mutation.schemata import identical_mutants
 
     verilog = """\
 always @(posedge clk) begin: a
@@ -218,7 +218,9 @@ def test_waived_mutants_are_left_unrun_and_one_killed_is_a_bench_bug(schemata, t
     """A waiver pins one version of its file and says why no input tells the mutant apart: the
     run leaves it unrun and counts it waived; if a run (--recheck-waivers) kills it, the review or
     the bench is wrong, and that is reported as a bench bug (exit status 3)."""
-    from gamechip.mutate import JOURNAL, run, summarise
+    from gamechip.mutation.journal import JOURNAL
+    from gamechip.mutation.mutate import run
+    from gamechip.mutation.report import summarise
 
     _, mutants = schemata
     waivers = {m.id: "a reason" for m in mutants}
@@ -262,7 +264,8 @@ def cell(a, b, y):
 
 
 def test_a_waiver_is_carried_to_an_edited_file_while_its_statement_is_unchanged():
-    from gamechip.mutate import carry_waivers, source_mutants
+    from gamechip.mutation.schemata import source_mutants
+    from gamechip.mutation.waivers import carry_waivers
 
     old = source_mutants("rtl/x.py", MOVED)
     waived = next(m for m in old if "&" in m.operator)
@@ -289,7 +292,8 @@ def test_every_waiver_names_the_current_version_of_its_file():
     """An RTL edit changes its file's mutant ids; the waivers of that file must be carried
     (``gamechip carry-waivers``, then a review of the carried reasons), or the next make mutate
     counts them as survivors."""
-    from gamechip.mutate import file_digest, load_waivers
+    from gamechip.mutation.model import file_digest
+    from gamechip.mutation.waivers import load_waivers
 
     stale = sorted({key.rsplit(":", 4)[0] for key in load_waivers()
                     if key.rsplit(":", 1)[1] != file_digest((ROOT / key.rsplit(":", 4)[0]).read_text())})

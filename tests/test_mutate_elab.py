@@ -1,4 +1,4 @@
-"""``gamechip mutate --elab``: elaboration-time mutants (gamechip/mutate_elab.py). Where they are
+"""``gamechip mutate --elab``: elaboration-time mutants (gamechip/mutation/elab.py). Where they are
 made (outside the @always bodies, the rest of the file byte for byte), stable ids, and four
 move-checker mutants end to end on Icarus: each a copy of rtl/ converted on its own, killed by
 the bench, or not a mutant when the copy does not elaborate."""
@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gamechip.mutate import _is_generator
-from gamechip.mutate_elab import design_files, elab_mutants
+from gamechip.mutation.model import is_generator
+from gamechip.mutation.elab import design_files, elab_mutants
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,7 +27,7 @@ def test_elab_mutants_change_one_expression_outside_the_generators_and_have_stab
     for name in files:
         tree = ast.parse((ROOT / name).read_text())
         generator_lines[name] = {line for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-                                 and _is_generator(node) for line in range(node.lineno, node.end_lineno + 1)}
+                                 and is_generator(node) for line in range(node.lineno, node.end_lineno + 1)}
     for mutant, text in found:
         original = (ROOT / mutant.file).read_text()
         ast.parse(text)   # still Python
@@ -83,9 +83,8 @@ def test_a_copy_that_converts_to_verilog_no_simulator_compiles_is_not_a_mutant(t
     Icarus refuses: no design to judge, so not a mutant rather than an error of the run."""
     from types import SimpleNamespace
 
-    from gamechip.mutate_elab import judge
-    from tb import runner
-
+    from gamechip.mutation.elab import judge
+    from tb.host import runner
     source = (ROOT / "rtl" / "cells.py").read_text()
     table = "for v in range(1 << width))\n\n\ndef predecessor_table"
     assert source.count(table) == 1

@@ -1,4 +1,4 @@
-"""``gamechip mutate --netlist``: Yosys netlist mutants (gamechip/mutate_netlist.py). Stable ids,
+"""``gamechip mutate --netlist``: Yosys netlist mutants (gamechip/mutation/netlist.py). Stable ids,
 three move-checker mutants through the bench on Icarus end to end (the plusarg must drive the
 netlist's mutsel: they are all killed), the SAT miter of a netlist mutant against the converted
 design on a small fixture, and bad input answered in one line."""
@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from gamechip import mutate_netlist
-from gamechip.mutant_proof import prove_netlist
-from tb import runner
-
+from gamechip.mutation import netlist as mutate_netlist
+from gamechip.mutation.proof import prove_netlist
+from tb.host import runner
 ROOT = Path(__file__).resolve().parent.parent
 ID = re.compile(r"^netlist:move_checker\.v:\d+:\d+:(inv|const0|const1|cnot0|cnot1):[0-9a-f]{8}$")
 

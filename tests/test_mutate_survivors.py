@@ -87,7 +87,7 @@ def test_a_survivors_counterexample_is_replayed_and_kept_in_the_corpus(run_copy,
     assert case["why"].startswith("move checker bench gap; mutant " + mutant["id"])
     assert case["mutant"]["id"] == mutant["id"] and case["sim"] == "icarus" and "rtl_root" not in case
     # the corpus case is a real one: the project's RTL passes it as tb/test_corpus.py replays it
-    from tb.corpus import check_corpus_case
+    from tb.host.corpus import check_corpus_case
     assert check_corpus_case(case_path).passed
 
     last = journal(run_copy)[-1]
@@ -161,15 +161,16 @@ def test_a_killed_mutant_proved_equivalent_is_a_bench_bug_in_the_report_and_exit
 def test_a_byte_identical_mutant_that_a_planted_bench_kills_is_flagged(tmp_path, monkeypatch, capsys):
     """The uart holds a mutant whose converted Verilog is the original's (a real one, found by the
     real conversion); the bench is replaced by one that rejects exactly that mutant."""
-    from gamechip import mutate
+    from gamechip.mutation import benches, journal
+    from gamechip.mutation.schemata import build_schemata, identical_mutants
     from gamechip.cli import main
-    from tb import runner
-    from tb.batch import FIRST_FAILURE_ENDS_RUN
+    from tb.host import runner
+    from tb.sim.batch import FIRST_FAILURE_ENDS_RUN
 
     monkeypatch.setenv(FIRST_FAILURE_ENDS_RUN, "")   # run() sets it for its benches: undone after the test
     schemata = tmp_path / "schemata"
-    mutate.build_schemata(ROOT, schemata)
-    identical = mutate.identical_mutants((runner.hdl_dir("uart", schemata) / "uart.v").read_text())
+    build_schemata(ROOT, schemata)
+    identical = identical_mutants((runner.hdl_dir("uart", schemata) / "uart.v").read_text())
     assert identical, "the uart has no byte-identical mutant any more: plant the bench bug on another block"
     runs = []
 
@@ -178,7 +179,7 @@ def test_a_byte_identical_mutant_that_a_planted_bench_kills_is_flagged(tmp_path,
         return ("killed", "planted_check", "MISMATCH (a planted bench bug)") if number in identical \
             else ("survived", None, "")
 
-    monkeypatch.setattr(mutate, "run_mutant", planted_bench)
+    monkeypatch.setattr(benches, "run_mutant", planted_bench)
     out = tmp_path / "run"
     args = ["mutate", "--blocks", "uart", "--sim", "icarus", "--quick", "--workers", "1", "--no-prove", "--out", str(out),
             "--json"]
@@ -188,7 +189,7 @@ def test_a_byte_identical_mutant_that_a_planted_bench_kills_is_flagged(tmp_path,
     assert identical <= set(runs)
     bugs = json.loads(capsys.readouterr().out)["bench_bugs"]
     assert [bug["test"] for bug in bugs] == ["planted_check"] * len(identical)
-    assert all(bug["evidence"] == mutate.IDENTICAL for bug in bugs)
+    assert all(bug["evidence"] == journal.IDENTICAL for bug in bugs)
     assert "## BENCH BUGS" in (out / "report.md").read_text()
 
 
@@ -244,9 +245,8 @@ def test_a_replay_names_its_case_file_absolutely_for_a_relative_out(tmp_path, mo
     """The simulator runs in its build directory: a case file named relative to the caller's
     folder (``--out runs/mutate``) was not found there, so the original "failed" every corpus
     case and the survivors were never checked against the corpus (chess_repetition, Verilator)."""
-    from gamechip import mutant_corpus
-    from tb import runner
-
+    from gamechip.mutation import corpus as mutant_corpus
+    from tb.host import runner
     seen = {}
 
     def recorder(design, sim, module, tests, env=None, **kwargs):

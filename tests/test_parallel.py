@@ -1,4 +1,4 @@
-"""The parallel search of SPEC §12 (golden/parallel.py): both schemes must give the sequential
+"""The parallel search of SPEC §12 (golden/host/parallel_search.py): both schemes must give the sequential
 search's root value on every position and P, and the simulated-time accounting must hold."""
 
 import json
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gamechip.parallel import midgame_positions
-from golden.parallel import HOST_CYCLES, SCHEMES, Job, golden_engine_run, parallel_search, sequential
+from gamechip.measure.parallel import midgame_positions
+from golden.host.parallel_search import HOST_CYCLES, SCHEMES, Job, golden_engine_run, parallel_search, sequential
 from golden.search import search
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,14 +103,14 @@ def test_the_command_on_a_dask_cluster_with_subtrees_checked_on_the_simulated_en
 
 
 def test_the_engine_server_answers_as_the_golden_engine_does_with_its_trace():
-    """The PyPy engine server (python -m golden.parallel) gives each job's value, cycles, nodes
+    """The PyPy engine server (python -m golden.host.parallel_search) gives each job's value, cycles, nodes
     and generation cycles exactly as the in-process engine run, and those agree with the full
     trace of the golden search (the streamed run keeps only generation cycles)."""
-    from gamechip.parallel import _EngineServer
+    from gamechip.measure.parallel import EngineServer
     from golden.board import parse_board
-    from tb.search_check import golden_python
+    from tb.checks.search import golden_python
 
-    server = _EngineServer(golden_python())
+    server = EngineServer(golden_python())
     try:
         for position in POSITIONS:
             for alpha, beta in ((-256, 256), (-3, -2), (10, 40)):

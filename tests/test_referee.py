@@ -1,5 +1,5 @@
-"""Tests of the reference program (golden/reference.py), the players
-(golden/players.py) and the referee (golden/referee.py), SPEC sections 8-9.
+"""Tests of the reference program (golden/contest/reference.py), the players
+(golden/contest/players.py) and the referee (golden/contest/referee.py), SPEC sections 8-9.
 
 The reference alpha-beta is checked against a plain minimax written here
 (Position objects, square-by-square values, no pruning); refereed games are
@@ -23,9 +23,9 @@ from golden.board import (
     squares_of,
 )
 from golden.othello import flips, game_over, legal_moves, must_pass, pass_move, play
-from golden.players import Player, RandomPlayer, ScriptedPlayer, ScriptExhausted
+from golden.contest.players import Player, RandomPlayer, ScriptedPlayer, ScriptExhausted
 from golden.positions import random_game_positions
-from golden.referee import (
+from golden.contest.referee import (
     REASON_END,
     REASON_INVALID,
     NoReply,
@@ -35,7 +35,7 @@ from golden.referee import (
     encode_move,
     play_game,
 )
-from golden.reference import (
+from golden.contest.reference import (
     FINAL_SCALE,
     MOVE_ORDER,
     SQUARE_WEIGHTS,

@@ -9,9 +9,9 @@ from html import unescape
 
 import pytest
 
-from gamechip.campaign import PARAMETERS, plan
+from gamechip.campaign.plan import PARAMETERS, plan
 from gamechip.cli import main
-from gamechip.journal import JOURNAL
+from gamechip.campaign.journal import JOURNAL
 from tb.blocks import BLOCKS
 
 PARAMETERS_OF = {"blocks": ["stable_discs"], "sims": ["icarus"], "count": 400, "seed": 5, "shard_size": 200}
@@ -23,7 +23,7 @@ def shards():
 
 
 def line(shard, status, checked=0, **more):
-    """A journal line shaped as gamechip.campaign writes it."""
+    """A journal line shaped as gamechip.campaign.driver writes it."""
     return json.dumps({"key": shard.key, **shard.to_dict(), "status": status, "checked": checked, "seconds": 1.5,
                        "started": "2024-05-01T10:00:00.000+00:00", "ended": "2024-05-01T10:00:01.500+00:00",
                        **more}) + "\n"

@@ -1,7 +1,7 @@
 """The RTL converts, the converted HDL passes Verilator lint, Icarus and GHDL, and every
 block works in MyHDL's own simulator.
 
-The HDL comes from the benches' conversion cache (tb.runner.hdl_dir: converted once per
+The HDL comes from the benches' conversion cache (tb.host.runner.hdl_dir: converted once per
 RTL change); one test runs the public rtl.convert.convert API into a fresh folder.
 
 The functional checks compare against golden/slow.py, the square-by-square ray walk that
@@ -45,7 +45,7 @@ from rtl.node_order import node_order
 from rtl.openings import book_trie, openings
 from rtl.popcount import popcount
 from rtl.stable_discs import stable_discs
-from tb.runner import hdl_dir
+from tb.host.runner import hdl_dir
 
 
 def run_tool(command, cwd):

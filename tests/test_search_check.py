@@ -1,4 +1,4 @@
-"""The search engine's scoreboard (tb/search_check.py) and the golden search's fast paths: the
+"""The search engine's scoreboard (tb/checks/search.py) and the golden search's fast paths: the
 machine-word kernel (golden/words.py, PyPy's) and the golden process must give exactly the trace
 of golden.search on CPython, and the scoreboard must name every kind of divergence the way the
 per-cycle monitor does."""
@@ -17,7 +17,7 @@ from golden.evaluator import evaluation_terms
 from golden.othello import legal_moves
 from golden.positions import random_game_positions
 from golden.search import KERNELS, search
-from tb.search_check import (LEAF_FIELDS, LOUD, STALL_CYCLES, GoldenProcess, LineFormat, SearchCase, check_search,
+from tb.checks.search import (LEAF_FIELDS, LOUD, STALL_CYCLES, GoldenProcess, LineFormat, SearchCase, check_search,
                              event_widths, loud_fields)
 
 ROOT = Path(__file__).resolve().parent.parent

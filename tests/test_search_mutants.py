@@ -6,7 +6,7 @@ by its path from the root, with expected and actual values and the cycle.
 
 import pytest
 
-from tb.test_search import run_search_bench
+from tb.host.search_bench import run_search_bench
 from tests.test_mutants import mutant_root, mutant_tag
 
 MUTANTS = {

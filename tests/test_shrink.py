@@ -1,4 +1,4 @@
-"""Shrinking failing cases (tb/shrink.py), the regression corpus (tb/corpus.py, tb/cases/) and
+"""Shrinking failing cases (tb/host/shrink.py), the regression corpus (tb/host/corpus.py, tb/cases/) and
 their commands.
 
 The reductions and the round loop are checked in Python with a stand-in for the simulator; one
@@ -19,11 +19,11 @@ import pytest
 from golden.board import START, Position, parse_board, popcount
 from golden.ordering import ordered_moves
 from golden.othello import play
-from tb import corpus
-from tb import shrink as shrink_module
-from tb.batch import Case
-from tb.casefile import read_case_file
-from tb.shrink import (DiscRemoval, LegalBitRemoval, MovePrefixes, ShrinkError, partition_removals, reduction_for,
+from tb.host import corpus
+from tb.host import shrink as shrink_module
+from tb.sim.batch import Case
+from tb.host.casefile import read_case_file
+from tb.host.shrink import (DiscRemoval, LegalBitRemoval, MovePrefixes, ShrinkError, partition_removals, reduction_for,
                        shrink_record)
 from tests.test_mutants import MUTANTS, mutant_root
 
@@ -104,8 +104,8 @@ def fake_simulator(monkeypatch, fails):
         failing = fails(Case.from_dict(record["case"]))
         return SimpleNamespace(passed=not failing, result={"failure": "MISMATCH ...\ncase file: x\nboard: b"})
 
-    monkeypatch.setattr("tb.shrink.run_batch", run_batch)
-    monkeypatch.setattr("tb.runner._run_record", run_record)
+    monkeypatch.setattr("tb.host.shrink.run_batch", run_batch)
+    monkeypatch.setattr("tb.host.runner.run_case_record", run_record)
     return runs
 
 
@@ -134,7 +134,7 @@ def test_a_case_that_passes_alone_is_not_shrunk(monkeypatch):
 
 def test_a_deadline_keeps_the_smallest_failing_case_so_far(monkeypatch):
     clock = SimpleNamespace(now=0.0)
-    monkeypatch.setattr("tb.shrink.time", SimpleNamespace(time=lambda: clock.now, monotonic=lambda: clock.now))
+    monkeypatch.setattr("tb.host.shrink.time", SimpleNamespace(time=lambda: clock.now, monotonic=lambda: clock.now))
     fake_simulator(monkeypatch, lambda c: c.position.black & 1)
     fast = shrink_module.run_batch
 
@@ -142,7 +142,7 @@ def test_a_deadline_keeps_the_smallest_failing_case_so_far(monkeypatch):
         clock.now += 10
         return fast(*args, **kwargs)
 
-    monkeypatch.setattr("tb.shrink.run_batch", slow)
+    monkeypatch.setattr("tb.host.shrink.run_batch", slow)
     position = Position(0xFF, 0xFF00)
     record, case = {**RECORD, "case": Case(position, "t").to_dict()}, Case(position, "t")
     shrunk = shrink_record(record, case, progress=lambda line: None, deadline=25.0)
@@ -155,7 +155,7 @@ def test_a_deadline_keeps_the_smallest_failing_case_so_far(monkeypatch):
 # --- never losing the failure ---------------------------------------------------------------
 
 def test_fuzz_keeps_the_case_as_found_when_the_shrinker_breaks(monkeypatch, tmp_path, capsys):
-    from gamechip.cli import _shrink_saved_case
+    from gamechip.cli.cases import shrink_saved_case as _shrink_saved_case
 
     case_file = tmp_path / "gamechip_failure.json"
     text = SEEDED[0].read_text()
@@ -164,22 +164,22 @@ def test_fuzz_keeps_the_case_as_found_when_the_shrinker_breaks(monkeypatch, tmp_
     def broken(*args, **kwargs):
         raise RuntimeError("shrinker bug")
 
-    monkeypatch.setattr("tb.shrink.shrink_record", broken)
+    monkeypatch.setattr("tb.host.shrink.shrink_record", broken)
     assert _shrink_saved_case(case_file) == case_file and case_file.read_text() == text
     assert "not shrunk: the shrinker failed (RuntimeError('shrinker bug')); keeping the case as found" in \
         capsys.readouterr().err
 
 
 def test_campaign_shard_keeps_the_case_as_found_when_the_shrinker_breaks(monkeypatch, tmp_path):
-    from gamechip.campaign import _shrink_failure
+    from gamechip.campaign.shards import shrink_failure
 
     case = json.loads(SEEDED[0].read_text())
 
     def broken(*args, **kwargs):
         raise RuntimeError("shrinker bug")
 
-    monkeypatch.setattr("tb.shrink.shrink_record", broken)
-    record = _shrink_failure({"case": case, "log": str(tmp_path / "gamechip.log")}, "campaign-s0", 1e12)
+    monkeypatch.setattr("tb.host.shrink.shrink_record", broken)
+    record = shrink_failure({"case": case, "log": str(tmp_path / "gamechip.log")}, "campaign-s0", 1e12)
     assert record["case"] == case and "original_case" not in record
     assert "not shrunk: the shrinker failed" in record["shrink_error"] and "shrinker bug" in record["shrink_error"]
 
@@ -217,7 +217,7 @@ def test_malformed_corpus_file_fails_its_own_test_with_one_clear_line(tmp_path):
         in "\n".join(summary), run.stdout
     assert any("[alu.json] - Failed: case file" in line and "unknown design 'alu'" in line for line in summary)
     assert any("[bad-board.json] - Failed: case file" in line and "bad case: board text" in line for line in summary)
-    assert "Traceback" not in run.stdout and "tb/corpus.py:" not in run.stdout
+    assert "Traceback" not in run.stdout and "tb/host/corpus.py:" not in run.stdout
 
 
 @pytest.mark.parametrize("args, expected", [
@@ -271,9 +271,9 @@ def test_chess_piece_removal_keeps_kings_and_valid_positions():
     import chess
 
     from golden.chess.movegen import ordered_moves
-    from tb.chess_case import ChessCase
-    from tb.shrink import PieceRemoval
-    from tb.test_chess_movegen import walk_case
+    from tb.checks.chess_case import ChessCase
+    from tb.host.shrink import PieceRemoval
+    from tb.checks.chess_case import walk_case
 
     board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
     case = walk_case(board, "kiwipete")
@@ -295,8 +295,8 @@ def test_chess_piece_removal_keeps_kings_and_valid_positions():
 
 
 def test_repetition_candidates_are_the_shorter_walks():
-    from tb.chess_case import ChessCase
-    from tb.shrink import CommandPrefixes
+    from tb.checks.chess_case import ChessCase
+    from tb.host.shrink import CommandPrefixes
 
     case = ChessCase("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "walk", "repetition", 0, ("init", "e1e2", "e8e7", "pop"),
                      (1, 2, 3, 4))

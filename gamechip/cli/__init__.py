@@ -1,0 +1,117 @@
+"""``gamechip``: the one entry point. Every Makefile target calls a sub-command of it.
+
+Bad input (board text, square names, block or simulator names, counts) ends in one line that
+says what is wrong and what is valid, and exit status 2; a mismatch found by a simulation ends
+in the failure report and exit status 1.
+
+Each command lives in a module of this package with the commands of its group: a table
+``COMMANDS`` of name -> (add its arguments to a parser, run it on the parsed arguments). Only
+the module of the command given is imported, so ``gamechip --help`` and every command start
+without loading the others.
+"""
+
+import argparse
+import importlib
+import sys
+
+# name: (module of gamechip.cli, one-line help), in the order of ``gamechip --help``
+COMMANDS = {
+    "show": ("board", "draw a board: legal moves, stable discs, a move's flips"),
+    "perft": ("board", "leaf count of the game tree (a pass is a ply, a finished game a leaf)"),
+    "eval": ("board", "the evaluation of a board, term by term (golden, and a simulated block)"),
+    "book": ("board", "the opening book's next move for a game so far"),
+    "fuzz": ("cases", "random positions through blocks on a simulator, against the golden model"),
+    "campaign": ("campaign", "fuzz blocks x simulators in parallel shards: journaled, resumable, "
+                             "local or on a Dask cluster"),
+    "search": ("search", "the tree search (SPEC 7): golden, and the engine on a simulator "
+                         "with every node checked"),
+    "play": ("play", "one game: the processor against the reference software, refereed"),
+    "tournament": ("play", "both colours against every reference level, in parallel; "
+                           "tables like the seed's Tables 4-6"),
+    "parallel": ("parallel", "the search split over P engines (SPEC 12): speed-up, efficiency, "
+                             "overhead and balance in simulated engine cycles, on a Dask cluster"),
+    "codesign": ("codesign", "the co-design seed's measurements (SPEC 10): NegaScout host, the "
+                             "evaluator on a bus, whole board against changeboard transfers"),
+    "area": ("designs", "LUTs, flip-flops, block and distributed RAMs, logic levels and clock of every design "
+                        "(pinned Yosys; nextpnr place and route where a design fits)"),
+    "carry-waivers": ("mutants", "re-key tb/mutation_waivers.json after an RTL edit: a waiver names one version of "
+                                 "its file, and is carried to the current one when the waived mutant is unchanged"),
+    "replay": ("cases", "re-run one saved failing case, with its waveform"),
+    "mutate": ("mutants", "the regression's mutation score: every RTL block's source mutants in one "
+                          "schemata build per design, each run through its bench"),
+    "report": ("campaign", "one static HTML page (DIR/report.html) for a campaign folder: counts, "
+                           "tools, failures with board pictures and replay commands, logs"),
+    "shrink": ("cases", "the smallest case the RTL still gets wrong: remove discs (legal squares, "
+                        "plies) while the mismatch stays"),
+    "corpus": ("cases", "the regression corpus (tb/cases/): cases make test replays forever after"),
+    "chess": ("chess", "the chess chip's blocks: ordered moves, perft, repetitions "
+                       "(golden, and with --sim the simulated block)"),
+    "convert": ("designs", "write Verilog and VHDL of every block"),
+    "bench": ("designs", "throughput of each block per simulator against the golden model alone"),
+}
+
+# Options whose values may start with '-' (a board text's first square is often empty), which
+# argparse would otherwise take for an option of their own.
+DASHED_VALUES = ("--board",)
+
+
+def build_parser(command=None):
+    """The parser of every command name and its help; ``command`` (a name of COMMANDS) also gets
+    its arguments, from its group's module."""
+    parser = argparse.ArgumentParser(prog="gamechip", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module, help_line) in COMMANDS.items():
+        command_parser = sub.add_parser(name, help=help_line)
+        if name == command:
+            add_arguments, run = importlib.import_module(f"gamechip.cli.{module}").COMMANDS[name]
+            add_arguments(command_parser)
+            if run is not None:
+                command_parser.set_defaults(run=run)
+    return parser
+
+
+def _join_dashed_values(argv):
+    out = []
+    for arg in argv:
+        board_like = " " in arg.strip() or set(arg) <= set("-XOxo")
+        if out and out[-1] in DASHED_VALUES and arg.startswith("-") and board_like:
+            out[-1] = f"{out[-1]}={arg}"
+        else:
+            out.append(arg)
+    return out
+
+
+def _loaded_errors(module, *names):
+    """The exception classes ``names`` of ``module`` if it was imported, else none: an exception
+    of a module that was never imported cannot have been raised, and leaving it unimported keeps
+    the commands that do not need it quick to start."""
+    loaded = sys.modules.get(module)
+    return tuple(getattr(loaded, name) for name in names) if loaded else ()
+
+
+def _usage_errors():
+    """The exceptions that mean bad input: one line, exit status 2."""
+    from gamechip.cli.common import UsageError
+    from golden.board import BoardError
+
+    return (BoardError, UsageError, *_loaded_errors("tb.host.runner", "SettingError"),
+            *_loaded_errors("tb.host.casefile", "CaseFileError"))
+
+
+def main(argv=None):
+    argv = _join_dashed_values(sys.argv[1:] if argv is None else list(argv))
+    # the top-level parser has no option that takes a value: its first positional is the command
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    args = build_parser(command).parse_args(argv)
+    try:
+        return args.run(args)
+    except _usage_errors() as error:
+        print(f"gamechip {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except _loaded_errors("tb.host.runner", "ConversionFailed") as error:
+        # the RTL under test does not convert: a failure of that RTL
+        print(f"gamechip {args.command}: FAIL: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"gamechip {args.command}: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,78 @@
+"""Argument types and values shared by the commands: whole numbers, cycle counts, scales and
+seconds as argparse types (a bad one is argparse's one-line error, exit status 2), the
+simulator names for help texts, and the board an option names."""
+
+import argparse
+import math
+
+from golden.board import START, parse_board
+
+
+def positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def natural(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def scale(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.5 or 4, got '{text}'")
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number more than 0, got '{text}'")
+    return value
+
+
+def seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text}'")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def cycles(text):
+    """A cycle count: a whole number, or with a k / M suffix (3.2M = 3,200,000)."""
+    factor = {"k": 1_000, "K": 1_000, "m": 1_000_000, "M": 1_000_000}.get(text[-1:], 1)
+    number = text[:-1] if factor > 1 else text
+    try:
+        value = float(number) * factor
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of cycles such as 1024 or 3.2M, got '{text}'")
+    if not math.isfinite(value) or value < 0 or value != int(value) or value >= 1 << 32:
+        raise argparse.ArgumentTypeError(f"cycles must be a whole number 0..2**32-1, got '{text}'")
+    return int(value)
+
+
+def simulators():
+    """The simulator names a --sim option takes."""
+    from tb.host.runner import SIMULATORS
+
+    return SIMULATORS
+
+
+def simulator_list():
+    """The simulator names as help texts list them: 'icarus, verilator, ghdl'."""
+    return ", ".join(simulators())
+
+
+def board_or_start(text):
+    """The position of a --board option: its board text, or the start position when absent."""
+    return START if text is None else parse_board(text)

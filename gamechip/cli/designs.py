@@ -1,0 +1,82 @@
+"""Commands on the designs as hardware: area (synthesis and place and route), bench (throughput
+per simulator) and convert (Verilog and VHDL of every block)."""
+
+from gamechip.cli.arguments import scale, simulators
+from gamechip.cli.common import UsageError, announce_rtl, blocks_named, check_sim, output_dir
+
+
+def area_arguments(parser):
+    parser.add_argument("--designs", nargs="+", help="designs (default: all of rtl/designs.py)")
+    parser.add_argument("--families", nargs="+", help="xc7, ice40, ecp5 (default: xc7 ice40; ecp5 is added for "
+                                                      "designs too large for the HX8K)")
+    parser.add_argument("--no-place", action="store_true", help="synthesis only (no place and route)")
+    parser.add_argument("--out", help="folder for area.md, area.csv, area.json (default runs/area)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object: {\"rows\": [...]}")
+
+
+def run_area(args):
+    from gamechip.measure.area import DEFAULT_FAMILIES, FAMILIES, AreaError, run
+    from rtl.designs import PORTS
+
+    designs = args.designs or list(PORTS)
+    for design in designs:
+        if design not in PORTS:
+            raise UsageError(f"unknown design '{design}': choose from {', '.join(PORTS)}")
+    families = args.families or list(DEFAULT_FAMILIES)
+    for family in families:
+        if family not in FAMILIES:
+            raise UsageError(f"unknown family '{family}': choose from {', '.join(FAMILIES)}")
+    out = output_dir(args.out or "runs/area", "--out")
+    announce_rtl()
+    try:
+        return run(list(dict.fromkeys(designs)), list(dict.fromkeys(families)), out, args.json,
+                   place=not args.no_place)
+    except AreaError as error:
+        raise UsageError(f"area: {error}")
+
+
+def convert_arguments(parser):
+    parser.add_argument("--out", default="build/hdl-out", help="output folder (default build/hdl-out)")
+    parser.add_argument("--design", nargs="+", help="only these designs")
+
+
+def run_convert(args):
+    from rtl.convert import convert
+
+    output_dir(args.out, "--out")
+    try:
+        paths = convert(args.out, designs=args.design or None)
+    except ValueError as error:
+        raise UsageError(str(error))
+    print(f"wrote {len(paths)} files to {args.out}")
+    return 0
+
+
+def bench_arguments(parser):
+    parser.add_argument("--block", nargs="+", default=["all"])
+    parser.add_argument("--sim", nargs="+", default=list(simulators()))
+    parser.add_argument("--scale", type=scale, default=1.0, help="multiply the number of positions (more than 0)")
+
+
+def run_bench(args):
+    from gamechip.measure.bench import run_bench as bench_blocks
+    from gamechip.measure.search_bench import run_search_bench
+
+    for sim in args.sim:
+        check_sim(sim)
+    names = args.block or ["all"]
+    with_search = "all" in names or "search" in names
+    others = [name for name in names if name != "search"]
+    blocks = blocks_named(others) if others else []
+    announce_rtl()
+    status = bench_blocks(blocks, args.sim, args.scale) if blocks else 0
+    if status == 0 and with_search:
+        status = run_search_bench(args.sim, args.scale)
+    return status
+
+
+COMMANDS = {
+    "area": (area_arguments, run_area),
+    "convert": (convert_arguments, run_convert),
+    "bench": (bench_arguments, run_bench),
+}

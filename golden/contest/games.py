@@ -1,0 +1,69 @@
+"""A refereed game of the processor against the reference player, as plain data: who moved,
+and the result as a JSON-ready dict. Shared by ``gamechip play``/``tournament`` (golden
+games) and the processor bench (simulated games), so both print, record and tabulate alike.
+"""
+
+import time
+
+from golden.board import square_name
+from golden.processor import GoldenProcessor
+from golden.contest.referee import play_game
+from golden.contest.reference import ReferencePlayer
+
+
+def mover_name(color_char, processor_color):
+    side = "black" if color_char == "X" else "white"
+    return ("processor" if side == processor_color else "reference") + f" ({side})"
+
+
+def golden_game(level, processor_color, budget, on_move=None):
+    """One game of the golden processor against ReferencePlayer(level); the result dict, with
+    ``searched_positions``: the board text of every position the processor searched."""
+    processor, reference = GoldenProcessor(budget, keep_trace=False), ReferencePlayer(level)
+    black, white = (processor, reference) if processor_color == "black" else (reference, processor)
+    started = time.perf_counter()
+    result = play_game(black, white, on_move=on_move)
+    game = result_dict(result, level, processor_color, budget, "golden", time.perf_counter() - started)
+    game["searched_positions"] = [p.text() for p in processor.searched]
+    return game
+
+
+
+
+def result_dict(result, level, processor_color, budget, simulator, seconds):
+    """The game as JSON-ready data (shared by the golden path and the simulation bench)."""
+    processor_char = "X" if processor_color == "black" else "O"
+    reference_char = "O" if processor_char == "X" else "X"
+    discs = {"X": result.black_discs, "O": result.white_discs}
+    plies = [{"color": p.color, "move": None if p.move is None else square_name(p.move),
+              "info": p.info} for p in result.plies]
+    depths = [p.info.get("depth") for p in result.plies
+              if p.color == processor_char and p.info.get("source") == "search"]
+    return {"level": level, "processor_color": processor_color, "budget": budget,
+            "simulator": simulator, "seconds": round(seconds, 2),
+            "record": result.format_record(), "black": result.black_discs, "white": result.white_discs,
+            "processor_discs": discs[processor_char], "reference_discs": discs[reference_char],
+            "processor_moves": list(result.move_counts(processor_char)),
+            "reference_moves": list(result.move_counts(reference_char)),
+            "reason": result.reason, "invalid_by": result.invalid_by, "detail": result.detail,
+            "mean_depth": round(sum(depths) / len(depths), 2) if depths else None,
+            "plies": plies, "results_text": result.results_text()}
+
+
+def main(argv=None):
+    """``python -m golden.contest.games LEVEL COLOR BUDGET``: one golden game as a JSON line (the
+    tournament runs it under PyPy when installed: its searches are the expensive part)."""
+    import json
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 3 or args[1] not in ("black", "white"):
+        print("usage: python -m golden.contest.games LEVEL black|white BUDGET", file=sys.stderr)
+        return 2
+    print(json.dumps(golden_game(int(args[0]), args[1], int(float(args[2])))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+

@@ -1,0 +1,174 @@
+"""The searches the search benches run: directed cases (root windows, budgets that stop inside an
+iteration, passes, finished games, and the corners the mutation score found), random midgames,
+searches with a pass and a finished game inside the horizon, and endgames searched to the end,
+in sizes from ``tiny`` to ``huge`` (SCALES)."""
+
+import random
+
+from golden.board import parse_board, popcount, start_position
+from golden.othello import legal_moves
+from golden.positions import random_game_positions
+from golden.search import MINUS_INFINITY, PLUS_INFINITY, search
+from tb.checks.search import SearchCase
+
+SCALES = {
+    # depth and number of random-play searches, searches with a budget that stops inside an
+    # iteration, searches with a pass and a finished game inside the horizon, endgames
+    # (number, empties) searched to the end, and long searches of the depth limit 16 with a budget
+    # of ``long_budget`` cycles (deep iterations, killers of many plies)
+    "tiny": {"windows": 0, "depth": 2, "random": 1, "budgeted": 1, "passes": 1, "endgames": 1, "empties": 3, "long": 0},
+    "small": {"windows": 1, "depth": 3, "random": 3, "budgeted": 2, "passes": 2, "endgames": 2, "empties": 5, "long": 0},
+    "medium": {"windows": 2, "depth": 4, "random": 6, "budgeted": 3, "passes": 3, "endgames": 3, "empties": 7, "long": 0},
+    "large": {"windows": 4, "depth": 5, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 8, "long": 4,
+              "long_budget": 250_000},
+    "huge": {"depth": 6, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 10, "long": 10,
+             "long_budget": 1_000_000},
+}
+
+
+def random_midgames(rng, count, low=8, high=40):
+    """Positions from random games, ``low``..``high`` discs, with a legal move."""
+    out = []
+    while len(out) < count:
+        game = random_game_positions(rng)
+        candidates = [p for p in game if low <= popcount(p.black | p.white) <= high
+                      and legal_moves(p.own, p.opp)]
+        if candidates:
+            out.append(rng.choice(candidates))
+    return out
+
+
+def endgames(rng, count, empties):
+    """Positions from random games with exactly ``empties`` empty squares, game not over."""
+    out = []
+    while len(out) < count:
+        for p in random_game_positions(rng):
+            if 64 - popcount(p.black | p.white) == empties and (
+                    legal_moves(p.own, p.opp) or legal_moves(p.opp, p.own)):
+                out.append(p)
+                break
+    return out
+
+
+def finished(node):
+    """A node of the trace whose game is over (searched as terminal, or a leaf at the end)."""
+    pos = node.position
+    return not legal_moves(pos.own, pos.opp) and not legal_moves(pos.opp, pos.own)
+
+
+def with_pass_or_end(rng, count, depth):
+    """Random-game positions whose depth-``depth`` tree holds both a pass and a finished game."""
+    out = []
+    while len(out) < count:
+        for p in random_game_positions(rng)[-14:]:
+            if finished_position(p):
+                continue
+            trace = search(p, depth).trace
+            if any(n.ply > 0 and n.move is None for n in trace) and any(finished(n) for n in trace):
+                out.append(p)
+                break
+    return out
+
+
+def finished_position(p):
+    return not legal_moves(p.own, p.opp) and not legal_moves(p.opp, p.own)
+
+
+def directed_cases():
+    black_start = start_position()
+    cases = [SearchCase(black_start, d, None, f"start position, depth {d}") for d in (1, 2, 3)]
+    # Depth 1 prefers C4, which is not the first legal move in the static order: iteration 2
+    # must start from it (the PV), then E6 wins at depth 3.
+    pv_not_first = parse_board("---------O---O---XOX-O-----OXO-----XOX-------OX----------------- X")
+    cases.append(SearchCase(pv_not_first, 3, None, "PV move is not the first in static order"))
+    cases.append(SearchCase(black_start, 6, 200, "start position, depth 6, budget 200 (stops in iteration 4)"))
+    cases.append(SearchCase(black_start, 6, 30, "start position, budget 30 (stops in iteration 3)"))
+    # A budget that runs out inside iteration 2 (every other budgeted search stops in iteration 3
+    # or later, so only this one catches an engine that does not stop iteration 2), and one
+    # smaller than iteration 1, which must complete anyway (only this one catches an engine that
+    # applies the budget to iteration 1).
+    cases.append(SearchCase(black_start, 6, 12, "start position, budget 12 (stops in iteration 2)"))
+    cases.append(SearchCase(black_start, 6, 2, "start position, budget 2 (iteration 1 completes anyway)"))
+    # The side to move cannot move and the opponent's one move is A1 (square 0, the legal
+    # vector 1): a pass, then a single move, then the end of the game. Nothing else gives a
+    # legal vector of exactly 1, so only this case catches an engine that tests "!= 1" for "any move".
+    only_a1 = parse_board("-XOOOOOO" + "-" * 56 + " X")
+    cases.append(SearchCase(only_a1, 3, None, "root must pass, the opponent's one move is A1"))
+    # The root's pass as the answer of iteration 1 (the pass leaf raises the root's alpha), as
+    # the leaf that cuts the root off in iteration 1, as the child whose value cuts it off in a
+    # later iteration, and as the root's only move when it fails low: the four ways the
+    # answer's pass flag is made, each checked by one case.
+    cases.append(SearchCase(only_a1, 1, None, "root must pass, depth 1"))
+    cases.append(SearchCase(only_a1, 1, None, "root must pass, depth 1, the pass leaf cuts the root off",
+                            alpha=-20, beta=-13))
+    cases.append(SearchCase(only_a1, 3, None, "root must pass, the pass child cuts the root off in iteration 2",
+                            alpha=-20, beta=-10))
+    cases.append(SearchCase(only_a1, 2, None, "root must pass, and the pass fails low", alpha=-5, beta=0))
+    # A root child that ends the game (H2) and whose value ties the root's alpha exactly: only a
+    # terminal child's value is not held inside its window, so only it can tie; with the null
+    # window (51, 52) nothing raises the root's alpha and the first move, H1, stays the answer.
+    tie = parse_board("OOOOOOO-OOXXXXX-OOOOOOXOOOOOOXXOOOOOOOXOOOOXXXXOOOOOOOOOOOOOOOOO O")
+    cases.append(SearchCase(tie, 2, None, "a game-ending root child ties the root's alpha", alpha=51, beta=52))
+    # The same child, reached second in iteration 2 (the PV H1 fails low), now over the root's
+    # beta (45, 50): a terminal node at level 1 whose own value cuts the root off, the one
+    # return whose cut-off compares the evaluator's value (rtl/search.py leaving_fold).
+    cases.append(SearchCase(tie, 2, None, "a game-ending root child cuts the root off", alpha=45, beta=50))
+    # Passes and killer moves: at depth 4 from this endgame passes cut nodes off (a pass leaf
+    # at the frontier, and a pass child's returned value above it) at levels whose killer is
+    # set, and later nodes of those levels have the killer legal: a pass is never a killer, so
+    # the killer must stay. An engine that stores the pass's square (A1) as the killer there
+    # tries the moves in another order.
+    pass_killers = parse_board("--X-XXX--X--XXX-XXXXXOXXXX-XXOXX-XXXXXOX--XXXXXXOOXOXXXXOOOXXX-O O")
+    cases.append(SearchCase(pass_killers, 4, None, "a pass cuts off its parent where a killer is set"))
+    # A level-3 node that returns to level 2 without a cut-off, as the last child of a level-2
+    # node that then returns to level 1, under a root whose alpha is set: level 1 must keep its
+    # beta (minus the root's alpha, from the stack) for its next children, which cut on it. An
+    # engine that loses the root's alpha there searches every other case the same.
+    keeps_beta = parse_board("XXXXXXX-XXOOXX-XXXOXXXOX-XOXXXXXXXOXOOOOOXXXOXOXOXXXOOXXOOOOO-XX X")
+    cases.append(SearchCase(keeps_beta, 4, None, "level 1 keeps its beta after a level-3 return"))
+    # A pass at the root: white cannot move, black can.
+    root_pass = parse_board("XXXXXXXX" * 7 + "XXXXXO-- O")
+    cases.append(SearchCase(root_pass, 4, None, "root must pass", exact=True))
+    over = parse_board("X" * 63 + "- X")
+    cases.append(SearchCase(over, 2, None, "game over at the root", exact=True))
+    return cases + window_cases(black_start, 3) + window_cases(pv_not_first, 4)
+
+
+def window_cases(position, depth, label=""):
+    """The root windows a host hands an engine (SPEC §12) around the position's true value v:
+    null windows just below, at and above v (fail high, exact boundary, fail low), a narrow
+    window holding v, one wholly above (every move fails low) and one wholly below (the first
+    move cuts the root off)."""
+    v = search(position, depth).value
+    windows = [(v - 1, v), (v, v + 1), (v - 2, v + 2), (v + 1, v + 9), (v - 9, v - 1), (MINUS_INFINITY, v),
+               (v, PLUS_INFINITY)]
+    return [SearchCase(position, depth, None, f"{label or 'root window'} ({a}, {b}) around the value {v}",
+                       alpha=a, beta=b)
+            for a, b in windows if MINUS_INFINITY <= a < b <= PLUS_INFINITY]
+
+
+def random_cases(seed, scale):
+    rng = random.Random(seed)
+    size = SCALES[scale]
+    cases = [SearchCase(p, size["depth"], None, f"random play #{i} (seed {seed}), depth {size['depth']}")
+             for i, p in enumerate(random_midgames(rng, size["random"]))]
+    cases += [SearchCase(p, size["depth"] + 2, 300 + 200 * i,
+                         f"random play #{i} (seed {seed}), budget {300 + 200 * i} cycles")
+              for i, p in enumerate(random_midgames(rng, size["budgeted"]))]
+    cases += [SearchCase(p, 4, None, f"pass and game over within the horizon #{i} (seed {seed})")
+              for i, p in enumerate(with_pass_or_end(rng, size["passes"], 4))]
+    cases += [SearchCase(p, 16, size["long_budget"], f"random play #{i} (seed {seed}), "
+                         f"budget {size['long_budget']:,} cycles")
+              for i, p in enumerate(random_midgames(rng, size["long"], low=20))]
+    for i, p in enumerate(random_midgames(rng, size.get("windows", 0))):
+        cases += window_cases(p, size["depth"], f"random play #{i} (seed {seed}), root window")
+    return cases
+
+
+def endgame_cases(seed, scale):
+    rng = random.Random(seed + 1000)
+    empties = SCALES[scale]["empties"]
+    return [SearchCase(p, min(16, 2 * empties), None,
+                       f"endgame #{i} with {empties} empties (seed {seed}), searched to the end",
+                       exact=True)
+            for i, p in enumerate(endgames(rng, SCALES[scale]["endgames"], empties))]

@@ -1,0 +1,61 @@
+"""The host side of the processor bench (tb/test_processor.py): run its cocotb tests on a
+simulator, and play one refereed game on the simulated processor for ``gamechip play`` and
+``gamechip tournament``."""
+
+import json
+import os
+
+from rtl.designs import PROCESSOR_DEPTH_LIMIT
+from tb.host import runner
+from tb.host.search_bench import check_searches_on
+
+DESIGN = "processor"
+
+
+class GameFailed(RuntimeError):
+    """A simulated game stopped: the processor's reply, status or node signature differed from
+    the golden processor's (the message has the move, the position and both values), or the
+    simulation broke (the message has the end of its log)."""
+
+
+def simulated_game(sim, level, processor_color, budget, tag="play", echo=False, check_nodes=False, rtl_root=None):
+    """Play one game on ``sim`` (host side); the game dict, or GameFailed. ``check_nodes``:
+    afterwards every search of the game runs again on the engine alone under the node-by-node
+    scoreboard (tb/test_search.py, through tb.host.search_bench)."""
+    request = {"level": level, "color": processor_color}
+    outcome = run_processor_bench(sim, ["play"], tag=tag, echo=echo, rtl_root=rtl_root,
+                                  env={"GAMECHIP_PLAY": json.dumps(request),
+                                       "GAMECHIP_PROC_BUDGET": str(budget)})
+    log = outcome.sim_dir / "gamechip.log"
+    if not outcome.passed or not outcome.actual:
+        failure = outcome.result.get("failure")
+        if failure:
+            raise GameFailed(f"MISMATCH in the processor on {sim} (reference level {level}, budget {budget:,}): "
+                             f"{failure}\nlog: {log}")
+        raise GameFailed(f"the game on {sim} broke before any mismatch:\n{outcome.log[-3000:]}\nlog: {log}")
+    game = outcome.actual
+    if check_nodes and game["searched_positions"]:
+        try:
+            checked = check_searches_on(sim, game["searched_positions"], PROCESSOR_DEPTH_LIMIT, budget,
+                                        echo=echo, rtl_root=rtl_root)
+        except AssertionError as mismatch:
+            raise GameFailed(str(mismatch))
+        game["nodes_checked"] = checked
+    return game
+
+
+CLOCKS = ("hdl", "python")
+
+
+def run_processor_bench(sim, tests, env=None, tag="", echo=False, rtl_root=None, plusargs=(), clock="hdl"):
+    """Run cocotb ``tests`` of this bench on ``sim``; ``clock`` "hdl" (the clocked harness is the
+    top level) or "python" (the processor is, cocotb clocks it)."""
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
+    full_env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"),
+                "GAMECHIP_PROC_LEVEL": os.environ.get("GAMECHIP_PROC_LEVEL", "1"), **(env or {})}
+    hdl = clock == "hdl"
+    return runner.run_design(DESIGN, sim, "tb.test_processor", tests, env=full_env,
+                             tag="-".join(filter(None, (tag, "clocked" if hdl else "cycle"))),
+                             direct=not hdl, clocked=hdl, quick_build=True, short_run=True, quiet=True,
+                             echo=echo, rtl_root=rtl_root, plusargs=plusargs)
