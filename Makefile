@@ -54,7 +54,7 @@ search-deep: setup
 # about 20 M, hours), and with DEPTH=4 the golden model's own perft to depth 4 against the published counts.
 DEPTH ?= 3
 chess-perft: setup
-	GAMECHIP_PERFT_DEPTH=$(DEPTH) $(VENV)/bin/python -c "from tb import runner; from tb.blocks import BLOCKS; \
+	GAMECHIP_PERFT_DEPTH=$(DEPTH) $(VENV)/bin/python -c "from tb.host import runner; from tb.blocks import BLOCKS; \
 	b = BLOCKS['chess_movegen']; o = runner.run_design('chess_movegen', 'verilator', b.module, ['perft'], echo=True, \
 	tag='perft', env={'GAMECHIP_PERFT_DEPTH': '$(DEPTH)'}); print(o.result.get('failure') or 'PASS'); raise SystemExit(0 if o.passed else 1)"
 	if [ $(DEPTH) -ge 4 ]; then $(PYTEST) -m extended tests/test_golden_chess.py -k depth_4; fi

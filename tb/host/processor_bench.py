@@ -10,6 +10,9 @@ from tb.host import runner
 from tb.host.search_bench import check_searches_on
 
 DESIGN = "processor"
+# Games at this many cycles a move or more (about 30 searches: millions of cycles) run on the
+# optimised Verilator build; smaller ones on the regression's -O0 build.
+OPTIMISED_FROM_BUDGET = 100_000
 
 
 class GameFailed(RuntimeError):
@@ -24,6 +27,7 @@ def simulated_game(sim, level, processor_color, budget, tag="play", echo=False, 
     scoreboard (tb/test_search.py, through tb.host.search_bench)."""
     request = {"level": level, "color": processor_color}
     outcome = run_processor_bench(sim, ["play"], tag=tag, echo=echo, rtl_root=rtl_root,
+                                  optimised=budget >= OPTIMISED_FROM_BUDGET,
                                   env={"GAMECHIP_PLAY": json.dumps(request),
                                        "GAMECHIP_PROC_BUDGET": str(budget)})
     log = outcome.sim_dir / "gamechip.log"
@@ -47,15 +51,20 @@ def simulated_game(sim, level, processor_color, budget, tag="play", echo=False, 
 CLOCKS = ("hdl", "python")
 
 
-def run_processor_bench(sim, tests, env=None, tag="", echo=False, rtl_root=None, plusargs=(), clock="hdl"):
+def run_processor_bench(sim, tests, env=None, tag="", echo=False, rtl_root=None, plusargs=(), clock="hdl",
+                        optimised=False):
     """Run cocotb ``tests`` of this bench on ``sim``; ``clock`` "hdl" (the clocked harness is the
-    top level) or "python" (the processor is, cocotb clocks it)."""
+    top level) or "python" (the processor is, cocotb clocks it). ``optimised``: Verilator's model
+    compiled at its default optimisation (verilated.mk's -Os), in a build folder of its own, for
+    games of millions of cycles; else the model at -O0 (runner SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS),
+    which suits the regression's games of a few thousand cycles a move."""
     if clock not in CLOCKS:
         raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
     full_env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"),
                 "GAMECHIP_PROC_LEVEL": os.environ.get("GAMECHIP_PROC_LEVEL", "1"), **(env or {})}
     hdl = clock == "hdl"
     return runner.run_design(DESIGN, sim, "tb.test_processor", tests, env=full_env,
-                             tag="-".join(filter(None, (tag, "clocked" if hdl else "cycle"))),
-                             direct=not hdl, clocked=hdl, quick_build=True, short_run=True, quiet=True,
+                             tag="-".join(filter(None, (tag, "optimised" if optimised else "",
+                                                        "clocked" if hdl else "cycle"))),
+                             direct=not hdl, clocked=hdl, quick_build=not optimised, short_run=True, quiet=True,
                              echo=echo, rtl_root=rtl_root, plusargs=plusargs)
