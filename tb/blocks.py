@@ -4,7 +4,26 @@ The one place a new block is registered; ``gamechip fuzz``, ``make bench`` and t
 functions all read it.
 """
 
+import os
 from dataclasses import dataclass
+
+# The regression's size: "default" (make test: every block on every simulator, the large sets on
+# Verilator and the smallest meaningful set on Icarus and GHDL) or "full" (make test-full: every
+# set on every simulator).
+REGRESSION = "GAMECHIP_REGRESSION"
+REGRESSION_TIERS = ("default", "full")
+
+
+def regression_tier():
+    """The tier GAMECHIP_REGRESSION names (default when unset); an unknown one is refused."""
+    tier = os.environ.get(REGRESSION) or "default"
+    if tier not in REGRESSION_TIERS:
+        raise ValueError(f"{REGRESSION} must be one of {', '.join(REGRESSION_TIERS)}, got '{tier}'")
+    return tier
+
+
+def full_regression():
+    return regression_tier() == "full"
 
 
 @dataclass(frozen=True)
@@ -12,31 +31,48 @@ class Block:
     name: str
     module: str  # the cocotb bench
     designs: tuple  # converted designs the bench checks; the first is the 8x8 one
-    counts: dict  # simulator -> random positions of each kind in the default regression
-    tests: tuple = ("directed", "random_occupancy", "random_played")  # the default regression
+    default_counts: dict  # simulator -> random positions of each kind in the default regression
+    full_counts: dict  # the same in the full regression
+    tests: tuple = ("directed", "random_occupancy", "random_played")  # the regression's tests
     quick_build: bool = True  # the regression's Verilator build at -O0 (False: a large design that runs long)
 
+    @property
+    def counts(self):
+        """simulator -> random positions of each kind in the regression tier GAMECHIP_REGRESSION names."""
+        return self.full_counts if full_regression() else self.default_counts
 
-# Sized so the whole regression stays well inside 15 minutes on 2 cores: Verilator runs the
-# harness at >100k positions/s, Icarus and GHDL interpret the per-square networks far slower.
+
+# Verilator runs the harness at >100k positions/s: its build is the cost, so it runs the large sets
+# in both tiers. Icarus and GHDL interpret the per-square networks far slower, and what they add is
+# the other conversion and their own semantics, not volume: the default tier gives them a few
+# hundred positions of each kind (no fewer than gamechip mutate --quick's 256 and tests/test_mutants'
+# 300 on Icarus), the full tier thousands.
 BLOCKS = {
     "move_checker": Block("move_checker", "tb.test_move_checker", ("move_checker",),
+                          {"icarus": 300, "verilator": 50000, "ghdl": 256},
                           {"icarus": 4000, "verilator": 50000, "ghdl": 2000}),
     "disc_flipper": Block("disc_flipper", "tb.test_disc_flipper",
                           ("disc_flipper", "disc_flipper_n6", "disc_flipper_n4"),
+                          {"icarus": 300, "verilator": 50000, "ghdl": 256},
                           {"icarus": 3000, "verilator": 50000, "ghdl": 1500}),
     "stable_discs": Block("stable_discs", "tb.test_stable_discs", ("stable_discs",),
+                          {"icarus": 300, "verilator": 30000, "ghdl": 256},
                           {"icarus": 3000, "verilator": 30000, "ghdl": 1500}),
     "evaluator": Block("evaluator", "tb.test_evaluator", ("evaluator", "evaluator_heavy"),
+                       {"icarus": 300, "verilator": 10000, "ghdl": 256},
                        {"icarus": 600, "verilator": 10000, "ghdl": 400}),
     "node_order": Block("node_order", "tb.test_node_order", ("node_order",),
+                        {"icarus": 300, "verilator": 4000, "ghdl": 256},
                         {"icarus": 500, "verilator": 4000, "ghdl": 500}),
     "openings": Block("openings", "tb.test_openings", ("openings",),
+                      {"icarus": 300, "verilator": 10000, "ghdl": 256},
                       {"icarus": 1000, "verilator": 10000, "ghdl": 500}, tests=("directed", "random_played")),
     "chess_movegen": Block("chess_movegen", "tb.test_chess_movegen", ("chess_movegen",),
                            {"icarus": 30, "verilator": 2000, "ghdl": 20},
+                           {"icarus": 30, "verilator": 2000, "ghdl": 20},
                            tests=("directed", "random_positions_walked", "perft"), quick_build=False),
     "chess_repetition": Block("chess_repetition", "tb.test_chess_repetition", ("chess_repetition",),
+                              {"icarus": 30, "verilator": 300, "ghdl": 8},
                               {"icarus": 30, "verilator": 300, "ghdl": 8}, tests=("directed", "random_walks")),
 }
 DESIGN_BLOCK = {design: block for block in BLOCKS.values() for design in block.designs}
@@ -54,22 +90,33 @@ CHECKED_ELSEWHERE = {
 }
 
 
-# The processor bench's tests per simulator in the default regression (tb/test_processor.py), and
+# The processor bench's tests per simulator in each regression tier (tb/test_processor.py), and
 # their settings. A whole game is about 18k cycles. Under the HDL clock Verilator plays one in
 # about a second, so it runs every test and GAMECHIP_PROC_GAMES more games (both colours,
-# reference levels 2-4 and random players, every third noisy); Icarus and GHDL interpret the
-# processor far slower, so Icarus plays one game and the first 10 replies of a noisy one (then
-# the referee's II) and GHDL one game: the regression stays inside 15 minutes.
-PROCESSOR_PLAN = {
-    "verilator": (["assembler", "game_black", "game_white", "noise", "processor_pass", "referee_codes", "games"],
-                  {"GAMECHIP_PROC_GAMES": "24"}),
-    "ghdl": (["assembler", "game_black"], {}),
-    "icarus": (["assembler", "game_white", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
+# reference levels 2-4 and random players, every third noisy) in both tiers. Icarus and GHDL
+# interpret the processor far slower: in the default tier they run the assembler's corner cases
+# and the first GAMECHIP_PROC_MAX_REPLIES replies of a noisy game (then the referee's II); in the
+# full tier every directed test and whole game but the extra games.
+PROCESSOR_EVERY_TEST = ["assembler", "game_black", "game_white", "noise", "processor_pass", "referee_codes"]
+PROCESSOR_VERILATOR_PLAN = (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "24"})
+PROCESSOR_TRUNCATED_PLAN = (["assembler", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"})
+PROCESSOR_PLANS = {
+    "default": {"verilator": PROCESSOR_VERILATOR_PLAN, "ghdl": PROCESSOR_TRUNCATED_PLAN,
+                "icarus": PROCESSOR_TRUNCATED_PLAN},
+    "full": {"verilator": PROCESSOR_VERILATOR_PLAN, "ghdl": (PROCESSOR_EVERY_TEST, {}),
+             "icarus": (PROCESSOR_EVERY_TEST, {})},
 }
-# gamechip mutate's plan: the same tests with 4 more games instead of 24, since a mutant that
-# survives runs all of it
-PROCESSOR_MUTATION_PLAN = {**PROCESSOR_PLAN,
-                           "verilator": (PROCESSOR_PLAN["verilator"][0], {"GAMECHIP_PROC_GAMES": "4"})}
+
+
+def processor_plan(sim):
+    """(tests, settings) of the processor bench on ``sim`` in the regression tier GAMECHIP_REGRESSION names."""
+    return PROCESSOR_PLANS[regression_tier()][sim]
+
+
+# gamechip mutate's plan: the default tier's, with 4 more games on Verilator instead of 24, since
+# a mutant that survives runs all of it
+PROCESSOR_MUTATION_PLAN = {**PROCESSOR_PLANS["default"],
+                           "verilator": (PROCESSOR_VERILATOR_PLAN[0], {"GAMECHIP_PROC_GAMES": "4"})}
 
 
 def unknown(kind, name, valid):

@@ -18,6 +18,7 @@ from golden.chess.encoding import chip_inputs, format_fen, move_word, word_move
 from golden.chess.movegen import (ILLEGAL, MOVE, PERFT_POSITIONS, STATUS_NAMES, first_reply, next_reply, order_key,
                                   ordered_moves)
 from golden.chess.positions import illegal_children, random_positions
+from tb.blocks import regression_tier
 from tb.host import runner
 from tb.sim.batch import (BatchTB, BlockCheck, check_cases, check_cases_counting_cycles, environment, hex_field,
                           progress, run_replay)
@@ -29,11 +30,15 @@ REPLY_CYCLES = 16  # SPEC-chess §4: a reply 1-16 cycles after the request
 # of them check the castling squares), next at most 4 (a new victim); a slower reply is a regression.
 DESIGN_CYCLES = {"start": 8, "next": 4}
 NO_REPLY = ("no reply, busy low", None)  # what an idle step (a run of MAX_CYCLES without a request) must show
-# Perft depth of the regression per simulator and position. Verilator: depth 3, but depth 2 for
-# positions 5 and 6, whose depth-3 trees are more than half the requests and whose castling,
-# e.p. and promotion cases kiwipete's depth 3 walks as well (make chess-perft runs depth 3 of all
-# six, DEPTH=4 depth 4). Icarus and GHDL interpret the cell network ~10x slower: depth 1.
-PERFT_DEPTH = {"verilator": {name: 2 if name in ("position5", "position6") else 3 for name in PERFT_POSITIONS}}
+# Perft depth of the regression per tier (tb.blocks.regression_tier), simulator and position
+# (depth 1 when not given). The full tier on Verilator: depth 3, but depth 2 for positions 5 and 6,
+# whose depth-3 trees are more than half the requests and whose castling, e.p. and promotion cases
+# kiwipete's depth 3 walks as well (about 128k requests: a minute); the default tier depth 2 on
+# Verilator (about 6,600 requests). Icarus and GHDL interpret the cell network ~10x slower: depth 1
+# in the default tier, 2 in the full tier. make chess-perft runs depth 3 of all six, DEPTH=4 depth 4.
+PERFT_DEPTH = {"default": {"verilator": {name: 2 for name in PERFT_POSITIONS}},
+               "full": {"verilator": {name: 2 if name in ("position5", "position6") else 3 for name in PERFT_POSITIONS},
+                        "icarus": {name: 2 for name in PERFT_POSITIONS}, "ghdl": {name: 2 for name in PERFT_POSITIONS}}}
 
 
 # Positions that users of such chips get wrong, each (label, FEN); FENs keep the e.p. square.
@@ -336,7 +341,7 @@ async def perft(dut):
     asked = os.environ.get("GAMECHIP_PERFT_DEPTH")
     tb, tally = BatchTB(dut), None
     for name, (fen, counts) in PERFT_POSITIONS.items():
-        depth = int(asked) if asked else PERFT_DEPTH.get(environment()["sim"], {}).get(name, 1)
+        depth = int(asked) if asked else PERFT_DEPTH[regression_tier()].get(environment()["sim"], {}).get(name, 1)
         tree = perft_tree_cases(name, depth)
         plies, cases = [ply for ply, _ in tree], [case for _, case in tree]
         CHECK.answers.clear()

@@ -26,13 +26,16 @@ from golden.host.peripheral import (COMMIT_WHITE, MAX_DEPTH, RESULT, STATUS, Bus
 from golden.host.negascout import NegaScout
 from golden.othello import legal_moves, pass_move, play
 from golden.positions import random_game_positions
+from tb.blocks import regression_tier
 from tb.sim import axi_stream
 from tb.host import runner
 from tb.host.evaluator_axi_bench import STREAM_ENV, run_evaluator_axi, run_stream
 from tb.sim.batch import Tally, record_result, start_clock
 
-# per simulator: (random transactions, random games, search depth of the replayed searches, positions)
-SIZES = {"verilator": (1500, 6, 4, 1), "icarus": (600, 3, 4, 1), "ghdl": (400, 2, 4, 1)}
+# per regression tier (tb.blocks.regression_tier) and simulator: (random transactions, random
+# games, search depth of the replayed searches, positions); Verilator's stream the same in both
+SIZES = {"default": {"verilator": (1500, 6, 4, 1), "icarus": (300, 1, 4, 1), "ghdl": (200, 1, 4, 1)},
+         "full": {"verilator": (1500, 6, 4, 1), "icarus": (600, 3, 4, 1), "ghdl": (400, 2, 4, 1)}}
 # AxiLiteMaster drives the bus from Python (about 4 ms a transaction here): a depth-4 search of a
 # midgame is 20-40k transactions, so the replayed searches are the smallest depth-4 searches of
 # the candidates that still make SEARCH_MIN_CALLS hardware calls.
@@ -72,7 +75,8 @@ class AxiTB:
         self.sim = os.environ.get("GAMECHIP_SIM", "?")
         self.seed = int(os.environ.get("GAMECHIP_SEED", "1"))
         self.rng = random.Random(f"{self.seed}-{test}")
-        self.sizes = SIZES.get(self.sim, SIZES["icarus"])
+        sizes = SIZES[regression_tier()]
+        self.sizes = sizes.get(self.sim, sizes["icarus"])
         # cocotbext-axi's master waits for every rising edge itself while it works: a clock in
         # HDL would save only the clock's own wake-ups (the streamed replay is the fast path)
         start_clock(dut, 10)
@@ -170,7 +174,7 @@ class StreamTB:
     def __init__(self, writer, test, seed):
         self.test, self.seed = test, seed
         self.rng = random.Random(f"{seed}-{test}")
-        self.sizes = SIZES["verilator"]
+        self.sizes = SIZES[regression_tier()]["verilator"]
         self.bus = writer.bus(f"{test} (seed {seed})")
 
     async def reset(self):

@@ -53,7 +53,7 @@ from golden.openings import book_move
 from golden.othello import legal_moves
 from golden.processor import SEARCH, GoldenProcessor
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
-from tb.blocks import PROCESSOR_PLAN
+from tb.blocks import processor_plan
 from tb.checks.evaluator import signed9
 from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, GoldenProcessorProcess, RecordingGolden,
                                  TrustingEndpoint, extra_games, formed_message, noise_burst, square_tokens)
@@ -573,7 +573,7 @@ async def play(dut):
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_processor(sim):
-    tests, env = PROCESSOR_PLAN[sim]
+    tests, env = processor_plan(sim)
     outcome = run_processor_bench(sim, tests, env)
     if not outcome.passed:
         pytest.fail(f"processor bench on {sim} ({', '.join(tests)}) failed:\n"

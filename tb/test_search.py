@@ -33,6 +33,7 @@ from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 from golden.board import draw, format_board
 from golden.search import MINUS_INFINITY, PLUS_INFINITY, search_events
 from tb.checks.search_cases import SCALES, directed_cases, endgame_cases, random_cases
+from tb.blocks import regression_tier
 from tb.host import runner
 from tb.host.search_bench import DESIGN, INTERLEAVED, replay_search_case, run_search_bench
 from tb.sim.results import SearchCounts, case_record, end_run_if_failed, environment, progress, record_result
@@ -457,14 +458,17 @@ async def free_run(dut):
 # --- pytest ----------------------------------------------------------------------------
 
 # Under the HDL clock with every node checked, Verilator runs this design at 100k+ cycles/s, GHDL
-# and Icarus at a few hundred: sizes chosen so each stays around a minute.
-SCALE_FOR_SIM = {"icarus": "small", "verilator": "large", "ghdl": "small"}
+# and Icarus at a few hundred: per regression tier (tb.blocks.regression_tier), Verilator the large
+# set in both, Icarus and GHDL the directed set with the tiny random and endgame sets in the
+# default tier (the other conversion and each simulator's semantics) and the small ones in the full tier.
+SCALE_FOR_SIM = {"default": {"icarus": "tiny", "verilator": "large", "ghdl": "tiny"},
+                 "full": {"icarus": "small", "verilator": "large", "ghdl": "small"}}
 
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_search(sim):
     seed = int(os.environ.get("GAMECHIP_SEED", "1"))
-    scale = os.environ.get("GAMECHIP_SEARCH_SCALE") or SCALE_FOR_SIM[sim]
+    scale = os.environ.get("GAMECHIP_SEARCH_SCALE") or SCALE_FOR_SIM[regression_tier()][sim]
     if scale not in SCALES:
         pytest.fail(f"GAMECHIP_SEARCH_SCALE must be one of {', '.join(SCALES)}, got '{scale}'", pytrace=False)
     settle_run(run_search_bench(sim, ["directed", "random_play", "endgame"], scale, seed), "the search bench")
@@ -483,15 +487,17 @@ def settle_run(outcome, bench):
 
 # Two searches at once, every node of each checked against its own golden search, under the
 # per-cycle monitor (every cycle through Python: Icarus and GHDL run this design at about a hundred
-# cycles a second there): on Verilator the directed set (root windows, budgets that stop inside an
-# iteration, passes, finished games) and the tiny random and endgame sets; on Icarus and GHDL the
-# tiny random and endgame sets (GAMECHIP_INTERLEAVED_FULL=1: what Verilator runs, a few minutes).
-INTERLEAVED_TESTS = {"verilator": ["directed", "random_play", "endgame"], "icarus": ["random_play", "endgame"],
-                     "ghdl": ["random_play", "endgame"]}
+# cycles a second there). Verilator runs the directed set (root windows, budgets that stop inside an
+# iteration, passes, finished games) and the tiny random and endgame sets in both tiers; Icarus and
+# GHDL the tiny random set (three searches, so the contexts interleave) in the default tier, and
+# all of Verilator's in the full tier.
+INTERLEAVED_TESTS = {"default": {"verilator": ["directed", "random_play", "endgame"], "icarus": ["random_play"],
+                                 "ghdl": ["random_play"]},
+                     "full": {sim: ["directed", "random_play", "endgame"] for sim in runner.SIMULATORS}}
 
 
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_search_interleaved(sim):
-    tests = INTERLEAVED_TESTS["verilator" if os.environ.get("GAMECHIP_INTERLEAVED_FULL") == "1" else sim]
+    tests = INTERLEAVED_TESTS[regression_tier()][sim]
     settle_run(run_search_bench(sim, tests, "tiny", monitor="python", design=INTERLEAVED),
                "the interleaved search bench")

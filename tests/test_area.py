@@ -203,6 +203,9 @@ def test_the_no_trace_variants_leave_only_the_debug_outputs_open(tmp_path):
         assert opened and opened == {n for n, _, d in PORTS[design] if d == "out" and DEBUG_OUTPUTS[design](n)}
 
 
+# In make test-full: Yosys's memory passes over the whole search engine take minutes. make test
+# keeps the synthesis of the small blocks with the same pinned Yosys (the fixture above).
+@pytest.mark.full
 def test_the_search_engines_board_stack_maps_to_block_ram(tmp_path):
     """SPEC §7: the board stack is block RAM. Yosys's memory passes as synth_ice40 runs them
     (memory inference, then its iCE40 block-RAM library) must put both halves of the stack in

@@ -520,6 +520,9 @@ def test_a_damaged_campaign_json_stops_a_resume_in_one_line(tmp_path, capsys, st
     assert len(error.strip().splitlines()) == 1 and not (tmp_path / "journal.jsonl").exists()
 
 
+# In make test-full: a LocalCluster and three campaigns on it. make test keeps the same shards on
+# local workers (the tests above) and a Dask LocalCluster under gamechip parallel (tests/test_parallel.py).
+@pytest.mark.full
 def test_same_shards_on_a_dask_local_cluster(build, tmp_path, monkeypatch):
     import distributed  # a dependency (pyproject.toml): a missing one is an error here, not a skip
     monkeypatch.setenv("GAMECHIP_BUILD", str(build))  # the workers inherit it

@@ -111,9 +111,14 @@ def test_fuzz_says_positions_and_cases_apart():
     assert "PASS: 80 cases checked" in run.stdout
 
 
+# In make test-full: two Verilator builds of the planted bug's RTL (the fuzz run's and the waveform
+# replay's), minutes on a loaded machine. make test keeps the same report from Icarus's loop (the
+# next test), the fast loop's mismatch on a stand-in harness (tests/test_fastfuzz.py) and the fast
+# loop on Verilator in the move checker's bench.
+@pytest.mark.full
 def test_fuzz_on_verilator_reports_a_planted_bug_from_its_fast_loop(tmp_path):
     """Verilator runs the move checker's fuzz with the golden model in a separate process
-    (tb/host/fastfuzz.py); its mismatch is reported like the in-process loop's."""
+    (tb/sim/fastfuzz.py); its mismatch is reported like the in-process loop's."""
     design, file, *edits = MUTANTS["move_checker drops one direction"]
     run = gamechip("fuzz", "--block", "move_checker", "--sim", "verilator", "--count", "20000", "--seed", "3",
                    "--no-shrink", env={"GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, *edits))})
@@ -192,12 +197,11 @@ def test_search_json_golden_and_engine_with_every_node_checked():
         k: report[k] for k in ("best", "value", "depth", "nodes", "cycles")}
 
 
-def test_search_on_a_simulator_counts_nodes_one_way(tmp_path):
+def test_search_on_a_simulator_counts_nodes_one_way():
     """The table's nodes are the nodes the engine generated; the scoreboard also checks the root of
     every iteration, and a budget can end a search between generating a node and reporting it.
     The line after the table says so, with numbers that add up (depth 4 and 100 cycles: both)."""
-    run = gamechip("search", "--depth", "4", "--budget", "100", "--sim", "ghdl",
-                   env={"GAMECHIP_BUILD": str(tmp_path / "build")})
+    run = gamechip("search", "--depth", "4", "--budget", "100", "--sim", "ghdl")
     assert run.returncode == 0, run.stderr[-3000:]
     nodes = int(next(line for line in run.stdout.splitlines() if line.startswith("ghdl ")).split()[4].replace(",", ""))
     line = next(line for line in run.stdout.splitlines() if line.startswith("traces match"))

@@ -1,4 +1,4 @@
-"""What a new user hits (issue 16): the RTL under test named and a wrong GAMECHIP_RTL_ROOT
+"""What a new user hits: the RTL under test named and a wrong GAMECHIP_RTL_ROOT
 refused, cocotb variables in the environment ignored, replays on the RTL a case failed on,
 damaged case files refused before any simulation, Ctrl-C, output paths checked before the work.
 """

@@ -121,9 +121,21 @@ def mutant_root(tmp_path, file, *edits):
     return root
 
 
-# The chess mutants cost ~15 s each on Icarus: they run in make mutants (pytest -m extended).
-MUTANT_PARAMS = [pytest.param(name, marks=pytest.mark.extended) if name.startswith("chess") else name
-                 for name in MUTANTS]
+# make test runs one mutant per block, the cheapest that its bench kills; make test-full runs the
+# others (marked full). The chess mutants cost ~15 s each on Icarus: they run in make mutants
+# (pytest -m extended).
+DEFAULT_MUTANTS = ("move_checker drops one direction", "neighbours wrap from one row into the next (4x4 flipper)",
+                   "stable_discs inner square ignores one diagonal", "node_order does not try the PV move first",
+                   "evaluator wraps instead of saturating", "openings forgets it left the book")
+
+
+def tiered(names, default):
+    """pytest params of ``names``: those in ``default`` as they are, the others marked full."""
+    return [name if name in default else pytest.param(name, marks=pytest.mark.full) for name in names]
+
+
+MUTANT_PARAMS = [pytest.param(name, marks=pytest.mark.extended) if name.startswith("chess") else param
+                 for name, param in zip(MUTANTS, tiered(MUTANTS, DEFAULT_MUTANTS))]
 
 
 @pytest.mark.parametrize("name", MUTANT_PARAMS)
@@ -158,7 +170,7 @@ UART_MUTANTS = {
 }
 
 
-@pytest.mark.parametrize("name", UART_MUTANTS)
+@pytest.mark.parametrize("name", tiered(UART_MUTANTS, ("uart receiver ignores the stop bit",)))
 def test_uart_mutant_is_caught(name, tmp_path):
     from tb.host.uart_bench import run_uart
 
@@ -204,7 +216,8 @@ AXI_MUTANTS = {
 }
 
 
-@pytest.mark.parametrize("name", AXI_MUTANTS)
+@pytest.mark.parametrize("name", tiered(AXI_MUTANTS, (
+    "evaluator_axi keeps a changeboard low word across a whole-board write",)))
 def test_evaluator_axi_mutant_is_caught(name, tmp_path):
     from tb.host.evaluator_axi_bench import run_evaluator_axi
 

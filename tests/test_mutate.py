@@ -14,6 +14,7 @@ import pytest
 
 from gamechip.mutation.benches import judge, judge_group, mutation_blocks
 from gamechip.mutation.schemata import build_schemata, mutants_in_verilog
+from tb.blocks import full_regression
 from tb.host import runner
 ROOT = Path(__file__).resolve().parent.parent
 ID = re.compile(r"^rtl/[\w/]+\.py:\d+:\d+:[^:]+:[0-9a-f]{8}$")
@@ -21,8 +22,14 @@ ID = re.compile(r"^rtl/[\w/]+\.py:\d+:\d+:[^:]+:[0-9a-f]{8}$")
 # (stable discs; the ROM walk), node ordering, the UART's own bench and the search engine's. The
 # flipper and the evaluator run the same paths as the move checker and stable discs; the
 # processor's bench plays whole games (minutes a mutant: the sample only converts its schemata)
-# and the peripheral's streams are Verilator's: make mutate runs them all.
-SAMPLED = ["move_checker", "stable_discs", "openings", "node_order", "uart", "search"]
+# and the peripheral's streams are Verilator's: make mutate runs them all. make test samples a
+# batch bench, a start/done bench and an own bench; make test-full every kind.
+SAMPLED = ["move_checker", "stable_discs", "openings", "node_order", "uart", "search"] if full_regression() else \
+    ["move_checker", "stable_discs", "uart"]
+# Every mutate run converts the schemata of each design of its system (a mutant is judged by the
+# most focused bench that sees it), and conversions are shared by content: make test's mutate runs
+# convert every design but the chess move generator's, whose conversion alone is make test-full's.
+CONVERTED_IN_FULL_ONLY = ("chess_movegen",)
 
 
 def gamechip(*args, timeout=900):
@@ -45,17 +52,19 @@ def test_mutant_ids_are_unique_stable_and_name_file_line_column_operator_digest(
     assert [m.id for m in build_schemata(ROOT, tmp_path)] == ids
 
 
-def test_every_design_converts_with_its_mutants_and_holds_those_of_its_files(schemata):
+@pytest.mark.parametrize("block", [pytest.param(block, marks=pytest.mark.full) if block in CONVERTED_IN_FULL_ONLY
+                                   else block for block in mutation_blocks()])
+def test_every_design_converts_with_its_mutants_and_holds_those_of_its_files(schemata, block):
     out, mutants = schemata
     by_number = {m.number: m for m in mutants}
-    for block, design in mutation_blocks().items():
-        verilog = (runner.hdl_dir(design, out) / f"{design}.v").read_text()
-        inside = mutants_in_verilog(verilog)
-        assert inside and inside <= set(by_number), block
-        assert '$value$plusargs("MUTSEL=%d"' in verilog   # one build, every mutant chosen at run time
-        own_file = {"chess_movegen": "rtl/chess/movegen.py", "chess_repetition": "rtl/chess/repetition.py",
-                    "search_c2": "rtl/contexts.py"}.get(block, f"rtl/{design}.py")
-        assert any(by_number[n].file == own_file for n in inside), block
+    design = mutation_blocks()[block]
+    verilog = (runner.hdl_dir(design, out) / f"{design}.v").read_text()
+    inside = mutants_in_verilog(verilog)
+    assert inside and inside <= set(by_number), block
+    assert '$value$plusargs("MUTSEL=%d"' in verilog   # one build, every mutant chosen at run time
+    own_file = {"chess_movegen": "rtl/chess/movegen.py", "chess_repetition": "rtl/chess/repetition.py",
+                "search_c2": "rtl/contexts.py"}.get(block, f"rtl/{design}.py")
+    assert any(by_number[n].file == own_file for n in inside), block
 
 
 def test_a_group_of_mutants_is_judged_in_one_run_as_each_is_alone(schemata):
@@ -115,9 +124,11 @@ def test_one_mutant_of_each_kind_of_bench_is_run_killed_resumed_and_reported(tmp
     assert (last["id"], last["verdict"], last["replayed"]) == (first["id"], "killed", True)
 
 
+@pytest.mark.full
 def test_the_verilator_path_kills_move_checker_mutants(tmp_path):
     """The plusarg on Verilator (the peripheral's streamed mutants run there in make mutate only:
-    its schemata build takes minutes)."""
+    its schemata build takes minutes). In make test-full: a Verilator build of the schemata; make
+    test keeps the same plusarg on Icarus (the sampled blocks above)."""
     run = gamechip("mutate", "--blocks", "move_checker", "--quick", "--limit", "2", "--workers", "1",
                    "--out", str(tmp_path), "--json")
     assert run.returncode == 0, run.stderr[-3000:]

@@ -1,8 +1,10 @@
 """Commands on the designs as hardware: area (synthesis and place and route), bench (throughput
 per simulator) and convert (Verilog and VHDL of every block)."""
 
+import sys
+
 from gamechip.cli.arguments import scale, simulators
-from gamechip.cli.common import UsageError, announce_rtl, blocks_named, check_sim, output_dir
+from gamechip.cli.common import UsageError, announce_rtl, blocks_named, check_sim, output_dir, output_file
 
 
 def area_arguments(parser):
@@ -56,23 +58,48 @@ def bench_arguments(parser):
     parser.add_argument("--block", nargs="+", default=["all"])
     parser.add_argument("--sim", nargs="+", default=list(simulators()))
     parser.add_argument("--scale", type=scale, default=1.0, help="multiply the number of positions (more than 0)")
+    parser.add_argument("--save", metavar="FILE",
+                        help="also write the rows as JSON to FILE (block, simulator, rates, load, cocotb and "
+                             "simulator versions), with the search engine alone on each simulator; a block that "
+                             "fails is kept as a failed row and the bench goes on (exit status 1 at the end)")
+    parser.add_argument("--rates-only", action="store_true",
+                        help="only the rows --save keeps: each block's rates and the search engine alone "
+                             "(simulated cycles/s), without the rest of the search bench and the processor bench")
+    parser.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"),
+                        help="run nothing: print the Verilator rows of two files of --save side by side, old "
+                             "rate, new rate and gain (new/old); a missing or damaged file is exit status 2")
 
 
 def run_bench(args):
-    from gamechip.measure.bench import run_bench as bench_blocks
+    from gamechip.measure.bench import run_bench as bench_blocks, search_alone
+    from gamechip.measure.bench_record import BenchFileError, BenchRecord, compare
     from gamechip.measure.processor_bench import run_processor_throughput
     from gamechip.measure.search_bench import run_search_bench
 
+    if args.compare:
+        if args.save or args.rates_only:
+            raise UsageError("--compare runs no bench: give it without --save and --rates-only")
+        try:
+            return compare(*args.compare)
+        except BenchFileError as error:
+            raise UsageError(f"--compare: {error}")
     for sim in args.sim:
         check_sim(sim)
+    save = output_file(args.save, "--save", "bench.json") if args.save else None
     names = args.block or ["all"]
     with_search = "all" in names or "search" in names
-    with_processor = "all" in names or "processor" in names
+    with_processor = ("all" in names or "processor" in names) and not args.rates_only
     others = [name for name in names if name not in ("search", "processor")]
     blocks = blocks_named(others) if others else []
     announce_rtl()
-    status = bench_blocks(blocks, args.sim, args.scale) if blocks else 0
-    if status == 0 and with_search:
+    record = BenchRecord(args.scale) if save else None
+    status = bench_blocks(blocks, args.sim, args.scale, record) if blocks else 0
+    if with_search and (save or args.rates_only):
+        status = max(status, search_alone(args.sim, record))
+    if save:
+        record.save(save)
+        print(f"bench rows written to {save}", file=sys.stderr)
+    if status == 0 and with_search and not args.rates_only:
         status = run_search_bench(args.sim, args.scale)
     if status == 0 and with_processor:
         status = run_processor_throughput(args.sim, args.scale)

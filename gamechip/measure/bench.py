@@ -13,12 +13,22 @@ side in a separate PyPy process. For them it also prints the CPU seconds per cas
 machine runs, while wall-clock rates depend on the load, which every row shows (1-minute load
 average before and after the row, on a machine with ``os.cpu_count()`` cores).
 
+``--save FILE`` keeps the rows (gamechip/measure/bench_record.py), with the search engine alone
+on each simulator, and the cocotb and simulator versions they ran under; ``--compare OLD NEW``
+sets two saved benches' Verilator rows side by side (``make bench``: cocotb 1.9.2 with Debian's
+Verilator against the main line).
+
 Numbers are printed, never asserted: the targets are shown beside them.
 """
 
+import io
+import logging
 import os
 import sys
+from contextlib import contextmanager
+from xml.etree.ElementTree import ParseError
 
+from gamechip.measure.bench_record import SEARCH_ALONE, failure_reason
 from tb.host.runner import run_design
 
 COUNTS = {"verilator": 200_000, "icarus": 10_000, "ghdl": 5_000}
@@ -30,22 +40,47 @@ TARGET_RATIO = 0.5  # no block's sim path below half the golden model's own rate
 SEED = 2010
 
 
-def run_bench(blocks, sims, scale=1.0):
-    rows = []
+def run_bench(blocks, sims, scale=1.0, record=None):
+    """Fuzz every block on every simulator and print the rates. With ``record`` (a BenchRecord)
+    each row is kept there, and a block that fails is kept as a failed row and the bench goes on
+    (exit status 1 at the end); without it the bench stops at the first failure."""
+    rows, failed = [], False
     for block in blocks:
         for sim in sims:
             count = max(1, int(BLOCK_COUNTS.get(block.name, COUNTS)[sim] * scale))
             print(f"bench: {block.name} on {sim}, {count:,} positions ...", file=sys.stderr, flush=True)
             load_before = os.getloadavg()[0]
-            outcome = run_design(block.designs[0], sim, block.module, ["fuzz"], tag="bench", echo=True,
-                                 env={"GAMECHIP_SEED": str(SEED), "GAMECHIP_COUNT": str(count)})
+            with simulator_output() as output:
+                try:
+                    outcome = run_design(block.designs[0], sim, block.module, ["fuzz"], tag="bench", echo=True,
+                                         env={"GAMECHIP_SEED": str(SEED), "GAMECHIP_COUNT": str(count)})
+                except ParseError:  # cocotb-test finds no results: the simulator ended before any test ran
+                    if record is None:
+                        raise
+                    reason = "no cocotb test ran: " + failure_reason(output.getvalue())
+                    print(f"bench: {block.name} failed on {sim}: {reason}; kept as a failed row, going on",
+                          file=sys.stderr)
+                    record.add_failure(block.name, sim, reason)
+                    failed = True
+                    continue
             if not outcome.passed:
-                print(outcome.result.get("failure") or outcome.log_excerpt(4000), file=sys.stderr)
-                print(f"bench stopped: {block.name} failed on {sim} (log {outcome.sim_dir / 'gamechip.log'})",
-                      file=sys.stderr)
-                return 1
-            rows.append((block.name, sim, {**outcome.result["tests"]["fuzz"],
-                                           "load": (load_before, os.getloadavg()[0])}))
+                message = outcome.result.get("failure") or outcome.log_excerpt(4000)
+                print(message, file=sys.stderr)
+                if record is None:
+                    print(f"bench stopped: {block.name} failed on {sim} (log {outcome.sim_dir / 'gamechip.log'})",
+                          file=sys.stderr)
+                    return 1
+                print(f"bench: {block.name} failed on {sim} (log {outcome.sim_dir / 'gamechip.log'}); "
+                      f"kept as a failed row, going on", file=sys.stderr)
+                record.add_failure(block.name, sim, failure_reason(message))
+                failed = True
+                continue
+            load = (load_before, os.getloadavg()[0])
+            rows.append((block.name, sim, {**outcome.result["tests"]["fuzz"], "load": load}))
+            if record is not None:
+                record.add_rates(block.name, sim, outcome.result["tests"]["fuzz"], load)
+    if not rows:
+        return int(failed)
     print()
     print(f"{'block':<17} {'sim':<10} {'cases':>9} {'sim path/s':>11} {'golden/s':>10} {'ratio':>6} "
           f"{'end-to-end/s':>13} {'load':>9}  targets")
@@ -85,4 +120,49 @@ def run_bench(blocks, sims, scale=1.0):
     print(f"\ncases: positions, times two colours for stable_discs; one simulator process per row (and its golden "
           f"worker on the fast path); build time excluded; load: 1-minute load average before-after the row, "
           f"{os.cpu_count()} cores.")
-    return 0
+    return int(failed)
+
+
+@contextmanager
+def simulator_output():
+    """The simulator's output that cocotb-test relays during the block, as a StringIO: the reason
+    a run that raised before its log was written ended."""
+    output = io.StringIO()
+    handler = logging.StreamHandler(output)
+    logger = logging.getLogger("cocotb")
+    logger.addHandler(handler)
+    try:
+        yield output
+    finally:
+        logger.removeHandler(handler)
+
+
+def search_alone(sims, record=None):
+    """The search engine alone on each of ``sims`` (search_bench ``free_run_rate``: the searches
+    and budget of the search bench's engine-alone column), printed and kept in ``record`` if
+    given; a simulator it fails on is kept as a failed row. Returns the exit status: 1 if any failed."""
+    from gamechip.measure.search_bench import FREE_RUN, free_run_rate, midgame_positions
+
+    failed = False
+    for sim in sims:
+        count, budget = FREE_RUN[sim]
+        load_before = os.getloadavg()[0]
+        with simulator_output() as output:
+            try:
+                rate = free_run_rate(sim, midgame_positions(), count, budget)
+                problem = None
+            except RuntimeError as error:
+                problem = str(error)
+            except ParseError:  # cocotb-test finds no results: the simulator ended before any test ran
+                problem = "no cocotb test ran: " + failure_reason(output.getvalue())
+        if problem is not None:
+            print(f"bench: the search engine alone failed on {sim}: {problem}", file=sys.stderr)
+            if record is not None:
+                record.add_failure(SEARCH_ALONE, sim, failure_reason(problem))
+            failed = True
+            continue
+        if record is not None:
+            record.add_search_alone(sim, rate, (load_before, os.getloadavg()[0]))
+        print(f"search engine alone on {sim}: {rate['wall']:,.0f} simulated cycles/s (wall), {rate['cpu']:,.0f} per "
+              f"simulator CPU-second; {count} search(es) of {budget:,} cycles")
+    return int(failed)

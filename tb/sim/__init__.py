@@ -7,3 +7,11 @@ lines), the AXI stream replay and the shrinker's candidate bench. Imports tb.che
 names the host side shares with a run (tb.host.run_files, tb.host.harness); the host side never
 imports it.
 """
+
+import os
+import warnings
+
+from tb.host.run_files import DEPRECATIONS, OWN_MODULES
+
+if os.environ.get(DEPRECATIONS) == "error":
+    warnings.filterwarnings("error", category=DeprecationWarning, module=OWN_MODULES)
