@@ -303,6 +303,12 @@ def test_fuzz_says_which_designs_it_does_not_fuzz_and_how_they_are_checked():
     assert set(PORTS) <= covered, set(PORTS) - covered
     for name in CHECKED_ELSEWHERE:
         one_clear_line(gamechip("fuzz", "--block", name), f"{name} is not driven by random positions")
+
+
+# In make test-full: a fuzz of every block (a build of each on Icarus). make test keeps the refusals
+# above and the fuzz of one block (tests/test_cli.py).
+@pytest.mark.full
+def test_a_fuzz_of_every_block_names_the_designs_it_leaves_to_other_checks():
     run = gamechip("fuzz", "--count", "1")
     assert run.returncode == 0, run.stderr[-2000:]
     assert "not fuzzed here: search (" in run.stderr and "uart (" in run.stderr and "processor (" in run.stderr
