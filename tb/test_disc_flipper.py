@@ -37,7 +37,6 @@ async def replay(dut):
     await run_replay(dut, CHECK)
 
 
-@pytest.mark.parametrize("design", BLOCKS["disc_flipper"].designs)
-@pytest.mark.parametrize("sim", runner.SIMULATORS)
+@pytest.mark.parametrize("sim, design", runner.regression_params(BLOCKS["disc_flipper"]))
 def test_disc_flipper(sim, design):
     runner.regression_for(design, sim)

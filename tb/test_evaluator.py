@@ -38,7 +38,6 @@ async def replay(dut):
     await run_replay(dut, CHECK)
 
 
-@pytest.mark.parametrize("design", BLOCKS["evaluator"].designs)
-@pytest.mark.parametrize("sim", runner.SIMULATORS)
+@pytest.mark.parametrize("sim, design", runner.regression_params(BLOCKS["evaluator"]))
 def test_evaluator(sim, design):
     runner.regression_for(design, sim)
