@@ -119,5 +119,17 @@ PROCESSOR_MUTATION_PLAN = {**PROCESSOR_PLANS["default"],
                            "verilator": (PROCESSOR_VERILATOR_PLAN[0], {"GAMECHIP_PROC_GAMES": "4"})}
 
 
+def regression_params(block, sims):
+    """The (sim, design) pytest parameters of a batch block's regression on ``sims``. A block's
+    variant designs (other board sizes, other weights) run on Verilator in the full tier only
+    (pytest mark ``full``, make test-full): Icarus and GHDL check them in every tier, and a
+    Verilator build of each would cost more than all their runs."""
+    import pytest
+
+    return [pytest.param(sim, design, id=f"{sim}-{design}",
+                         marks=pytest.mark.full if sim == "verilator" and design != block.designs[0] else ())
+            for design in block.designs for sim in sims]
+
+
 def unknown(kind, name, valid):
     return f"unknown {kind} '{name}': choose one of {', '.join(valid)}"

@@ -6,7 +6,7 @@ import pytest
 
 from tb.host import runner
 from tb.sim.batch import run_directed, run_fuzz, run_random, run_replay
-from tb.blocks import BLOCKS
+from tb.blocks import BLOCKS, regression_params
 from tb.checks.combinational import DiscFlipperCheck  # noqa: F401 (the check lives with the pure code: tb.checks.combinational)
 
 CHECK = DiscFlipperCheck()
@@ -37,6 +37,6 @@ async def replay(dut):
     await run_replay(dut, CHECK)
 
 
-@pytest.mark.parametrize("sim, design", runner.regression_params(BLOCKS["disc_flipper"]))
+@pytest.mark.parametrize("sim, design", regression_params(BLOCKS["disc_flipper"], runner.SIMULATORS))
 def test_disc_flipper(sim, design):
     runner.regression_for(design, sim)

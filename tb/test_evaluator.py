@@ -8,7 +8,7 @@ import pytest
 from tb.checks.evaluator import EvaluatorCheck
 from tb.host import runner
 from tb.sim.batch import run_directed, run_fuzz, run_random, run_replay
-from tb.blocks import BLOCKS
+from tb.blocks import BLOCKS, regression_params
 
 CHECK = EvaluatorCheck()
 
@@ -38,6 +38,6 @@ async def replay(dut):
     await run_replay(dut, CHECK)
 
 
-@pytest.mark.parametrize("sim, design", runner.regression_params(BLOCKS["evaluator"]))
+@pytest.mark.parametrize("sim, design", regression_params(BLOCKS["evaluator"], runner.SIMULATORS))
 def test_evaluator(sim, design):
     runner.regression_for(design, sim)

@@ -686,18 +686,6 @@ def require_checked(outcome, what, replay=None):
     raise AssertionError(message)
 
 
-def regression_params(block):
-    """The (sim, design) pytest parameters of a batch block's regression. A block's variant designs
-    (other board sizes, other weights) run on Verilator in the full tier only (pytest mark
-    ``full``, make test-full): Icarus and GHDL check them in every tier, and a Verilator build of
-    each would cost more than all their runs."""
-    import pytest
-
-    return [pytest.param(sim, design, id=f"{sim}-{design}",
-                         marks=pytest.mark.full if sim == "verilator" and design != block.designs[0] else ())
-            for design in block.designs for sim in SIMULATORS]
-
-
 def regression_for(design, sim):
     """What a bench's pytest function calls: run the regression tests of ``design`` on ``sim``
     (seed from GAMECHIP_SEED, default 1) and, on a mismatch, replay the case with waves."""
