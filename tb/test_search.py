@@ -503,7 +503,10 @@ INTERLEAVED_TESTS = {"default": {"verilator": ["directed", "random_play", "endga
                      "full": {sim: ["directed", "random_play", "endgame"] for sim in runner.SIMULATORS}}
 
 
-@pytest.mark.parametrize("sim", runner.SIMULATORS)
+# The two-context engine is the one-context engine's variant: GHDL, the slowest to simulate it,
+# runs it in the full tier only (make test-full), as Verilator runs the batch blocks' variants.
+@pytest.mark.parametrize("sim", [pytest.param(sim, marks=pytest.mark.full) if sim == "ghdl" else sim
+                                 for sim in runner.SIMULATORS])
 def test_search_interleaved(sim):
     tests = INTERLEAVED_TESTS[regression_tier()][sim]
     settle_run(run_search_bench(sim, tests, "tiny", monitor="python", design=INTERLEAVED),

@@ -142,6 +142,7 @@ def test_lut_levels_count_luts_on_the_deepest_path_and_stop_at_flip_flops():
     assert lut_levels(_netlist(cells), "xc7")[0] == 4
 
 
+@pytest.mark.full
 def test_the_place_and_route_wrapper_connects_every_port(tmp_path):
     for design in ("move_checker", "uart", "search"):
         source = hdl_dir(design) / f"{design}.v"

@@ -27,9 +27,10 @@ ID = re.compile(r"^rtl/[\w/]+\.py:\d+:\d+:[^:]+:[0-9a-f]{8}$")
 SAMPLED = ["move_checker", "stable_discs", "openings", "node_order", "uart", "search"] if full_regression() else \
     ["move_checker", "stable_discs", "uart"]
 # Every mutate run converts the schemata of each design of its system (a mutant is judged by the
-# most focused bench that sees it), and conversions are shared by content: make test's mutate runs
-# convert every design but the chess move generator's, whose conversion alone is make test-full's.
-CONVERTED_IN_FULL_ONLY = ("chess_movegen",)
+# most focused bench that sees it), and conversions are shared by content. The largest designs'
+# conversions (the chess move generator, both search engines, the processor) are make test-full's;
+# make test converts every other design's here.
+CONVERTED_IN_FULL_ONLY = ("chess_movegen", "search", "search_c2", "processor")
 
 
 def gamechip(*args, timeout=900):
