@@ -73,12 +73,16 @@ def _stopped(token):
     return _STOPPING.is_set() or token in _STOPPED
 
 
+LAUNCHER = "GAMECHIP_LAUNCHER_PID"   # the pid of the process whose run_killable started a subprocess
+
+
 def run_killable(args, token, timeout, log, pass_fds=()):
     """Run ``args`` (a Python module of this project, from ROOT) in its own session, output to
     the open file ``log``, killed with its children on ``timeout`` or when its run stops
     (stop_all here, stop_tokens(token) on a Dask worker). (returncode, timed_out, interrupted)."""
     pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-    proc = subprocess.Popen(args, cwd=ROOT, env={**os.environ, "PYTHONPATH": pythonpath}, stdin=subprocess.DEVNULL,
+    env = {**os.environ, "PYTHONPATH": pythonpath, LAUNCHER: str(os.getpid())}
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True, pass_fds=pass_fds)
     with _LIVE_LOCK:
         _LIVE[proc] = token
@@ -99,14 +103,16 @@ def run_killable(args, token, timeout, log, pass_fds=()):
 
 def die_with_parent():
     """In a subprocess of run_killable: die with the launcher, so a run killed with ``kill -9``
-    leaves no simulator behind."""
-    parent = os.getppid()
+    leaves no simulator behind. The launcher's pid comes from run_killable (LAUNCHER): a
+    subprocess that starts after its launcher died has been handed to another parent already,
+    and dies at once."""
+    parent = int(os.environ.get(LAUNCHER, os.getppid()))
 
     def watch():
         while True:
-            time.sleep(0.5)
             if os.getppid() != parent:
                 os.killpg(0, signal.SIGKILL)
+            time.sleep(0.5)
 
     threading.Thread(target=watch, daemon=True).start()
 
