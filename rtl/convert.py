@@ -19,10 +19,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import myhdl
+from myhdl.conversion import toVerilog, toVHDL
+
 from rtl.designs import DESIGNS
 from rtl.elaboration import frame_records_only
 
 HDL_SUFFIX = {"verilog": ".v", "vhdl": ".vhd"}
+CONVERTERS = {"verilog": toVerilog, "vhdl": toVHDL}
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -37,13 +41,32 @@ def check_designs(designs):
     return list(designs)
 
 
+def convert_fresh(instance, hdl, out_dir, name):
+    """Write ``hdl`` of a just-elaborated ``instance``. ``Block.convert`` elaborates the whole
+    design again first (MyHDL's way of resetting the signal attributes a conversion leaves
+    behind), which a fresh elaboration does not need: the converter is called directly, with
+    the block call counters reset as ``convert`` resets them, and writes the same text."""
+    for elaborated in myhdl._simulator._blocks:
+        elaborated.calls = 0
+    converter = CONVERTERS[hdl]
+    settings = {"name": name, "directory": str(out_dir)}
+    if hdl == "verilog":
+        settings.update(no_testbench=True, timescale="1ns/10ps", trace=False)
+    for key, value in settings.items():
+        setattr(converter, key, value)
+    converter(instance)
+
+
 def convert_here(design, out_dir, hdls):
     """Elaborate ``design`` once in this process and write each HDL into ``out_dir``."""
     with frame_records_only():
         instance = DESIGNS[design]()
-        for hdl in hdls:
-            options = {"testbench": False} if hdl == "verilog" else {}
-            instance.convert(hdl=hdl, path=str(out_dir), name=design, **options)
+        for position, hdl in enumerate(hdls):
+            if position == 0:
+                convert_fresh(instance, hdl, out_dir, design)
+            else:
+                options = {"testbench": False} if hdl == "verilog" else {}
+                instance.convert(hdl=hdl, path=str(out_dir), name=design, **options)
 
 
 def convert_in_subprocess(design, out_dir, hdls):

@@ -433,7 +433,8 @@ async def searches_streamed(dut):
     if not path:
         path = "regression_stream.hex"
         regression_stream(path, seed)
-    total = sum(1 for line in open(path) if line.strip() and not line.startswith("//"))
+    with open(path) as stream:
+        total = sum(1 for line in stream if line.strip() and not line.startswith("//"))
     if str(dut.ready.value) != "1":
         await RisingEdge(dut.ready)
     model, golden = BusModel(), ThreadPoolExecutor(1)

@@ -528,9 +528,11 @@ class GoldenProcess:
             self.process.wait(timeout=5)
         except Exception:
             self.process.kill()
+        self.reader.join(timeout=5)   # it ends at the end of the process's output
+        if not self.reader.is_alive():
+            self.process.stdout.close()
         if self.log_path:
             self.log.close()
-
 
 
 def worker_main():

@@ -13,5 +13,12 @@ import warnings
 
 from tb.host.run_files import DEPRECATIONS, OWN_MODULES
 
+# cocotbext-axi 0.1.28, its newest release, still calls the cocotb 1.x APIs that cocotb 2
+# deprecates (setimmediatevalue, Edge, Event.data); its cocotb 2 port is not released. Those
+# warnings name the library's lines, not the suite's, and would repeat in every log of the
+# co-design peripheral's runs: they are silenced for that package alone.
+THIRD_PARTY_DEPRECATIONS = r"cocotbext\.axi(\.|$)"
+
 if os.environ.get(DEPRECATIONS) == "error":
+    warnings.filterwarnings("ignore", category=DeprecationWarning, module=THIRD_PARTY_DEPRECATIONS)
     warnings.filterwarnings("error", category=DeprecationWarning, module=OWN_MODULES)
