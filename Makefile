@@ -137,3 +137,35 @@ docs: setup
 
 clean:
 	rm -rf build
+
+# Gate-level simulation (gamechip/gatelevel.py): every design synthesised as `make area` does (iCE40,
+# GATELEVEL_FAMILY=ecp5 or generic for the others), written as Verilog with Yosys's cell models, and
+# run through its own bench on Icarus and Verilator; results merged into runs/gatelevel/summary.json.
+.PHONY: gatelevel
+GATELEVEL_FAMILY ?= ice40
+gatelevel: setup
+	$(GAMECHIP) gatelevel --sims icarus verilator --family $(GATELEVEL_FAMILY) --out runs/gatelevel
+
+# Coverage closure (gamechip/coverage/, docs/coverage.md): every planned design's regression tests on
+# COVERAGE_SIMS with functional coverage sampled against its plan (tb/testplans/), Verilator's code
+# coverage, runs/coverage/index.html and runs/coverage/coverage.json; fails while a bin is open.
+.PHONY: coverage
+COVERAGE_SIMS ?= icarus verilator ghdl
+coverage: setup
+	$(GAMECHIP) coverage --sims $(COVERAGE_SIMS) --out runs/coverage
+
+# Bitstreams for real boards (gamechip/bitstream.py, docs/board.md): the processor's board top
+# (rtl/board.py) with the board's PLL, synthesised, placed with the board's published pins and packed,
+# into runs/bitstream/<board>/ (.bit, nextpnr's timing report, summary.md). BOARD=ulx3s or orangecrab;
+# DEVICE the FPGA size (ulx3s: 12F 25F 45F 85F, orangecrab: 25F 85F; default each board's usual one).
+.PHONY: bitstream
+BOARD ?= ulx3s
+bitstream: setup
+	$(GAMECHIP) bitstream --board $(BOARD) $(if $(DEVICE),--device $(DEVICE))
+
+# Formal proofs (gamechip/formal/, docs/formal.md): SymbiYosys proofs of the blocks against references
+# written from the SPEC, each also run on a planted bug it must catch (trace, case file, replay), and the
+# synthesised netlist proved equivalent to the converted RTL; results in runs/formal/summary.json.
+.PHONY: formal
+formal: setup
+	$(GAMECHIP) formal --replay --out runs/formal

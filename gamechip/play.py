@@ -29,8 +29,10 @@ from golden.contest.games import golden_game, mover_name
 COLORS = ("black", "white")
 
 
-def print_move(processor_color):
-    """An on_move callback drawing the board after every move, with who moved and why."""
+def print_move(processor_color, processor="processor", opponent=None):
+    """An on_move callback drawing the board after every move, with who moved and why (the
+    processor's side called ``processor``; the other side ``opponent``, by default the reference
+    player). A board's move shows the seconds it took to reply (``reply_seconds`` in its info)."""
     def on_move(position, color, move, info):
         what = "passes" if move is None else f"plays {square_name(move)}"
         detail = ""
@@ -40,7 +42,13 @@ def print_move(processor_color):
             detail = f" (search: {info['cycles']:,} cycles, depth {info.get('depth')})"
         elif "nodes" in info:
             detail = f" (level {info.get('level')}: {info['nodes']:,} nodes)"
-        print(f"{mover_name(color, processor_color)} {what}{detail}")
+        if "reply_seconds" in info:
+            detail += f", replied in {info['reply_seconds']:.2f} s"
+        who = mover_name(color, processor_color)
+        if processor != "processor" or opponent:
+            side = "black" if color == "X" else "white"
+            who = f"{processor if side == processor_color else opponent or 'reference'} ({side})"
+        print(f"{who} {what}{detail}")
         print(draw(position))
         print(flush=True)
     return on_move
@@ -49,6 +57,12 @@ def print_move(processor_color):
 def default_record(level, processor_color, budget):
     stamp = time.strftime("%Y%m%d-%H%M%S")
     return Path("runs") / f"play-{stamp}-budget{budget}-level{level}-{processor_color}.txt"
+
+
+def port_record(opponent, board_color, budget):
+    """The default record of ``play --port``: ``opponent`` is 'level3' or 'human'."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path("runs") / f"play-port-{stamp}-budget{budget}-{opponent}-{board_color}.txt"
 
 
 def write_record(game, path):

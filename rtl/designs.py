@@ -12,6 +12,7 @@ signed ports have no entry (use ``SIGNED.get(name, set())``).
 
 from myhdl import ResetSignal, Signal, intbv
 
+from rtl.board import board_design, board_ports
 from rtl.chess.movegen import chess_movegen
 from rtl.chess.repetition import chess_repetition
 from rtl.disc_flipper import disc_flipper
@@ -147,6 +148,7 @@ SIZE = {
     "chess_movegen": 8,
     "chess_repetition": 8,
     "evaluator_axi": 8,
+    "board_ulx3s": 8,
     "uart": 8,  # no board: tb.runner hands every bench a board side, and the uart bench ignores it
 }
 
@@ -167,6 +169,7 @@ PORTS = {
     "chess_movegen": chess_movegen_ports(),
     "chess_repetition": chess_repetition_ports(),
     "evaluator_axi": evaluator_axi_ports(),
+    "board_ulx3s": board_ports("ulx3s"),
 }
 
 SIGNED = {
@@ -306,4 +309,7 @@ DESIGNS = {
     "chess_movegen": build_chess_movegen,
     "chess_repetition": build_chess_repetition,
     "evaluator_axi": build_evaluator_axi,
+    # the processor on the ULX3S's pins (rtl/board.py): the bitstream's top with the PLL's
+    # simulation stand-in, and the benches' small budget per move instead of 0.1 s
+    "board_ulx3s": lambda: board_design("ulx3s", budget=PROCESSOR_BUDGET),
 }

@@ -29,6 +29,11 @@ DESIGN_WAIVERS = {
                       "65'h... when bit 63 is set, a positive Python int), and the AND zero-extends or "
                       "drops only zero bits, which is the intended value",
     },
+    "board_ulx3s": {
+        "-Wno-UNUSEDSIGNAL": "the board top (rtl/board.py) leaves the processor's status words (last_depth, "
+                             "last_cycles, last_nodes, last_value, trace_signature) unconnected: a board has no "
+                             "pins for them, and synthesis removes the logic only they need",
+    },
     "chess_repetition": {
         "-Wno-WIDTH": "the counters add 6-bit squares and counts in 8-bit sums (so that minus x can be "
                       "written plus 64 - x without a negative value); the operands zero-extend and the "

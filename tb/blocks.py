@@ -85,6 +85,8 @@ CHECKED_ELSEWHERE = {
                  "make test (tb/test_search.py::test_search_interleaved)",
     "uart": "byte streams with noise, glitches and breaks: make test (tb/test_uart.py)",
     "processor": "whole refereed games: gamechip play --sim S, gamechip tournament --sim S",
+    "board_ulx3s": "refereed games over the board's pins, UART at its real divisor, LEDs checked: "
+                   "make test (tb/test_board.py)",
     "evaluator_axi": "every bus response against the golden bus model, NegaScout searches replayed: "
                      "make test (tb/test_evaluator_axi.py)",
 }
@@ -133,3 +135,19 @@ def regression_params(block, sims):
 
 def unknown(kind, name, valid):
     return f"unknown {kind} '{name}': choose one of {', '.join(valid)}"
+
+
+# The board top's bench (tb/test_board.py, rtl/board.py): the processor on the ULX3S's pins, UART at
+# the board's real divisor, on Verilator. The default tier checks power-on, the illegal-input LED
+# and the first replies of a game as black (book moves and searches); the full tier whole games in
+# both colours, a reset by the button and the game-over LED.
+BOARD_PLANS = {
+    "default": {"verilator": (["power_on", "illegal_input", "game_black"], {"GAMECHIP_BOARD_MAX_REPLIES": "12"})},
+    "full": {"verilator": (["power_on", "illegal_input", "game_black", "game_white", "button_reset", "game_over"],
+                           {})},
+}
+
+
+def board_plan(sim):
+    """(tests, settings) of the board bench on ``sim`` in the regression tier GAMECHIP_REGRESSION names."""
+    return BOARD_PLANS[regression_tier()][sim]

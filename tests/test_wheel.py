@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("golden", "rtl", "tb", "gamechip")
 # what the wheel must carry: every module and every file the code reads at run time
-SHIPPED = ("*.py", "*.json", "*.tsv")
+SHIPPED = ("*.py", "*.json", "*.tsv", "*.toml", "*.lpf", "*.sv")
 
 
 def _copy_source(target):

@@ -28,10 +28,16 @@ COMMANDS = {
     "play": ("play", "one game: the processor against the reference software, refereed"),
     "tournament": ("play", "both colours against every reference level, in parallel; "
                            "tables like the seed's Tables 4-6"),
+    "serve": ("serve", "the simulated processor behind a TCP port, one game per client, for "
+                       "play --port socket://HOST:PORT"),
     "parallel": ("parallel", "the search split over P engines (SPEC 12): speed-up, efficiency, "
                              "overhead and balance in simulated engine cycles, on a Dask cluster"),
     "codesign": ("codesign", "the co-design seed's measurements (SPEC 10): NegaScout host, the "
                              "evaluator on a bus, whole board against changeboard transfers"),
+    "gatelevel": ("gatelevel", "each design's own bench on its synthesised netlist (Yosys, with the cell "
+                               "library's simulation models) on Icarus and Verilator"),
+    "formal": ("formal", "SymbiYosys proofs of the blocks against references from the SPEC, each run on a "
+                         "planted bug too, and the synthesised netlist proved equivalent to the RTL"),
     "area": ("designs", "LUTs, flip-flops, block and distributed RAMs, logic levels and clock of every design "
                         "(pinned Yosys; nextpnr place and route where a design fits)"),
     "carry-waivers": ("mutants", "re-key tb/mutation_waivers.json after an RTL edit: a waiver names one version of "
@@ -48,6 +54,10 @@ COMMANDS = {
                        "(golden, and with --sim the simulated block)"),
     "convert": ("designs", "write Verilog and VHDL of every block"),
     "bench": ("designs", "throughput of each block per simulator against the golden model alone"),
+    "coverage": ("coverage", "functional coverage of every block against its test plan (tb/testplans/), "
+                             "code coverage, runs/coverage/index.html; exit 1 while a bin is open"),
+    "bitstream": ("bitstream", "the processor on a real board: PLL, reset, UART at 115,200 baud and LEDs around it, "
+                               "synthesised, placed and packed for the ULX3S or OrangeCrab"),
 }
 
 # Options whose values may start with '-' (a board text's first square is often empty), which

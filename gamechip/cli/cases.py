@@ -62,6 +62,54 @@ def fuzz_arguments(parser):
     parser.add_argument("--count", type=positive, default=10000, help="positions per block (default 10000)")
     parser.add_argument("--seed", type=natural, default=1, help="same seed, same positions (default 1)")
     parser.add_argument("--no-shrink", action="store_true", help="keep a failing case as found, do not shrink it")
+    parser.add_argument("--until-covered", action="store_true",
+                        help="sample the block's test plan (tb/testplans/): run its directed and aimed cases, then "
+                             "random positions until every bin is hit (--count is the cap); list the holes left "
+                             "and exit 1 while any remain")
+
+
+def _coverage_targets(blocks):
+    """{design: bins to hit} of each block's fuzzed design (--until-covered); a block without a
+    test plan is a usage error."""
+    from gamechip.coverage.plan import PlanError, design_plans, load_waivers
+    from gamechip.coverage.model import target_bins
+
+    try:
+        plans, waivers = design_plans(), load_waivers()
+    except PlanError as error:
+        raise UsageError(str(error))
+    missing = [b.name for b in blocks if b.designs[0] not in plans]
+    if missing:
+        raise UsageError(f"--until-covered: no test plan for {', '.join(missing)} "
+                         f"(plans: {', '.join(sorted({p.block for p in plans.values()}))})")
+    return {b.designs[0]: target_bins(b.designs[0], plans, waivers) for b in blocks}
+
+
+def _coverage_env(design, targets, folder):
+    """The run's settings for --until-covered: sampling into ``folder``, the targets, and the golden
+    model in the bench's process (where the sampler runs; the fast path's worker has none)."""
+    import os
+    import shutil
+
+    from tb.checks.coverage_samplers import COVERAGE_OUT, COVERAGE_TARGETS
+    from tb.sim.fastfuzz import GOLDEN_PYTHON
+
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    target_file = Path(folder) / "targets.json"
+    target_file.write_text(json.dumps(targets))
+    return {COVERAGE_OUT: str(Path(folder) / "hits"), COVERAGE_TARGETS: str(target_file), GOLDEN_PYTHON: "inprocess"}
+
+
+def _coverage_verdict(design, folder):
+    """The design's coverage from the run's hit files: (summary line, holes)."""
+    from gamechip.coverage.model import design_coverage, read_hit_files
+
+    coverage = design_coverage(design, read_hit_files([Path(folder) / "hits"]).get(design))
+    summary = coverage.summary()
+    line = (f"coverage of {design}: {summary['hit']}/{summary['bins']} bins hit, {len(summary['waived'])} waived, "
+            f"{len(coverage.holes)} holes ({summary['sampled']:,} cases sampled)")
+    return line, coverage.problems()
 
 
 def run_fuzz(args):
@@ -77,12 +125,20 @@ def run_fuzz(args):
 
         print("fuzz: not fuzzed here: " + "; ".join(f"{name} ({how})" for name, how in CHECKED_ELSEWHERE.items()),
               file=sys.stderr)
-    summary = []
+    targets = _coverage_targets(blocks) if args.until_covered else {}
+    summary, open_bins = [], []
     for block in blocks:
         design = block.designs[0]
         started = time.perf_counter()
-        outcome = run_design(design, args.sim, block.module, ["fuzz"], echo=True, tag="fuzz",
-                             env={"GAMECHIP_SEED": str(args.seed), "GAMECHIP_COUNT": str(args.count)})
+        env = {"GAMECHIP_SEED": str(args.seed), "GAMECHIP_COUNT": str(args.count)}
+        tests = ["fuzz"]
+        if args.until_covered:
+            from tb.host.runner import BUILD
+
+            folder = BUILD / "coverage" / f"fuzz-{design}-{args.sim}"
+            env.update(_coverage_env(design, targets[design], folder))
+            tests = ["directed", "fuzz"]
+        outcome = run_design(design, args.sim, block.module, tests, echo=True, tag="fuzz", env=env)
         fuzz = outcome.result.get("tests", {}).get("fuzz", {})
         if not outcome.passed:
             _report_failure(outcome, design, args.sim, shrink=not args.no_shrink)
@@ -92,10 +148,22 @@ def run_fuzz(args):
             return 1
         rate = fuzz["checked"] / fuzz["wall_seconds"] if fuzz.get("wall_seconds") else 0.0
         summary.append((block.name, fuzz.get("checked", 0), rate, time.perf_counter() - started))
+        if args.until_covered:
+            line, holes = _coverage_verdict(design, folder)
+            directed = outcome.result.get("tests", {}).get("directed", {}).get("checked", 0)
+            print(f"{line}; cases checked: {directed:,} directed and aimed, {fuzz.get('checked', 0):,} random",
+                  file=sys.stderr)
+            for hole in holes:
+                print(f"  {hole}", file=sys.stderr)
+            open_bins += holes
     print(f"\n{'block':<14} {'sim':<10} {'positions':>10} {'cases':>10} {'cases/s':>11} {'run time':>9}  seed")
     for name, checked, rate, seconds in summary:
         print(f"{name:<14} {args.sim:<10} {args.count:>10,} {checked:>10,} {rate:>11,.0f} {seconds:>8.1f}s  {args.seed}")
     print(f"PASS: {sum(s[1] for s in summary):,} cases checked against the golden model, no mismatch (seed {args.seed})")
+    if open_bins:
+        print(f"NOT COVERED: {len(open_bins)} bins open after {args.count:,} positions (listed above); "
+              f"a larger --count, or a generator aimed at them (docs/coverage.md)")
+        return 1
     return 0
 
 

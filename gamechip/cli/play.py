@@ -6,7 +6,7 @@ import os
 import sys
 import time
 
-from gamechip.cli.arguments import cycles, positive, simulator_list, simulators
+from gamechip.cli.arguments import cycles, positive, seconds, simulator_list, simulators
 from gamechip.cli.common import UsageError, announce_rtl, check_sim, output_dir, output_file
 
 
@@ -34,11 +34,31 @@ def play_arguments(parser):
     parser.add_argument("--check", choices=("moves", "nodes"), default="moves",
                         help="moves: every processor move against the golden processor (default); "
                              "nodes: also every search node against the golden search")
+    board = parser.add_argument_group("a board on a serial port (docs/serial.md)")
+    board.add_argument("--port", metavar="DEVICE",
+                       help="referee the processor on this serial port (/dev/ttyUSB0, or a pyserial URL such as "
+                            "socket://127.0.0.1:PORT for gamechip serve); --budget is the board's, every reply is "
+                            "checked against the golden processor at it. Exit status: 0 game played and every reply "
+                            "matched, 1 a reply differed, 2 bad options or the port cannot be opened, 3 the board "
+                            "broke the protocol (no reply, garbage, the port closed), 130 interrupted")
+    board.add_argument("--baud", type=positive, help="with --port: the line's speed (default 115200)")
+    board.add_argument("--timeout", type=seconds,
+                       help="with --port: seconds to wait for each reply of the board (default 30)")
+    board.add_argument("--human", action="store_true",
+                       help="with --port: you play the board at the terminal instead of the reference player")
+    board.add_argument("--depth-limit", type=positive, default=None,
+                       help="with --port: the board's search depth limit (default: the converted processor's, "
+                            "rtl/designs.py PROCESSOR_DEPTH_LIMIT)")
 
 
 def run_play(args):
     from gamechip.play import default_record, golden_game, print_move, write_record
 
+    if args.port:
+        return run_port_game(args)
+    for option in ("baud", "timeout", "human", "depth_limit"):
+        if getattr(args, option):
+            raise UsageError(f"--{option.replace('_', '-')} needs --port")
     default = default_record(args.level, args.color, args.budget)
     record = output_file(args.record or default, "--record", default.name)
     if args.check == "nodes" and not args.sim:
@@ -66,6 +86,43 @@ def run_play(args):
     print(f"mean search depth of the processor: {game['mean_depth']}")
     print(f"record written to {path}")
     return 0
+
+
+def run_port_game(args):
+    """``play --port``: the board against the reference player or a human (gamechip/port.py)."""
+    from gamechip.play import port_record, print_move
+    from gamechip.port import DEFAULT_BAUD, DEFAULT_TIMEOUT, PortGame, PortUnavailable, TerminalPlayer, open_port
+    from golden.contest.reference import ReferencePlayer
+    from rtl.designs import PROCESSOR_DEPTH_LIMIT
+
+    if args.sim or args.check != "moves":
+        raise UsageError("--port plays a board: --sim and --check nodes need a simulation of their own")
+    opponent_name = "human at the terminal" if args.human else f"reference level {args.level}"
+    default = port_record("human" if args.human else f"level{args.level}", args.color, args.budget)
+    record = output_file(args.record or default, "--record", default.name)
+    try:
+        port = open_port(args.port, args.baud or DEFAULT_BAUD, args.timeout or DEFAULT_TIMEOUT)
+    except PortUnavailable as error:
+        raise UsageError(str(error))
+    print(f"play: the board on {args.port} plays {args.color} at {args.budget:,} cycles a move, every reply "
+          f"checked against the golden processor; opponent: {opponent_name}", file=sys.stderr, flush=True)
+    opponent = TerminalPlayer() if args.human else ReferencePlayer(args.level)
+    try:
+        game = PortGame(port, opponent, args.color, args.budget, args.depth_limit or PROCESSOR_DEPTH_LIMIT,
+                        args.timeout or DEFAULT_TIMEOUT, opponent_name)
+        status, outcome, text = game.run(print_move(args.color, "board", opponent_name))
+    finally:
+        port.close()
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(text)
+    if status == 0:
+        print(outcome)
+    elif status == 130:
+        print("gamechip play: interrupted", file=sys.stderr)
+    else:
+        print(outcome if status == 1 else f"FAIL: the board broke the protocol: {outcome}", file=sys.stderr)
+    print(f"record written to {record}", file=sys.stderr if status else sys.stdout)
+    return status
 
 
 def tournament_arguments(parser):

@@ -94,6 +94,7 @@ class Row:
     yosys: str
     note: str = ""
     lutram: int = 0   # distributed-RAM cells (LUTRAM_CELLS)
+    evidence: str = ""   # what checked the netlist: gate-level simulation, equivalence, proofs (evidence())
 
     def to_dict(self):
         return asdict(self)
@@ -371,14 +372,50 @@ def area_rows(designs, families, out_dir, progress=None, place=True):
     return rows
 
 
+def evidence(design, runs=None):
+    """What says the netlist of ``design`` is the verified design: runs/gatelevel/summary.json
+    (gamechip gatelevel) and runs/formal/summary.json (gamechip formal), when present."""
+    from tb.host.runner import ROOT
+
+    runs = Path(runs) if runs else ROOT / "runs"
+    found = []
+    for name in ("gatelevel", "formal"):
+        try:
+            found.append(json.loads((runs / name / "summary.json").read_text()).get(design.replace(NO_TRACE, ""), {}))
+        except (OSError, ValueError):
+            found.append({})
+    gate, formal = found
+    said = []
+    sims = gate.get("sims", {})
+    if sims:
+        failed = sorted(sim for sim, status in sims.items() if status != "passed")
+        said.append(f"gate-level simulation FAILED on {', '.join(failed)}" if failed else
+                    f"simulated at gate level ({gate.get('family', '?')}: {', '.join(sorted(sims))})")
+    equivalence = formal.get("equivalence", {})
+    if equivalence.get("status") == "proved":
+        said.append("proved equivalent")
+    elif equivalence.get("status") == "bounded":
+        said.append(f"equivalent for {equivalence.get('depth', '?')} cycles from reset")
+    elif equivalence.get("status") in ("failed", "unknown"):
+        said.append(f"equivalence {equivalence['status']}")
+    properties = formal.get("properties", [])
+    if properties:
+        statuses = {p["status"] for p in properties}
+        said.append("formal properties proved" if statuses == {"proved"} else
+                    f"formal properties bounded (depth {max(p['depth'] for p in properties)})"
+                    if statuses <= {"proved", "bounded"} else "formal properties FAILED")
+    return "; ".join(said) or "RTL simulation only"
+
+
 def table(rows):
-    lines = ["| design | family | LUT | FF | BRAM | LUTRAM | DSP | levels | Fmax MHz | how | synthesis s | P&R s |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| design | family | LUT | FF | BRAM | LUTRAM | DSP | levels | Fmax MHz | how | synthesis s | P&R s | evidence |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         how = f"place and route, {r.device}" if r.fmax_measured else (r.note or "-")
         fmax = f"{r.fmax_mhz:.1f}" if r.fmax_mhz else "-"
         lines.append(f"| {r.design} | {r.family} | {r.lut:,} | {r.ff:,} | {r.bram} | {r.lutram} | {r.dsp} | {r.levels} | {fmax} | "
-                     f"{how} | {r.synth_seconds:.0f} | {'-' if r.pnr_seconds is None else f'{r.pnr_seconds:.0f}'} |")
+                     f"{how} | {r.synth_seconds:.0f} | {'-' if r.pnr_seconds is None else f'{r.pnr_seconds:.0f}'} | "
+                     f"{r.evidence or evidence(r.design)} |")
     return "\n".join(lines)
 
 
@@ -413,6 +450,8 @@ def run(designs, families, out, as_json, place=True):
     for number, design in enumerate(designs, 1):
         try:
             rows += area_rows([design], families, out / "work", progress=say, place=place)
+            for row in rows:
+                row.evidence = row.evidence or evidence(row.design)
         except ToolMissing:
             raise
         except AreaError as error:   # one design's tool failure: the others are still measured

@@ -19,6 +19,12 @@ MUTSEL_BITS = 16
 GENERATOR_DECORATORS = ("always_comb", "always_seq", "always")
 # files of rtl/ that hold no converted logic (the converter, the design table, lint waivers)
 NOT_LOGIC = {"convert.py", "designs.py", "lint.py", "elaboration.py", "__init__.py"}
+# files of rtl/ whose logic gamechip mutate leaves alone, each with its reason
+NOT_MUTATED = {
+    "board.py": "the board top's glue around the processor (reset synchroniser, input watch, LED drivers; "
+                "the PLL is the FPGA's): the processor's own mutants are judged by its bench, and the glue by "
+                "the board's bench (tb/test_board.py), which no mutant run drives",
+}
 
 BINOP_SWAPS = {ast.Add: (ast.Sub,), ast.Sub: (ast.Add,), ast.BitAnd: (ast.BitOr, ast.BitXor),
                ast.BitOr: (ast.BitAnd, ast.BitXor), ast.BitXor: (ast.BitOr, ast.BitAnd),
@@ -175,7 +181,8 @@ class MutateError(Exception):
 
 def rtl_files(rtl_root):
     package = Path(rtl_root) / "rtl"
-    return sorted(p for p in package.rglob("*.py") if p.name not in NOT_LOGIC and not p.name.startswith("_"))
+    return sorted(p for p in package.rglob("*.py")
+                  if p.name not in NOT_LOGIC and p.name not in NOT_MUTATED and not p.name.startswith("_"))
 
 
 def file_digest(source):

@@ -163,25 +163,34 @@ def build(design, mutants, work):
     return (work / "netlist.v").read_text()
 
 
+def port_module(design, ports, signed, comment, body, extra_connections=""):
+    """Module ``design`` with the design's ``ports`` around the netlist module
+    (netlist_module): the ``comment`` line, then ``body`` (Verilog lines before the instance),
+    the instance with every port connected by name, plus ``extra_connections``."""
+    decl = "\n".join(f"{direction}put {'signed ' if name in signed else ''}"
+                     f"{f'[{width - 1}:0] ' if width > 1 else ''}{name};" for name, width, direction in ports)
+    conns = ", ".join(f".{name}({name})" for name, _, _ in ports)
+    return (f"// {comment}\nmodule {design} ({', '.join(name for name, _, _ in ports)});\n{decl}\n{body}"
+            f"{netlist_module(design)} netlist ({conns}{extra_connections});\nendmodule\n")
+
+
 def wrapper(design, ports, signed=()):
     """Module ``design`` with the design's ports: the netlist with ``mutsel`` read from the
     ``+MUTSEL=k`` plusarg (0, the unmutated netlist, without one), as tb.host.runner wires a
     schemata conversion."""
     from tb.host.runner import MUTANT_SELECTOR as SELECTOR
 
-    decl = "\n".join(f"{direction}put {'signed ' if name in signed else ''}"
-                     f"{f'[{width - 1}:0] ' if width > 1 else ''}{name};" for name, width, direction in ports)
-    conns = ", ".join(f".{name}({name})" for name, _, _ in ports)
-    return (f"// gamechip mutate --netlist: {design}'s ports, the netlist mutant chosen by +{SELECTOR}=k\n"
-            f"module {design} ({', '.join(name for name, _, _ in ports)});\n{decl}\n"
-            f"reg [{CTRL_BITS - 1}:0] {SELECTOR} = 0;\n"
-            f'initial if (!$value$plusargs("{SELECTOR}=%d", {SELECTOR})) {SELECTOR} = 0;\n'
-            f"{netlist_module(design)} netlist ({conns}, .{CTRL}({SELECTOR}));\nendmodule\n")
+    return port_module(design, ports, signed,
+                       f"gamechip mutate --netlist: {design}'s ports, the netlist mutant chosen by +{SELECTOR}=k",
+                       f"reg [{CTRL_BITS - 1}:0] {SELECTOR} = 0;\n"
+                       f'initial if (!$value$plusargs("{SELECTOR}=%d", {SELECTOR})) {SELECTOR} = 0;\n',
+                       f", .{CTRL}({SELECTOR})")
 
 
-def make_root(rtl_root, root, netlists):
+def make_root(rtl_root, root, netlists, wrap=wrapper):
     """The netlist root ``root``: a copy of ``rtl_root``'s rtl package and, per design of
-    ``netlists`` ({design: netlist Verilog}), rtl/_netlist/<design>.v (netlist + wrapper)."""
+    ``netlists`` ({design: netlist Verilog}), rtl/_netlist/<design>.v (netlist + ``wrap``'s
+    module of the design's ports: by default the mutant wrapper)."""
     from rtl.designs import PORTS, SIGNED
     from tb.host.runner import NETLIST_DIR, netlist_file
 
@@ -191,5 +200,5 @@ def make_root(rtl_root, root, netlists):
     shutil.copytree(Path(rtl_root) / "rtl", root / "rtl", ignore=shutil.ignore_patterns("__pycache__", NETLIST_DIR))
     (root / "rtl" / NETLIST_DIR).mkdir()
     for design, text in netlists.items():
-        netlist_file(design, root).write_text(text + "\n" + wrapper(design, PORTS[design], SIGNED.get(design, ())))
+        netlist_file(design, root).write_text(text + "\n" + wrap(design, PORTS[design], SIGNED.get(design, ())))
     return root

@@ -8,6 +8,7 @@ size; each comes with a label that names it in a failure message.
 from golden.board import START, Position, square_name, start_position
 from golden.othello import play
 from golden.positions import random_game_positions, random_occupancy
+from tb.checks.aimed import aimed_positions
 
 DIRECTIONS = {
     "north": (1, 0), "south": (-1, 0), "east": (0, 1), "west": (0, -1),
@@ -82,6 +83,7 @@ def directed_positions(size=8):
     cases.append((f"flips in {len(own)} directions at once around {square_name(centre * size + centre, size)}", _position(own, opp, size)))
     cases.append(("same, with every other square own", _position(set(own) | set(every) - set(opp) - {square_name(centre * size + centre, size)}, opp, size)))
     cases += _wrap_traps(size)
+    cases += aimed_positions(size)   # test-plan bins random play rarely reaches (tb/testplans)
     return cases
 
 

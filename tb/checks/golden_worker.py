@@ -33,7 +33,9 @@ import sys
 import time
 from array import array
 
-from tb.checks.combinational import CHUNK, WORKER_CHECKS, fuzz_chunk, fuzz_generators, pack_stimulus
+from golden.board import Position
+from tb.checks.combinational import CHUNK, WORKER_CHECKS, Case, fuzz_chunk, fuzz_generators, pack_stimulus
+from tb.checks.coverage_samplers import CoverageRecorder
 
 SLOTS = 3
 STIMULUS_FILE = "fuzz_in_{}.bin"
@@ -57,6 +59,7 @@ class IntsKernel:
         started = time.perf_counter()
         expected = [check.expected(case) for case in cases]
         seconds = time.perf_counter() - started
+        self.checked = (cases, expected)
         return stimulus, "".join([check.expected_line(e) + "\n" for e in expected]), len(cases), seconds
 
 
@@ -105,6 +108,7 @@ class WordsKernel:
         started = time.perf_counter()
         expected = [legal_moves(own, opp) for own, opp in sides]
         seconds = time.perf_counter() - started
+        self.last = (positions, None, expected)
         return stimulus, "".join([hexed(e) + "\n" for e in expected]), seconds
 
     def _disc_flipper(self, positions):
@@ -132,8 +136,42 @@ class WordsKernel:
             else:
                 expected.append((black | flip | bit, white & ~flip, 0))
         seconds = time.perf_counter() - started
+        self.last = (positions, moves, expected)
         illegal = (" 0\n", " 1\n")
         return stimulus, "".join([hexed(b) + " " + hexed(w) + illegal[i] for b, w, i in expected]), seconds
+
+
+class CasesOnDemand:
+    """A chunk's cases as a sequence that builds a case (a Case from the kernel's words) only when
+    asked for: the coverage recorder samples a few of them."""
+
+    def __init__(self, count, make):
+        self.count, self.make = count, make
+
+    def __len__(self):
+        return self.count
+
+    def __getitem__(self, index):
+        return self.make(index)
+
+
+WORD = (1 << 64) - 1
+
+
+def words_checked(kernel):
+    """(cases, expected) of a words kernel's last chunk, in the check's terms, built on demand."""
+    positions, moves, expected = kernel.last
+
+    def case(index):
+        black, white, wtm = positions[index]
+        position = Position.trusted(black & WORD, white & WORD, bool(wtm), 8)
+        return Case(position, "fuzz", move=moves[index] if moves else None)
+
+    def value(index):
+        answer = expected[index]
+        return answer & WORD if isinstance(answer, int) else (answer[0] & WORD, answer[1] & WORD, answer[2])
+
+    return CasesOnDemand(len(positions), case), CasesOnDemand(len(positions), value)
 
 
 KERNELS = {"ints": IntsKernel, "words": WordsKernel}
@@ -159,25 +197,32 @@ def serve(block, size, seed, count, field_bytes, kernel=None, acks=sys.stdin, ou
         out.flush()
 
     say({"python": interpreter(), "kernel": kernel})
+    coverage = CoverageRecorder.from_environment("fuzz")   # None unless the run samples coverage
     released = -1   # chunks up to this one are done with: their slots are free
-    for index, first in enumerate(range(0, count, CHUNK)):
-        while index - slots > released:
-            line = acks.readline()
-            if not line:
-                return   # the bench has gone
-            released = int(line)
-        working, cpu = time.perf_counter(), time.process_time()
-        states = [rng.getstate() for rng in (positions_rng, moves_rng)]
-        stimulus, expected, cases, seconds = maker.chunk(first)
-        slot = index % slots
-        with open(STIMULUS_FILE.format(slot), "wb") as f:
-            f.write(stimulus)
-        with open(EXPECTED_FILE.format(slot), "w") as f:
-            f.write(expected)
-        say({"chunk": index, "slot": slot, "first": first, "cases": cases, "golden_seconds": seconds,
-             "worker_seconds": time.perf_counter() - working, "worker_cpu_seconds": time.process_time() - cpu,
-             "stimulus": STIMULUS_FILE.format(slot),
-             "expected": EXPECTED_FILE.format(slot), "states": states})
+    try:
+        for index, first in enumerate(range(0, count, CHUNK)):
+            while index - slots > released:
+                line = acks.readline()
+                if not line:
+                    return   # the bench has gone
+                released = int(line)
+            working, cpu = time.perf_counter(), time.process_time()
+            states = [rng.getstate() for rng in (positions_rng, moves_rng)]
+            stimulus, expected, cases, seconds = maker.chunk(first)
+            if coverage is not None:
+                coverage.sample(*(maker.checked if isinstance(maker, IntsKernel) else words_checked(maker)))
+            slot = index % slots
+            with open(STIMULUS_FILE.format(slot), "wb") as f:
+                f.write(stimulus)
+            with open(EXPECTED_FILE.format(slot), "w") as f:
+                f.write(expected)
+            say({"chunk": index, "slot": slot, "first": first, "cases": cases, "golden_seconds": seconds,
+                 "worker_seconds": time.perf_counter() - working, "worker_cpu_seconds": time.process_time() - cpu,
+                 "stimulus": STIMULUS_FILE.format(slot),
+                 "expected": EXPECTED_FILE.format(slot), "states": states})
+    finally:
+        if coverage is not None:
+            coverage.save()
     say({"end": True})
 
 

@@ -361,7 +361,7 @@ end architecture;
 # processor's referee protocol) need no per-cycle Python: their clocked harness only makes the
 # clock in HDL and passes every other port through, so Python still writes rst and the inputs
 # and awaits the outputs' edges (and ``clk``'s, where a bench acts between two edges).
-PORT_CLOCKED_DESIGNS = ("uart", "processor")
+PORT_CLOCKED_DESIGNS = ("uart", "processor", "board_ulx3s")
 
 
 def has_clocked_harness(design):

