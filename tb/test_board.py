@@ -29,8 +29,7 @@ import threading
 
 import cocotb
 import pytest
-from cocotb.simtime import get_sim_time
-from cocotb.triggers import Event, FallingEdge, First, RisingEdge, Timer
+from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
 from golden.board import draw
 from golden.contest.players import RandomPlayer
@@ -42,6 +41,7 @@ from rtl.designs import PROCESSOR_BUDGET
 from tb.blocks import board_plan
 from tb.host import runner
 from tb.sim.batch import progress, start_clock
+from tb.sim.referee_line import RefereeLine
 
 DESIGN = "board_ulx3s"
 BOARD = BOARDS["ulx3s"]
@@ -55,17 +55,15 @@ REPLY_TIMEOUT_NS = (20 * BUDGET + 64 * DIVISOR + 2000) * CLOCK_NS
 NO_REPLY = object()
 
 
-class BoardTB:
-    """The board's button, a UART driver on rx, a UART receiver on tx, its LEDs."""
+class BoardTB(RefereeLine):
+    """The board's button, the referee's serial line (a UART driver on rx, a receiver on tx),
+    its LEDs."""
 
     def __init__(self, dut):
-        self.dut = dut
-        self.received = []
-        self.byte_received = Event()
-        dut.rx.value = 1
+        super().__init__(dut, BIT_NS, CLOCK_NS, REPLY_TIMEOUT_NS, "the board")
         dut.button.value = 1 - BOARD.button_active
         start_clock(dut, CLOCK_NS)
-        cocotb.start_soon(self._receive())
+        self.start_receiver()
 
     def led(self, name):
         return int(self.dut.led.value) >> LED[name] & 1 == BOARD.led_active
@@ -82,45 +80,6 @@ class BoardTB:
         await FallingEdge(self.dut.clk)
         assert not self.led("reset"), "reset LED still lit two cycles after the button's release"
         self.received.clear()
-
-    async def send_byte(self, value, frame_error=False):
-        bits = [0] + [(value >> i) & 1 for i in range(8)] + [0 if frame_error else 1]
-        for bit in bits:
-            self.dut.rx.value = bit
-            await Timer(BIT_NS, "ns")
-        if frame_error:
-            self.dut.rx.value = 1
-            await Timer(2 * BIT_NS, "ns")
-
-    async def send_text(self, text):
-        for char in text:
-            await self.send_byte(ord(char))
-
-    async def _receive(self):
-        while True:
-            await FallingEdge(self.dut.tx)
-            await Timer(BIT_NS // 2, "ns")
-            assert int(self.dut.tx.value) == 0, "tx: start bit not low in its middle"
-            value = 0
-            for i in range(8):
-                await Timer(BIT_NS, "ns")
-                value |= int(self.dut.tx.value) << i
-            await Timer(BIT_NS, "ns")
-            assert int(self.dut.tx.value) == 1, f"tx: framing error after byte {value:#04x}"
-            self.received.append(value)
-            self.byte_received.set()
-
-    async def wait_reply(self):
-        deadline = get_sim_time("ns") + REPLY_TIMEOUT_NS
-        while len(self.received) < 2:
-            left = deadline - get_sim_time("ns")
-            assert left > 0, f"no reply from the board within {REPLY_TIMEOUT_NS // CLOCK_NS} cycles (got {self.received})"
-            self.byte_received.clear()
-            await First(self.byte_received.wait(), Timer(round(left), "ns"))
-        await FallingEdge(self.dut.clk)
-        reply = bytes(self.received[:2]).decode("latin-1")
-        del self.received[:2]
-        return reply
 
 
 async def start(dut):

@@ -42,7 +42,7 @@ import time
 import cocotb
 import pytest
 from cocotb.simtime import get_sim_time
-from cocotb.triggers import Event, FallingEdge, First, RisingEdge, Timer
+from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
 from golden.board import draw, parse_board, square_name, squares_of, start_position
 from golden.contest.games import mover_name, result_dict
@@ -60,6 +60,7 @@ from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, GoldenProcessorPro
 from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
 from tb.sim.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, MUTANT_GROUP, RESULT_FILE, each_mutant, progress, start_clock
+from tb.sim.referee_line import RefereeLine
 
 CLOCK_NS = 10
 # The converted design's elaboration parameters (rtl/designs.py build_processor).
@@ -74,16 +75,12 @@ NO_REPLY = object()
 
 # --- the bench ----------------------------------------------------------------------------
 
-class ProcessorTB:
-    """Clock, reset, a UART driver on rx and a UART receiver on tx."""
+class ProcessorTB(RefereeLine):
+    """Clock, reset, and the referee's serial line (a UART driver on rx, a receiver on tx)."""
 
     def __init__(self, dut):
-        self.dut = dut
+        super().__init__(dut, BIT_NS, CLOCK_NS, REPLY_TIMEOUT_CYCLES * CLOCK_NS, "the processor")
         self.log = dut._log
-        self.received = []
-        self.receiving = False
-        self.byte_received = Event()
-        dut.rx.value = 1
         dut.budget.value = BUDGET
         start_clock(dut, CLOCK_NS)
 
@@ -97,20 +94,9 @@ class ProcessorTB:
         self.dut.rst.value = 0
         await FallingEdge(self.dut.clk)
         assert not self.received, f"bytes from tx left over from before the reset: {bytes(self.received)!r}"
-        if not self.receiving:
-            _receivers.append(cocotb.start_soon(self._receive()))
-            self.receiving = True
+        if self.receiver is None:
+            _receivers.append(self.start_receiver())
         await Timer(4 * BIT_NS, "ns")
-
-    async def send_byte(self, value, frame_error=False):
-        """One 8N1 frame on rx; ``frame_error`` sends a low stop bit (then a high bit)."""
-        bits = [0] + [(value >> i) & 1 for i in range(8)] + [0 if frame_error else 1]
-        for bit in bits:
-            self.dut.rx.value = bit
-            await Timer(BIT_NS, "ns")
-        if frame_error:
-            self.dut.rx.value = 1
-            await Timer(2 * BIT_NS, "ns")
 
     async def send_tokens(self, tokens):
         for token in tokens:
@@ -118,43 +104,6 @@ class ProcessorTB:
                 await self.send_byte(0x00, frame_error=True)
             else:
                 await self.send_byte(token)
-
-    async def send_text(self, text):
-        await self.send_tokens([ord(c) for c in text])
-
-    async def _receive(self):
-        """Decode every frame on tx into ``received`` (a framing error is a test failure)."""
-        while True:
-            await FallingEdge(self.dut.tx)
-            await Timer(BIT_NS // 2, "ns")
-            assert int(self.dut.tx.value) == 0, "tx: start bit not low in its middle"
-            value = 0
-            for i in range(8):
-                await Timer(BIT_NS, "ns")
-                value |= int(self.dut.tx.value) << i
-            await Timer(BIT_NS, "ns")
-            assert int(self.dut.tx.value) == 1, f"tx: framing error after byte {value:#04x}"
-            self.received.append(value)
-            self.byte_received.set()
-
-    async def wait_reply(self):
-        """The next two bytes from tx as text; AssertionError after REPLY_TIMEOUT_CYCLES."""
-        # woken by each received byte, not by polling: under the HDL clock a poll every few
-        # cycles would cost a scheduler round trip each, as driving the clock from Python does
-        deadline = get_sim_time("ns") + REPLY_TIMEOUT_CYCLES * CLOCK_NS
-        while len(self.received) < 2:
-            left = deadline - get_sim_time("ns")
-            assert left > 0, \
-                f"no reply from the processor within {REPLY_TIMEOUT_CYCLES} cycles (got {self.received})"
-            self.byte_received.clear()
-            await First(self.byte_received.wait(), Timer(round(left), "ns"))
-        # The receiver wakes on tx's edges, which come with rising clock edges: back to the
-        # falling edge, so that the bench's next rx levels never change on a rising edge, where
-        # which of the two the processor sees first is the simulator's choice.
-        await FallingEdge(self.dut.clk)
-        reply = bytes(self.received[:2]).decode("latin-1")
-        del self.received[:2]
-        return reply
 
     def status(self):
         d = self.dut
