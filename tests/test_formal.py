@@ -91,8 +91,11 @@ def test_the_area_evidence_column_reads_both_summaries(tmp_path):
     assert evidence("openings", tmp_path) == "RTL simulation only"
 
 
+# The stable-discs proof has reached no verdict in 45 minutes (bmc step 7): it stays in make
+# formal and out of make test-full (the extended mark), whose time must stay bounded.
 @pytest.mark.full
-@pytest.mark.parametrize("design", ["disc_flipper", "stable_discs", "uart", "evaluator_axi"])
+@pytest.mark.parametrize("design", ["disc_flipper", pytest.param("stable_discs", marks=pytest.mark.extended),
+                                    "uart", "evaluator_axi"])
 def test_the_proof_holds_on_the_rtl(design, tmp_path):
     outcome = run(PROOFS[design], ROOT, tmp_path / design)
     assert outcome.status in ("proved", "bounded"), outcome
