@@ -24,13 +24,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 from gamechip.boards import TARGETS
-from gamechip.measure.area import AreaError, synthesise, tool, yosys_version
+from gamechip.measure.area import AreaError, run_logged, synthesise, tool, yosys_version
 
 PLL_MODULE = "board_pll"
 NICE = ["nice", "-n", "5"]
@@ -48,16 +47,10 @@ def say(text):
 
 def run_tool(cmd, work, log_name, timeout):
     """Run ``cmd`` in ``work`` with its output in ``log_name``; the log's text."""
-    log = Path(work) / log_name
-    name = Path(cmd[len(NICE)] if cmd[:len(NICE)] == NICE else cmd[0]).name
-    with open(log, "w") as out:
-        try:
-            status = subprocess.run(cmd, cwd=work, stdout=out, stderr=subprocess.STDOUT, timeout=timeout).returncode
-        except subprocess.TimeoutExpired:
-            raise BitstreamError(f"{name} took longer than {timeout} s (log {log})")
-    if status:
-        raise BitstreamError(f"{name} failed with status {status} (log {log})")
-    return log.read_text()
+    try:
+        return run_logged(cmd, work, log_name, timeout)
+    except AreaError as error:
+        raise BitstreamError(str(error))
 
 
 def pll_module(board, work):

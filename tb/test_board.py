@@ -34,14 +34,14 @@ from cocotb.triggers import FallingEdge, RisingEdge, Timer
 from golden.board import draw
 from golden.contest.players import RandomPlayer
 from golden.contest.reference import ReferencePlayer
-from golden.contest.referee import PASS, NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, play_game
+from golden.contest.referee import PASS, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, play_game
 from golden.processor import SEARCH, GoldenProcessor
 from rtl.board import BOARDS
 from rtl.designs import PROCESSOR_BUDGET
 from tb.blocks import board_plan
 from tb.host import runner
 from tb.sim.batch import progress, start_clock
-from tb.sim.referee_line import RefereeLine
+from tb.sim.referee_line import NO_REPLY, QueueEndpoint, RefereeLine
 
 DESIGN = "board_ulx3s"
 BOARD = BOARDS["ulx3s"]
@@ -52,7 +52,6 @@ BUDGET = PROCESSOR_BUDGET   # rtl/designs.py builds board_ulx3s with it
 DEPTH_LIMIT = 16
 LED = {name: index for index, name in enumerate(BOARD.leds)}
 REPLY_TIMEOUT_NS = (20 * BUDGET + 64 * DIVISOR + 2000) * CLOCK_NS
-NO_REPLY = object()
 
 
 class BoardTB(RefereeLine):
@@ -89,26 +88,10 @@ async def start(dut):
     return tb
 
 
-class SimEndpoint:
-    """The referee's side of the simulated board (runs in the referee's thread)."""
-
-    name = f"board_ulx3s (budget={BUDGET}, depth={DEPTH_LIMIT})"
-
-    def __init__(self, requests, replies):
-        self.requests, self.replies = requests, replies
-
-    def __call__(self, message):
-        self.requests.put(message)
-        reply = self.replies.get()
-        if reply is NO_REPLY:
-            raise NoReply("the bench stopped the game")
-        return reply
-
-
 async def play_refereed_game(tb, opponent, board_black, max_replies=None):
     """One game over the pins, every reply and the LEDs checked; (GameResult, replies)."""
     requests, replies = queue.Queue(), queue.Queue()
-    endpoint = SimEndpoint(requests, replies)
+    endpoint = QueueEndpoint(f"board_ulx3s (budget={BUDGET}, depth={DEPTH_LIMIT})", requests, replies)
     golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT))
     color = "black" if board_black else "white"
 

@@ -47,7 +47,7 @@ from cocotb.triggers import FallingEdge, RisingEdge, Timer
 from golden.board import draw, parse_board, square_name, squares_of, start_position
 from golden.contest.games import mover_name, result_dict
 from golden.contest.players import RandomPlayer
-from golden.contest.referee import NoReply, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, encode_move, play_game
+from golden.contest.referee import PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, encode_move, play_game
 from golden.contest.reference import ReferencePlayer
 from golden.openings import book_move
 from golden.othello import legal_moves
@@ -60,7 +60,7 @@ from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, GoldenProcessorPro
 from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
 from tb.sim.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, MUTANT_GROUP, RESULT_FILE, each_mutant, progress, start_clock
-from tb.sim.referee_line import RefereeLine
+from tb.sim.referee_line import NO_REPLY, QueueEndpoint, RefereeLine
 
 CLOCK_NS = 10
 # The converted design's elaboration parameters (rtl/designs.py build_processor).
@@ -70,7 +70,6 @@ BUDGET = int(os.environ.get("GAMECHIP_PROC_BUDGET", PROCESSOR_BUDGET))
 DEPTH_LIMIT = PROCESSOR_DEPTH_LIMIT
 BIT_NS = DIVISOR * CLOCK_NS
 REPLY_TIMEOUT_CYCLES = 20 * BUDGET + 64 * DIVISOR + 2000   # search + book + two frames, generous
-NO_REPLY = object()
 
 
 # --- the bench ----------------------------------------------------------------------------
@@ -112,20 +111,12 @@ class ProcessorTB(RefereeLine):
                 "cycles": int(d.last_cycles.value), "value": signed9(int(d.last_value.value))}
 
 
-class SimEndpoint:
-    """The referee's side of the simulated processor (runs in the referee's thread)."""
+class SimEndpoint(QueueEndpoint):
+    """The referee's side of the simulated processor, with the status outputs of its last decision."""
 
     def __init__(self, requests, replies):
-        self.name = f"rtl processor (budget={BUDGET}, depth={DEPTH_LIMIT})"
-        self.requests, self.replies = requests, replies
+        super().__init__(f"rtl processor (budget={BUDGET}, depth={DEPTH_LIMIT})", requests, replies)
         self.last_info = {}
-
-    def __call__(self, message):
-        self.requests.put(message)
-        reply = self.replies.get()
-        if reply is NO_REPLY:
-            raise NoReply("the bench stopped the game")
-        return reply
 
     def info(self):
         return dict(self.last_info)

