@@ -169,3 +169,10 @@ bitstream: setup
 .PHONY: formal
 formal: setup
 	$(GAMECHIP) formal --replay --out runs/formal
+
+# The two-context processor (root split, docs/root-split.md) against one context at equal wall time,
+# golden models: every midgame position of the search bench at 0.1 s and at 1 s of each design's clock
+# (make bench gives 1 s to a tenth of them). About an hour of golden search on two cores.
+.PHONY: bench-root-split
+bench-root-split: setup
+	$(VENV)/bin/python -m gamechip.measure.processor_bench --scale $(BENCH_SCALE) --long-scale 1

@@ -5,7 +5,8 @@ name; an empty GAMECHIP_CORPUS, which would replay nothing) instead of passing.
 Coverage closure (gamechip/coverage/closure.py): the bench tests of blocks with a test plan sample
 functional coverage into one folder of the session; at the end the controller merges what the
 passed bench tests sampled and fails the run when a bin of a fully run design is neither hit nor
-waived, listing the holes."""
+waived, listing the holes. A run started with GAMECHIP_COVERAGE_OUT set samples into that folder
+instead (gamechip coverage runs the benches of the designs checked outside the batch loop so)."""
 
 import os
 from functools import lru_cache
@@ -28,10 +29,14 @@ def pytest_configure(config):
         import shutil
 
         from gamechip.coverage.closure import SESSION_FOLDER
+        from tb.checks.coverage_samplers import COVERAGE_OUT
         from tb.host.runner import BUILD
 
-        folder = BUILD / "coverage" / f"session-{os.getpid()}"
-        shutil.rmtree(folder, ignore_errors=True)
+        if os.environ.get(COVERAGE_OUT):   # the caller's folder (gamechip coverage running a bench's tests)
+            folder = os.environ[COVERAGE_OUT]
+        else:
+            folder = BUILD / "coverage" / f"session-{os.getpid()}"
+            shutil.rmtree(folder, ignore_errors=True)
         os.environ[SESSION_FOLDER] = str(folder)
 
 

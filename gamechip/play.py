@@ -3,7 +3,9 @@ software (SPEC §8-9), refereed, with every processor move checked against its g
 
 The processor is either the simulated RTL (``--sim``: the cocotb bench tb/test_processor.py
 drives its UART pins and referees the game there, comparing each reply with
-``golden.processor.GoldenProcessor``) or, without ``--sim``, that golden model itself.
+``golden.processor.GoldenProcessor``) or, without ``--sim``, that golden model itself. With
+``contexts`` 2 it is the two-context processor (design ``processor_c2``, the root split of
+docs/root-split.md).
 A game's result is a plain dict (the JSON the bench writes), so both paths print, record and
 tabulate the same way.
 """
@@ -27,6 +29,7 @@ from golden.board import draw, square_name
 from golden.contest.games import golden_game, mover_name
 
 COLORS = ("black", "white")
+PROCESSOR_DESIGNS = {1: "processor", 2: "processor_c2"}   # contexts -> the design simulated
 
 
 def print_move(processor_color, processor="processor", opponent=None):
@@ -71,7 +74,7 @@ def write_record(game, path):
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = [game["record"], f"black {game['black']} white {game['white']}",
              f"processor: {game['processor_color']}, budget {game['budget']:,} cycles per move, "
-             f"{game['simulator']}; reference level {game['level']}",
+             f"{contexts_text(game.get('contexts', 1))}, {game['simulator']}; reference level {game['level']}",
              f"mean search depth of the processor: {game['mean_depth']}"]
     path.write_text("\n".join(lines) + "\n\n" + game["results_text"])
     return path
@@ -103,31 +106,52 @@ def _stop_workers(pids):
 MODES = ("processor", "engine")
 
 
-def golden_game_fast(level, processor_color, budget):
+def contexts_text(contexts):
+    return "one search context" if contexts == 1 else f"{contexts} contexts (root split)"
+
+
+def check_contexts(contexts, sim=None):
+    """The processor design for ``contexts`` (1 or 2); ValueError with one line when there is none,
+    or when ``sim`` is given and the design is not registered in rtl/designs.py."""
+    if contexts not in PROCESSOR_DESIGNS:
+        raise ValueError(f"--contexts is 1 (one search context) or 2 (the root split over both), got '{contexts}'")
+    design = PROCESSOR_DESIGNS[contexts]
+    if sim:
+        from rtl.designs import DESIGNS
+
+        if design not in DESIGNS:
+            raise ValueError(f"--contexts {contexts} --sim simulates design {design}, which rtl/designs.py does not "
+                             f"register; without --sim the golden processor plays")
+    return design
+
+
+def golden_game_fast(level, processor_color, budget, contexts=1):
     """golden_game in a golden process (``python -m golden.contest.games``, PyPy when installed: at the
     seed's budgets its searches are the expensive part), else in this one."""
     from tb.checks.search import ROOT, golden_python
 
     python = golden_python()
     if python == sys.executable:
-        return golden_game(level, processor_color, budget)
-    run = subprocess.run([python, "-m", "golden.contest.games", str(level), processor_color, str(budget)], cwd=ROOT,
+        return dict(golden_game(level, processor_color, budget, contexts=contexts), contexts=contexts)
+    run = subprocess.run([python, "-m", "golden.contest.games", str(level), processor_color, str(budget),
+                          str(contexts)], cwd=ROOT,
                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT))
     if run.returncode:
         raise RuntimeError(f"the golden game in {python} failed: {run.stderr[-2000:]}")
-    return json.loads(run.stdout)
+    return dict(json.loads(run.stdout), contexts=contexts)
 
 
-def tournament_game(level, processor_color, budget, sim, mode="processor", tag=None):
+def tournament_game(level, processor_color, budget, sim, mode="processor", tag=None, contexts=1):
     """One tournament game in a worker process (its own build slot, ``tag``, when simulated).
 
     ``mode`` "processor": the whole processor is simulated, over its UART pins
     (tb/test_processor.py). "engine": the golden processor plays the game (in a golden process),
     then every search of the game runs on the simulated search engine with every node checked
-    (tb/test_search.py under the HDL clock): the seed's budgets in hours instead of weeks."""
+    (tb/test_search.py under the HDL clock): the seed's budgets in hours instead of weeks.
+    ``contexts`` 2: the two-context processor (golden, or design ``processor_c2`` simulated)."""
     tag = tag or f"tournament-s{_SLOT}"
     if sim is None:
-        return golden_game_fast(level, processor_color, budget)
+        return golden_game_fast(level, processor_color, budget, contexts)
     if mode == "engine":
         from rtl.designs import PROCESSOR_DEPTH_LIMIT
         from tb.host.search_bench import check_searches_on
@@ -143,10 +167,19 @@ def tournament_game(level, processor_color, budget, sim, mode="processor", tag=N
         game["check_seconds"] = round(time.perf_counter() - started, 1)
         return game
     from tb.host.processor_bench import simulated_game
-    return simulated_game(sim, level, processor_color, budget, tag=tag)
+    return simulated_game_of(sim, level, processor_color, budget, contexts, tag=tag)
 
 
-def cluster_game(level, processor_color, budget, sim, mode, token):
+def simulated_game_of(sim, level, processor_color, budget, contexts, **options):
+    """A simulated game of the processor design with ``contexts`` (tb.host.processor_bench)."""
+    from tb.host.processor_bench import simulated_game
+
+    if contexts != 1:
+        options["design"] = check_contexts(contexts, sim)
+    return dict(simulated_game(sim, level, processor_color, budget, **options), contexts=contexts)
+
+
+def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1):
     """One tournament game as a Dask task, on whichever worker runs it: in a subprocess of its
     own session (``python -m gamechip.play``), killed with its simulators when the tournament
     stops (gamechip.processes.stop_tokens(token)), in a build slot of that machine. The game,
@@ -156,7 +189,8 @@ def cluster_game(level, processor_color, budget, sim, mode, token):
     from tb.host.runner import rtl_digest
     from tb.host.slots import slot_tag, take_slot
 
-    spec = {"level": level, "processor_color": processor_color, "budget": budget, "sim": sim, "mode": mode}
+    spec = {"level": level, "processor_color": processor_color, "budget": budget, "sim": sim, "mode": mode,
+            "contexts": contexts}
     with tempfile.TemporaryDirectory(prefix="gamechip-game-") as work:
         result, log_path = Path(work) / "game.json", Path(work) / "game.log"
         slot, lock = take_slot("search" if mode == "engine" else "processor", sim) if sim else (0, None)
@@ -210,8 +244,8 @@ class _LocalGames:
                                         initargs=(slots, self.pids))
         self.where = f"{jobs} workers"
 
-    def submit(self, level, color, budget, sim, mode):
-        return self.pool.submit(tournament_game, level, color, budget, sim, mode)
+    def submit(self, level, color, budget, sim, mode, contexts=1):
+        return self.pool.submit(tournament_game, level, color, budget, sim, mode, contexts=contexts)
 
     def as_completed(self, futures):
         return as_completed(futures)
@@ -234,9 +268,9 @@ class _ClusterGames:
         self.futures = []
         self.tournament = uuid.uuid4().hex[:12]
 
-    def submit(self, level, color, budget, sim, mode):
+    def submit(self, level, color, budget, sim, mode, contexts=1):
         key = f"gamechip-game-{level}-{color}-{self.tournament}"
-        future = self.client.submit(cluster_game, level, color, budget, sim, mode, key, key=key, pure=False)
+        future = self.client.submit(cluster_game, level, color, budget, sim, mode, key, contexts, key=key, pure=False)
         self.futures.append(future)
         return future
 
@@ -252,12 +286,12 @@ class _ClusterGames:
         self.client.close()
 
 
-def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=False, cluster=None):
+def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=False, cluster=None, contexts=1):
     """Play every level x colour in ``jobs`` worker processes, or as the tasks of the Dask
     scheduler at ``cluster``. The tables are rewritten after every game, so an interrupted or
     crashed tournament keeps every game it finished; ``resume`` keeps the games already in
     ``out_dir`` and plays the others. Raises gamechip.processes.ClusterError when the cluster
-    cannot be reached."""
+    cannot be reached. ``contexts``: the processor's search contexts (1 or 2)."""
     kept = finished_games(out_dir) if resume else {}
     tasks = [(level, color) for level in levels for color in COLORS if (level, color) not in kept]
     pool = _ClusterGames(cluster) if cluster else _LocalGames(max(1, min(jobs, len(tasks))))
@@ -266,10 +300,10 @@ def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=
     here = rtl_digest()
     games, failures, started = list(kept.values()), [], time.perf_counter()
     print(f"tournament: {len(tasks)} games{f' ({len(kept)} kept from the last run)' if kept else ''}, processor "
-          f"budget {budget:,} cycles per move, {describe(sim, mode)}, {pool.where}; results in {out_dir}",
+          f"budget {budget:,} cycles per move, {describe(sim, mode, contexts)}, {pool.where}; results in {out_dir}",
           file=sys.stderr, flush=True)
     try:
-        futures = {pool.submit(level, color, budget, sim, mode): (level, color) for level, color in tasks}
+        futures = {pool.submit(level, color, budget, sim, mode, contexts): (level, color) for level, color in tasks}
         for done, future in enumerate(pool.as_completed(futures), 1):
             level, color = futures[future]
             try:
@@ -284,7 +318,7 @@ def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=
             except Exception as error:  # a mismatch or a crash: keep the others going
                 failures.append({"level": level, "processor_color": color, "error": str(error)})
                 outcome = "FAILED"
-            write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=mode)
+            write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=mode, contexts=contexts)
             elapsed = time.perf_counter() - started
             eta = elapsed / done * (len(tasks) - done)
             bar = "#" * done + "-" * (len(tasks) - done)
@@ -292,16 +326,18 @@ def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=
                   f"{elapsed:,.0f} s elapsed, ETA {eta:,.0f} s", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         pool.stop()
-        write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=mode)
+        write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=mode, contexts=contexts)
         print(f"tournament interrupted after {len(games) + len(failures)} of {len(tasks)} games; the finished "
               f"ones are in {Path(out_dir) / 'tournament.md'} and games.json", file=sys.stderr)
         raise
     finally:
         pool.close()
-    return write_tables(games, failures, budget, sim, out_dir, mode=mode)
+    return write_tables(games, failures, budget, sim, out_dir, mode=mode, contexts=contexts)
 
 
-def describe(sim, mode):
+def describe(sim, mode, contexts=1):
+    if contexts != 1:
+        return f"{describe(sim, mode)}, {contexts_text(contexts)}"
     if sim is None:
         return "golden processor model"
     if mode == "engine":
@@ -310,7 +346,7 @@ def describe(sim, mode):
     return f"simulated on {sim}"
 
 
-def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="processor"):
+def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="processor", contexts=1):
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     by_key = {(g["level"], g["processor_color"]): g for g in games}
@@ -327,7 +363,8 @@ def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="proce
 
     header = ("| level | HW black: score HW-SW | HW moves | SW moves | SW black: score HW-SW "
               "| HW moves | SW moves |")
-    lines = [f"# Processor vs reference software, budget {budget:,} cycles per move ({describe(sim, mode)})", "",
+    lines = [f"# Processor vs reference software, budget {budget:,} cycles per move "
+             f"({describe(sim, mode, contexts)})", "",
              "Moves are moves+passes of each side. HW = the processor, SW = the reference player.", "",
              header, "|---|---|---|---|---|---|---|"]
     rows = []

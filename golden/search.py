@@ -294,13 +294,19 @@ def _check_limits(pos, depth_limit, budget, alpha=MINUS_INFINITY, beta=PLUS_INFI
 
 def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None, weights: Weights = DEFAULT,
                   adaptive: bool = False, on_node=None, on_iteration=None, kernel: str = DEFAULT_KERNEL,
-                  alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY) -> SearchResult:
+                  alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
+                  root_pv: Optional[int] = None) -> SearchResult:
     """:func:`search` without keeping the trace: every node goes to ``on_node`` (see the
     comment above :class:`_Iteration`) as the search produces it, so that a search of tens of
     millions of cycles is checked in constant memory. ``on_iteration(depth, best, value,
     end)`` is called after each completed iteration. The result's ``trace`` stays empty.
-    ``kernel``: a key of KERNELS (the same nodes either way; the default is the fastest here)."""
+    ``kernel``: a key of KERNELS (the same nodes either way; the default is the fastest here).
+    ``single_iteration``: run iteration ``depth_limit`` alone, from cycle 0, with ``root_pv`` as
+    the root's PV move when ``depth_limit`` > 1 (None: no PV; an illegal one is skipped), the
+    budget rule unchanged (the engine's single-iteration mode, docs/root-split.md)."""
     _check_limits(pos, depth_limit, budget, alpha, beta)
+    if root_pv is not None and (not single_iteration or not isinstance(root_pv, int) or not 0 <= root_pv < 64):
+        raise BoardError(f"root_pv must be a square 0..63 with single_iteration, got {root_pv!r}")
     if kernel not in KERNELS:
         raise BoardError(f"kernel must be one of {', '.join(KERNELS)}, got {kernel!r}")
     kernel = KERNELS[kernel]
@@ -322,9 +328,9 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     start = 0
     killers = [None] * (MAX_DEPTH + 1)
     counts = [0, 0]
-    for depth in range(1, depth_limit + 1):
+    for depth in range(depth_limit if single_iteration else 1, depth_limit + 1):
         abort_cycle = None if depth == 1 or budget is None else max(budget, start)
-        pv = result.best if depth > 1 else None
+        pv = (root_pv if single_iteration else result.best) if depth > 1 else None
         try:
             best, value, end = _Iteration(depth, pv, weights, adaptive, abort_cycle, killers, on_node, counts,
                                           kernel, (alpha, beta)).run(root_own, root_opp, pos.white_to_move, start)
@@ -353,7 +359,8 @@ def trace_node(iteration, ply, path, own, opp, white_to_move, legal, kind, terms
 
 def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
            weights: Weights = DEFAULT, adaptive: bool = False, kernel: str = DEFAULT_KERNEL,
-           alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY) -> SearchResult:
+           alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
+           root_pv: Optional[int] = None) -> SearchResult:
     """Iterative deepening alpha-beta search of ``pos`` (see the module docstring).
 
     ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget); ``alpha``/``beta`` the root
@@ -362,6 +369,7 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
     ``alpha`` when every move fails low and ``beta`` on a cut-off. The result carries the
     whole trace, iteration by iteration (the aborted iteration up to the abort). A search of
     millions of cycles keeps millions of nodes: use :func:`search_events` to stream them.
+    ``single_iteration``, ``root_pv``: iteration ``depth_limit`` alone (:func:`search_events`).
     """
     trace = []
     keep = trace.append
@@ -369,7 +377,8 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
     def on_node(*node):
         keep(trace_node(*node))
 
-    result = search_events(pos, depth_limit, budget, weights, adaptive, on_node, kernel=kernel, alpha=alpha, beta=beta)
+    result = search_events(pos, depth_limit, budget, weights, adaptive, on_node, kernel=kernel, alpha=alpha, beta=beta,
+                           single_iteration=single_iteration, root_pv=root_pv)
     result.trace = trace
     return result
 

@@ -22,7 +22,7 @@ from rtl.geometry import move_width
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order
 from rtl.openings import openings
-from rtl.processor import processor, processor_ports
+from rtl.processor import JOB_SIGNED, processor, processor_ports
 from rtl.search import search
 from rtl.stable_discs import stable_discs
 from rtl.uart import uart
@@ -145,6 +145,7 @@ SIZE = {
     "search": 8,
     "search_c2": 8,
     "processor": 8,
+    "processor_c2": 8,
     "chess_movegen": 8,
     "chess_repetition": 8,
     "evaluator_axi": 8,
@@ -164,6 +165,7 @@ PORTS = {
     "openings": openings_ports(),
     "uart": uart_ports(),
     "processor": processor_ports(),
+    "processor_c2": processor_ports(contexts=2),
     "search": search_ports(),
     "search_c2": search_c2_ports(),
     "chess_movegen": chess_movegen_ports(),
@@ -178,6 +180,7 @@ SIGNED = {
     "search": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
     "search_c2": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
     "processor": {"last_value"},
+    "processor_c2": {"last_value"} | JOB_SIGNED,
 }
 
 
@@ -267,15 +270,25 @@ def build_search(adaptive, contexts=1):
 PROCESSOR_DIVISOR = 8
 PROCESSOR_BUDGET = 256
 PROCESSOR_DEPTH_LIMIT = 16
+# processor_c2's regression budget, in clocks (both contexts together): enough that a game's
+# searches complete iteration 3 or 4 and run iteration 4's PV, null-window and re-search jobs
+PROCESSOR_C2_BUDGET = 4 * PROCESSOR_BUDGET
 
 
-def build_processor():
-    """rst is a synchronous active-high ResetSignal; last_depth holds 0..16."""
-    signals = dict(zip((name for name, _, _ in processor_ports()), port_signals(processor_ports())))
+def build_processor(contexts=1):
+    """rst is a synchronous active-high ResetSignal; last_depth (and job_depth) hold 0..16; the
+    value ports are signed 9-bit."""
+    ports = processor_ports(contexts)
+    signals = dict(zip((name for name, _, _ in ports), port_signals(ports)))
     signals["rst"] = ResetSignal(0, active=1, isasync=False)
     signals["last_depth"] = Signal(intbv(0, min=0, max=17))
     signals["last_value"] = Signal(intbv(0, min=-256, max=256))
-    return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, **signals)
+    if contexts == 1:
+        return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, **signals)
+    signals["job_depth"] = Signal(intbv(0, min=0, max=17))
+    for name in JOB_SIGNED:
+        signals[name] = Signal(intbv(0, min=-256, max=256))
+    return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, contexts=contexts, **signals)
 
 
 def build_chess_movegen():
@@ -304,6 +317,7 @@ DESIGNS = {
     "openings": build_openings,
     "uart": build_uart,
     "processor": build_processor,
+    "processor_c2": lambda: build_processor(contexts=2),
     "search": lambda: build_search(False),
     "search_c2": lambda: build_search(False, contexts=2),
     "chess_movegen": build_chess_movegen,

@@ -46,12 +46,24 @@ Status outputs: ``thinking`` (not waiting for a message and not over), ``game_ov
 ``out_of_book`` (the last own decision came from the search), ``last_depth`` and
 ``last_cycles`` (of the last search; 0 for a book move), ``fault`` (the engine's fault
 flag, sticky; never set by a correct design).
+
+Contexts (``contexts``, elaboration time; described here because the ``processor``
+docstring heads the converted HDL). With 1 (design ``processor``) the search is the
+one-context engine, ``budget`` counts its cycles. With 2 (design ``processor_c2``) the search is
+the root splitter (rtl/root_split.py, docs/root-split.md) on both contexts of the interleaved
+engine: ``budget`` counts clocks, ``last_cycles`` is the splitter's clock count, the disc
+flipper serving the FSM is the splitter's, ``trace_signature`` folds the jobs' signatures, and
+the job port (``JOB_PORTS``: job_event, job_context, job_kind, job_move, job_depth,
+job_alpha, job_beta, job_value, job_nodes, job_signature; keyword arguments) follows the
+other ports. ``processor_ports(contexts)`` lists the ports of either.
 """
 
 from myhdl import ConcatSignal, Signal, always_comb, always_seq, block, concat, enum, intbv
 
+from rtl.contexts import CONTEXT_CHOICES
 from rtl.openings import openings
 from rtl.rom import rom
+from rtl.root_split import root_split
 from rtl.search import MINUS_INFINITY, search
 from rtl.uart import uart_rx, uart_tx
 
@@ -76,18 +88,31 @@ DIGIT_ROM = tuple(ord("1") + (s // 8) for s in range(SQUARES))
 PASS_CHAR = ord("V")
 
 
-def processor_ports():
-    """(port, width, direction) in argument order."""
-    return [("clk", 1, "in"), ("rst", 1, "in"), ("rx", 1, "in"), ("budget", 32, "in"), ("tx", 1, "out"),
-            ("thinking", 1, "out"), ("game_over", 1, "out"), ("out_of_book", 1, "out"),
-            ("last_depth", 5, "out"), ("last_cycles", 32, "out"), ("last_nodes", 32, "out"),
-            ("last_value", 9, "out"), ("trace_signature", 64, "out"), ("fault", 1, "out")]
+def processor_ports(contexts=1):
+    """(port, width, direction) in argument order; with two contexts the job port follows."""
+    ports = [("clk", 1, "in"), ("rst", 1, "in"), ("rx", 1, "in"), ("budget", 32, "in"), ("tx", 1, "out"),
+             ("thinking", 1, "out"), ("game_over", 1, "out"), ("out_of_book", 1, "out"),
+             ("last_depth", 5, "out"), ("last_cycles", 32, "out"), ("last_nodes", 32, "out"),
+             ("last_value", 9, "out"), ("trace_signature", 64, "out"), ("fault", 1, "out")]
+    if contexts == 1:
+        return ports
+    return ports + JOB_PORTS
+
+
+# The job port of the processor with two contexts (rtl/root_split.py, docs/root-split.md).
+JOB_PORTS = [("job_event", 2, "out"), ("job_context", 1, "out"), ("job_kind", 2, "out"),
+             ("job_move", 6, "out"), ("job_depth", 5, "out"), ("job_alpha", 9, "out"),
+             ("job_beta", 9, "out"), ("job_value", 9, "out"), ("job_nodes", 32, "out"),
+             ("job_signature", 64, "out")]
+JOB_SIGNED = {"job_alpha", "job_beta", "job_value"}
 
 
 @block
 def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_depth, last_cycles,
               last_nodes, last_value, trace_signature, fault,
-              divisor=8, depth_limit=16):
+              divisor=8, depth_limit=16, contexts=1, job_event=None, job_context=None, job_kind=None,
+              job_move=None, job_depth=None, job_alpha=None, job_beta=None, job_value=None,
+              job_nodes=None, job_signature=None):
     """The Reversi processor behind its UART (see the module docstring).
 
     clk:          Signal(bool) clock (in).
@@ -114,6 +139,15 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     """
     if not 1 <= depth_limit <= 16:
         raise ValueError(f"depth_limit must be 1..16, got {depth_limit!r}")
+    if contexts not in CONTEXT_CHOICES:
+        raise ValueError(f"contexts must be one of {CONTEXT_CHOICES}, got {contexts!r}")
+    job_port = dict(job_event=job_event, job_context=job_context, job_kind=job_kind,
+                    job_move=job_move, job_depth=job_depth, job_alpha=job_alpha, job_beta=job_beta,
+                    job_value=job_value, job_nodes=job_nodes, job_signature=job_signature)
+    given = sorted(name for name, port in job_port.items() if port is not None)
+    if given != (sorted(job_port) if contexts == 2 else []):
+        raise ValueError(f"the job port ({', '.join(sorted(job_port))}) comes with contexts=2, and only then; "
+                         f"given: {', '.join(given) or 'none'}")
 
     st = enum("IDLE", "APPLY_OPP", "BOOK_RESTART", "BOOK_START", "BOOK_WAIT", "THINK",
               "SEARCH_START", "SEARCHING", "APPLY_MINE", "SEND1", "SEND2", "OVER")
@@ -221,14 +255,22 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     window_beta = Signal(intbv(MINUS_INFINITY, min=-256, max=256))    # -256: plus infinity
     # The engine's side to move is fl_white: the flipper's side while idle, and me_white when
     # a search starts (THINK, the only way to SEARCH_START, sets fl_white to me_white).
-    engine = search(clk, rst, s_start, black, white, fl_white, s_depth_limit, budget,
-                    window_alpha, window_beta, s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
-                    ev_node, ev_kind, ev_ply, ev_black, ev_white, ev_wtm, ev_legal,
-                    ev_stable_own, ev_stable_opp, ev_value, ev_terminal, ev_stage,
-                    ev_corners_own, ev_corners_opp, ev_xsq_own, ev_xsq_opp, ev_mobility_own,
-                    ev_mobility_opp, ev_discs_own, ev_discs_opp, ev_fixed, ev_adaptive, s_fault,
-                    idle_move=fl_move, idle_black=fl_new_black, idle_white=fl_new_white,
-                    idle_illegal=fl_illegal)
+    if contexts == 1:
+        engine = search(clk, rst, s_start, black, white, fl_white, s_depth_limit, budget,
+                        window_alpha, window_beta, s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
+                        ev_node, ev_kind, ev_ply, ev_black, ev_white, ev_wtm, ev_legal,
+                        ev_stable_own, ev_stable_opp, ev_value, ev_terminal, ev_stage,
+                        ev_corners_own, ev_corners_opp, ev_xsq_own, ev_xsq_opp, ev_mobility_own,
+                        ev_mobility_opp, ev_discs_own, ev_discs_opp, ev_fixed, ev_adaptive, s_fault,
+                        idle_move=fl_move, idle_black=fl_new_black, idle_white=fl_new_white,
+                        idle_illegal=fl_illegal)
+    else:
+        # both contexts on the one search of a move (docs/root-split.md); the budget counts
+        # clocks, and the trace signature folds the jobs' signatures
+        engine = root_split(clk, rst, s_start, black, white, fl_white, s_depth_limit, budget,
+                            s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
+                            s_fault, fl_move, fl_new_black, fl_new_white, fl_illegal,
+                            trace_signature=signature, **job_port)
 
     @always_comb
     def strobes():
@@ -388,5 +430,7 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
             else:  # st.OVER: stay until reset
                 state.next = st.OVER
 
-    return (receiver, transmitter, decoders, encoders, book, engine, strobes,
-            trace_words, trace_fold, status, control)
+    if contexts == 1:
+        return (receiver, transmitter, decoders, encoders, book, engine, strobes,
+                trace_words, trace_fold, status, control)
+    return (receiver, transmitter, decoders, encoders, book, engine, strobes, status, control)

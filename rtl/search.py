@@ -43,6 +43,19 @@ explicit-stack state machine:
   in which the cycle count has reached ``budget``; the answer is always the deepest
   completed iteration's.
 
+* **Single iteration** (optional inputs ``root_pv``, Signal(intbv[6]), and ``root_pv_valid``,
+  Signal(bool), both or none; read on the start edge): the mode of a host that hands the
+  engine subtrees (docs/root-split.md, rtl/root_split.py). A start then begins iteration
+  ``depth_limit`` directly, and the root's PV move is ``root_pv`` when ``root_pv_valid`` and
+  that iteration is deeper than 1 (none otherwise; an illegal one is skipped); ``depth`` is
+  ``depth_limit`` when it completes, 0 when the budget abandons it. ``done`` rises in the
+  step that finds the budget spent (not one step later), so that a search of C golden cycles
+  is done C steps after its start however it ends; and a finished game at the root is
+  answered whatever the budget, as iteration 1 answers it in iterative deepening. Without them the engine
+  deepens from iteration 1 with the previous iteration's best move as the root's PV. (The
+  ``search`` docstring heads the converted HDL, so the ports of this optional mode are
+  described here.)
+
 * **Two contexts** (``contexts=2``, the ``search_c2`` design; rtl/contexts.py): the same engine
   C-slowed, two searches at once. Stage 0 (the current board, the move checkers, node ordering,
   and the evaluator up to its weighted sums) reads the registers; stage 1 (the disc flipper, the
@@ -72,6 +85,7 @@ VALUE_FLOOR = -255          # leaf values are raised to this, so that -value fit
 VALUE_MAX = 255
 
 KIND_INNER, KIND_LEAF, KIND_TERMINAL = 0, 1, 2
+FIRST_ITERATION = 1         # a start begins iterative deepening here (but in single-iteration mode)
 
 # Stack levels one and two below each level, modulo 16 (a return from level 0 or 1 reads
 # none): ROMs, so that no wrapped subtraction leaves an unused carry bit in the HDL.
@@ -93,7 +107,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
            event_xsq_opp, event_mobility_own, event_mobility_opp, event_discs_own,
            event_discs_opp, event_fixed, event_adaptive, fault,
            weights=DEFAULT, adaptive=False, idle_move=None, idle_black=None, idle_white=None,
-           idle_illegal=None, contexts=1, turn=None):
+           idle_illegal=None, contexts=1, turn=None, root_pv=None, root_pv_valid=None):
     """The search engine.
 
     clk, rst:            clock; ResetSignal(0, active=1, isasync=False) (in).
@@ -150,6 +164,9 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         raise ValueError("interleaved contexts share no flipper with a top")
     if stages.interleaved != (turn is not None):
         raise ValueError("the turn port comes with contexts=2, and only then")
+    single_iteration = root_pv is not None
+    if single_iteration != (root_pv_valid is not None):
+        raise ValueError("root_pv and root_pv_valid come together")
     slots = LEVELS * contexts          # per-level memories hold every context's levels
     state_t = enum("IDLE", "EXPAND", "AWAIT", "FINISHED")
     state = Signal(state_t.IDLE)
@@ -198,7 +215,10 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     killer_cur = Signal(intbv(0)[6:])
     killer_cur_valid = Signal(bool(0))
     order_pv = Signal(intbv(0)[6:])
-
+    # single-iteration mode: the root's PV, latched on start; the iteration a start begins
+    pv_root = Signal(intbv(0)[6:]) if single_iteration else None
+    pv_root_valid = Signal(bool(0)) if single_iteration else None
+    first_iteration = depth_limit if single_iteration else FIRST_ITERATION
 
     # --- datapath --------------------------------------------------------------------
     board_black = Signal(intbv(0)[SQUARES:])    # the current board
@@ -389,25 +409,67 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             own.next = board_black
             opp.next = board_white
 
-    @always_comb
-    def ordering_inputs():
-        if level == 0:
-            pv_valid.next = iteration > 1 and not answer_pass
-            order_pv.next = answer_move
-        else:
-            pv_valid.next = killer_cur_valid
-            order_pv.next = killer_cur
-        first.next = not started_cur
+    if single_iteration:
+        pv_root_late = stages.late(pv_root)
+        pv_root_valid_late = stages.late(pv_root_valid)
 
-    @always_comb
-    def schedule():
-        busy.next = state_late == state_t.EXPAND or state_late == state_t.AWAIT
-        out_of_budget.next = ((state_late == state_t.EXPAND or state_late == state_t.AWAIT)
-                      and iteration_late > 1 and cycle_count_late >= budget_reg_late)
-        frontier.next = level_late + 1 == iteration_late
-        answering.next = state_late == state_t.AWAIT and eval_done and not evaluating_self_late
-        self_answer.next = state_late == state_t.AWAIT and eval_done and evaluating_self_late
-        terminal_here.next = own_legal_late == 0 and opp_legal_late == 0
+        @always_seq(clk.posedge, reset=rst)
+        def root_pv_latch():
+            if start:
+                pv_root.next = root_pv
+                pv_root_valid.next = root_pv_valid
+            else:
+                pv_root.next = pv_root_late
+                pv_root_valid.next = pv_root_valid_late
+
+        @always_comb
+        def ordering_inputs():
+            if level == 0:
+                pv_valid.next = iteration > 1 and pv_root_valid
+                order_pv.next = pv_root
+            else:
+                pv_valid.next = killer_cur_valid
+                order_pv.next = killer_cur
+            first.next = not started_cur
+
+        root_pv_cells = [root_pv_latch]
+    else:
+        @always_comb
+        def ordering_inputs():
+            if level == 0:
+                pv_valid.next = iteration > 1 and not answer_pass
+                order_pv.next = answer_move
+            else:
+                pv_valid.next = killer_cur_valid
+                order_pv.next = killer_cur
+            first.next = not started_cur
+
+        root_pv_cells = []
+
+    if single_iteration:
+        # A finished game at the root is answered whatever the budget, as iteration 1 answers
+        # it in iterative deepening: the budget does not count while the root is terminal.
+        @always_comb
+        def schedule():
+            busy.next = state_late == state_t.EXPAND or state_late == state_t.AWAIT
+            out_of_budget.next = ((state_late == state_t.EXPAND or state_late == state_t.AWAIT)
+                                  and iteration_late > 1 and cycle_count_late >= budget_reg_late
+                                  and not (level_late == 0 and ((own_legal_late == 0 and opp_legal_late == 0)
+                                                                or evaluating_self_late)))
+            frontier.next = level_late + 1 == iteration_late
+            answering.next = state_late == state_t.AWAIT and eval_done and not evaluating_self_late
+            self_answer.next = state_late == state_t.AWAIT and eval_done and evaluating_self_late
+            terminal_here.next = own_legal_late == 0 and opp_legal_late == 0
+    else:
+        @always_comb
+        def schedule():
+            busy.next = state_late == state_t.EXPAND or state_late == state_t.AWAIT
+            out_of_budget.next = ((state_late == state_t.EXPAND or state_late == state_t.AWAIT)
+                          and iteration_late > 1 and cycle_count_late >= budget_reg_late)
+            frontier.next = level_late + 1 == iteration_late
+            answering.next = state_late == state_t.AWAIT and eval_done and not evaluating_self_late
+            self_answer.next = state_late == state_t.AWAIT and eval_done and evaluating_self_late
+            terminal_here.next = own_legal_late == 0 and opp_legal_late == 0
 
     chosen_value = adaptive_value if adaptive else fixed_value
 
@@ -609,7 +671,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         if start:
             state.next = state_t.EXPAND
             level.next = 0
-            iteration.next = 1
+            iteration.next = first_iteration
             limit.next = depth_limit
             budget_reg.next = budget
             cycle_count.next = 0
@@ -781,15 +843,29 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                         state.next = state_t.EXPAND
 
     # --- outputs ---------------------------------------------------------------------
-    @always_comb
-    def answer_outputs():
-        done.next = state_late == state_t.FINISHED
-        best_move.next = answer_move_late
-        best_pass.next = answer_pass_late
-        value.next = answer_value_late
-        depth.next = answer_depth_late
-        nodes.next = node_count_late
-        cycles.next = cycle_count_late
+    if single_iteration:
+        # The step that finds the budget spent already shows the abandoned answer (depth 0, the
+        # final node count), so that done comes C steps after the start however the search
+        # ends (C the golden search's cycles, its budget when it is abandoned).
+        @always_comb
+        def answer_outputs():
+            done.next = state_late == state_t.FINISHED or out_of_budget
+            best_move.next = answer_move_late
+            best_pass.next = answer_pass_late
+            value.next = answer_value_late
+            depth.next = answer_depth_late
+            nodes.next = node_count_late
+            cycles.next = cycle_count_late
+    else:
+        @always_comb
+        def answer_outputs():
+            done.next = state_late == state_t.FINISHED
+            best_move.next = answer_move_late
+            best_pass.next = answer_pass_late
+            value.next = answer_value_late
+            depth.next = answer_depth_late
+            nodes.next = node_count_late
+            cycles.next = cycle_count_late
 
     @always_comb
     def trace_outputs():
@@ -884,7 +960,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
 
-    return (late_cells, turns, cells, shared, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
+    return (late_cells, turns, cells, shared, root_pv_cells, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
             betas, leaf_sums, leaf_fold, leaf_alpha, next_action, child_left, generation, generation_kind, leaving,
             leaving_negate, leaving_fold, iteration_end, evaluator_inputs, stack_addressing, stack_memory,
             control,

@@ -85,10 +85,25 @@ CHECKED_ELSEWHERE = {
                  "make test (tb/test_search.py::test_search_interleaved)",
     "uart": "byte streams with noise, glitches and breaks: make test (tb/test_uart.py)",
     "processor": "whole refereed games: gamechip play --sim S, gamechip tournament --sim S",
+    "processor_c2": "every job of every search against the golden root splitter, clock by clock: make test "
+                    "(tb/test_processor.py test_processor_c2)",
     "board_ulx3s": "refereed games over the board's pins, UART at its real divisor, LEDs checked: "
                    "make test (tb/test_board.py)",
     "evaluator_axi": "every bus response against the golden bus model, NegaScout searches replayed: "
                      "make test (tb/test_evaluator_axi.py)",
+}
+
+# The regression's pytest tests of the designs above that sample functional coverage
+# (tb/testplans/; the benches add their hits themselves, tb.checks.coverage_benches): design ->
+# [(pytest test, its simulators (None: every simulator), the simulators make test-full alone runs)].
+# Coverage closure judges such a design once all of them passed in a session.
+BENCH_SAMPLED_TESTS = {
+    "search": [("tb/test_search.py::test_search", None, ())],
+    "search_c2": [("tb/test_search.py::test_search_interleaved", None, ("ghdl",))],
+    "uart": [("tb/test_uart.py::test_uart", None, ())],
+    "processor": [("tb/test_processor.py::test_processor", None, ())],
+    "evaluator_axi": [("tb/test_evaluator_axi.py::test_evaluator_axi", ("icarus", "ghdl"), ()),
+                      ("tb/test_evaluator_axi.py::test_evaluator_axi_streamed", ("verilator",), ())],
 }
 
 
@@ -110,9 +125,26 @@ PROCESSOR_PLANS = {
 }
 
 
-def processor_plan(sim):
-    """(tests, settings) of the processor bench on ``sim`` in the regression tier GAMECHIP_REGRESSION names."""
-    return PROCESSOR_PLANS[regression_tier()][sim]
+# The two-context processor (design processor_c2, docs/root-split.md): every job of both contexts
+# checked against the golden root splitter. Icarus simulates it at a few hundred clocks a second:
+# its default tier is the assembler's cases, whose one search (the opponent's pass in book) runs
+# ROOT, PV, NULL and RESEARCH jobs; Verilator adds a whole game in each colour. GHDL runs in the
+# full tier only (tb/test_processor.py marks it). The full tier: every test on Verilator, the first
+# replies of a game as well on Icarus and GHDL.
+PROCESSOR_C2_TRUNCATED_PLAN = (["assembler", "game_black"], {"GAMECHIP_PROC_MAX_REPLIES": "6"})
+PROCESSOR_C2_PLANS = {
+    "default": {"verilator": (["assembler", "game_black", "game_white"], {}), "icarus": (["assembler"], {}),
+                "ghdl": (["assembler"], {})},
+    "full": {"verilator": (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "4"}),
+             "icarus": PROCESSOR_C2_TRUNCATED_PLAN, "ghdl": PROCESSOR_C2_TRUNCATED_PLAN},
+}
+PROCESSOR_PLAN_DESIGNS = {"processor": PROCESSOR_PLANS, "processor_c2": PROCESSOR_C2_PLANS}
+
+
+def processor_plan(sim, design="processor"):
+    """(tests, settings) of the processor bench for ``design`` on ``sim`` in the regression tier
+    GAMECHIP_REGRESSION names."""
+    return PROCESSOR_PLAN_DESIGNS[design][regression_tier()][sim]
 
 
 # gamechip mutate's plan: the default tier's, with 4 more games on Verilator instead of 24, since

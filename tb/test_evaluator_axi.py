@@ -27,6 +27,8 @@ from golden.host.negascout import NegaScout
 from golden.othello import legal_moves, pass_move, play
 from golden.positions import random_game_positions
 from tb.blocks import regression_tier
+from tb.checks.coverage_benches import SampledBusModel
+from tb.checks.coverage_samplers import CoverageRecorder
 from tb.sim import axi_stream
 from tb.host import runner
 from tb.host.evaluator_axi_bench import STREAM_ENV, run_evaluator_axi, run_stream
@@ -81,7 +83,10 @@ class AxiTB:
         # HDL would save only the clock's own wake-ups (the streamed replay is the fast path)
         start_clock(dut, 10)
         self.master = None   # made in reset(): see there
-        self.model = BusModel()
+        # functional coverage (tb/testplans/evaluator_axi.toml): the golden model counts the bins of
+        # every transaction it answers, saved once the whole test passed
+        self.coverage, self.hits = CoverageRecorder.from_environment(test), {}
+        self.model = self.new_model()
         self.checked = 0
         self.last = []   # the last transactions, for the failure report
 
@@ -98,7 +103,10 @@ class AxiTB:
 
             self.master = AxiLiteMaster(AxiLiteBus.from_prefix(self.dut, "s_axil"), self.dut.clk, self.dut.rst)
             logging.getLogger(f"cocotb.{self.dut._name}.s_axil").setLevel(logging.WARNING)   # a line per transaction otherwise
-        self.model = BusModel()
+        self.model = self.new_model()
+
+    def new_model(self):
+        return BusModel() if self.coverage is None else SampledBusModel(self.hits)
 
     def fail(self, what, expected, actual):
         message = (f"MISMATCH in evaluator_axi on {self.sim}, seed {self.seed}, test {self.test}: {what}\n"
@@ -163,6 +171,9 @@ class AxiTB:
 
     def done(self):
         record_result(self.test, Tally(checked=self.checked))
+        if self.coverage is not None:
+            self.coverage.add(self.hits, self.checked)
+            self.coverage.save()
 
 
 class StreamTB:
@@ -256,6 +267,24 @@ async def register_map_steps(tb):
     await tb.read(RESULT)
     await tb.read(STATUS)
     tb.done()
+
+
+async def every_depth_difference_steps(tb):
+    """A changeboard of each side with every depth difference k = 0..15: the path deepened to depth
+    k by passes (cb = 0, k = 0), then the new board's parent k levels above the last one, which
+    leaves a path of depth 1 for the next k. Streamed only (about 500 transactions: seconds through
+    AxiLiteMaster, nothing at the streamed bench's speed)."""
+    await tb.send_whole(start_position())
+    depth = 0
+    for side_white in (False, True):
+        for k in range(MAX_DEPTH):
+            for _ in range(k - depth):
+                await tb.write(changeboard_address(side_white, 0, False), 0)
+                await tb.write(changeboard_address(side_white, 0, True), 0)
+            depth = max(depth, k)
+            await tb.write(changeboard_address(side_white, k, False), 0)
+            await tb.write(changeboard_address(side_white, k, True), 0)
+            depth = depth - k + 1
 
 
 @cocotb.test()
@@ -399,7 +428,7 @@ STALLED_MIN_CYCLES = 3.5
 def regression_stream(path, seed):
     """The regression's stream: the register map, random transactions and games with
     backtracks (as the AxiLiteMaster bench sends them), unaligned addresses (which it cannot
-    send), then depth-4 searches of
+    send), a changeboard of each side with every depth difference, then depth-4 searches of
     STREAM_POSITIONS midgames of ``seed`` through each transfer model."""
     rng = random.Random(f"{seed}-stream")
     positions = []
@@ -411,7 +440,7 @@ def regression_stream(path, seed):
     writer = axi_stream.StreamWriter(path)
     try:
         for steps in (register_map_steps, random_transactions_steps, games_with_backtracks_steps,
-                      unaligned_addresses_steps):
+                      unaligned_addresses_steps, every_depth_difference_steps):
             record_sequence(steps, writer, seed)
         axi_stream.record_searches(writer, positions, 4)
     finally:
@@ -437,7 +466,8 @@ async def searches_streamed(dut):
         total = sum(1 for line in stream if line.strip() and not line.startswith("//"))
     if str(dut.ready.value) != "1":
         await RisingEdge(dut.ready)
-    model, golden = BusModel(), ThreadPoolExecutor(1)
+    coverage, hits = CoverageRecorder.from_environment("searches_streamed"), {}
+    model, golden = BusModel() if coverage is None else SampledBusModel(hits), ThreadPoolExecutor(1)
     checked = cycles = done = 0
     go = 0   # the harness starts a chunk on each change of go (undriven, Z, at first on Icarus)
     started = time.monotonic()
@@ -472,6 +502,9 @@ async def searches_streamed(dut):
         raise AssertionError(message)
     # units: transactions; the bus cycles they took go to the log line above
     record_result("searches_streamed", Tally(checked=checked, units=done, wall_seconds=time.monotonic() - started))
+    if coverage is not None:
+        coverage.add(hits, checked)
+        coverage.save()
 
 
 # AxiLiteMaster's bench runs on Icarus and GHDL. Under cocotb 1.9 with Verilator 5.006 the

@@ -9,11 +9,18 @@ which is synchronous: it runs in a Python thread, and the simulated processor is
 message-level endpoint. Each message the referee sends is handed to the cocotb test through
 a queue, sent over ``rx`` byte by byte, and the processor's two-character reply (from
 ``tx``) goes back through a second queue. Every reply is compared with the reply of
-``golden.processor.GoldenProcessor`` (same budget and depth limit as the converted design)
-fed the same messages, in a process of its own (tb.checks.processor ``worker_main``, PyPy when
+``golden.processor.GoldenProcessor`` (same budget, depth limit and search contexts as the
+converted design) fed the same messages, in a process of its own (tb.checks.processor ``worker_main``, PyPy when
 installed) that searches while the simulator does; a mismatch stops the game with the move number, the board and both
 moves. After every decision the status outputs (out_of_book, last_depth, last_cycles,
 last_nodes, last_value) are checked against the golden player's info.
+
+Two contexts (design ``processor_c2``, GAMECHIP_DESIGN; docs/root-split.md): the HDL clock harness
+logs the job port, one line a clock with a job event (tb.checks.processor JOB_LOG); after every
+reply, first of all, that search's lines must be the golden root splitter's job list event by event
+(clock from the search's k = 0, context, kind, root move, depth, window; on a result its value,
+node count and the signature of its node events): the first difference names the clock, the
+context, the job and the command that replays it.
 
 Noise (``GAMECHIP_PROC_NOISE=1``): before every referee message a burst of rubbish goes to
 ``rx`` (random bytes, lower-case moves, ``Z9``, an illegal square, ``VV``, a framing error
@@ -52,21 +59,27 @@ from golden.contest.reference import ReferencePlayer
 from golden.openings import book_move
 from golden.othello import legal_moves
 from golden.processor import SEARCH, GoldenProcessor
-from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
+from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_C2_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
 from tb.blocks import processor_plan
+from tb.checks.coverage_benches import ProcessorCoverage
 from tb.checks.evaluator import signed9
-from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, GoldenProcessorProcess, RecordingGolden,
-                                 TrustingEndpoint, extra_games, formed_message, noise_burst, square_tokens)
+from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, PASS_GAME_SEED_C2, GoldenProcessorProcess, JobLog,
+                                 RecordingGolden, TrustingEndpoint, extra_games, formed_message, job_port_difference,
+                                 noise_burst, square_tokens)
 from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
 from tb.sim.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, MUTANT_GROUP, RESULT_FILE, each_mutant, progress, start_clock
 from tb.sim.referee_line import NO_REPLY, QueueEndpoint, RefereeLine
 
 CLOCK_NS = 10
+# The design under test (run_design's GAMECHIP_DESIGN): processor, or processor_c2 with two contexts.
+DESIGNS = {"processor": 1, "processor_c2": 2}   # design -> search contexts
+DESIGN = os.environ.get("GAMECHIP_DESIGN", "processor")
+CONTEXTS = DESIGNS.get(DESIGN, 1)
 # The converted design's elaboration parameters (rtl/designs.py build_processor).
 DIVISOR = PROCESSOR_DIVISOR
-# The per-move budget is an input port: GAMECHIP_PROC_BUDGET (default: the small regression one).
-BUDGET = int(os.environ.get("GAMECHIP_PROC_BUDGET", PROCESSOR_BUDGET))
+# The per-move budget is an input port: GAMECHIP_PROC_BUDGET (default: the design's small regression one).
+BUDGET = int(os.environ.get("GAMECHIP_PROC_BUDGET", PROCESSOR_C2_BUDGET if CONTEXTS == 2 else PROCESSOR_BUDGET))
 DEPTH_LIMIT = PROCESSOR_DEPTH_LIMIT
 BIT_NS = DIVISOR * CLOCK_NS
 REPLY_TIMEOUT_CYCLES = 20 * BUDGET + 64 * DIVISOR + 2000   # search + book + two frames, generous
@@ -115,7 +128,7 @@ class SimEndpoint(QueueEndpoint):
     """The referee's side of the simulated processor, with the status outputs of its last decision."""
 
     def __init__(self, requests, replies):
-        super().__init__(f"rtl processor (budget={BUDGET}, depth={DEPTH_LIMIT})", requests, replies)
+        super().__init__(f"rtl {DESIGN} (budget={BUDGET}, depth={DEPTH_LIMIT})", requests, replies)
         self.last_info = {}
 
     def info(self):
@@ -135,6 +148,22 @@ def referee_thread(opponent, processor_black, endpoint, requests, on_move=None):
 
 
 _golden_process = None   # the golden processor's process (tb.checks.processor), one per simulation
+_job_log = []   # the job log of the processor with two contexts (tb.checks.processor JobLog), one per simulation
+jobs_checked = {"jobs": 0, "nodes": 0}   # the jobs whose events matched, and their nodes (signatures checked)
+
+
+def check_job_port(jobs, what):
+    """Two contexts: the job port's events since the last check must be the golden ``jobs``' (none
+    for a book move or a pass at the root); ``what`` names the reply."""
+    if CONTEXTS == 1:
+        return
+    if not _job_log:
+        _job_log.append(JobLog())
+    difference = job_port_difference(_job_log[0].new_lines(), jobs, os.environ.get("GAMECHIP_SIM", "SIM"))
+    if difference:
+        raise AssertionError(f"{what}: the job port differs from the golden root splitter's jobs\n{difference}")
+    jobs_checked["jobs"] += len(jobs)
+    jobs_checked["nodes"] += sum(job["nodes"] for job in jobs)
 
 
 def golden_process():
@@ -156,7 +185,7 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
     requests, replies = queue.Queue(), queue.Queue()
     endpoint = SimEndpoint(requests, replies)
     golden = golden_process()
-    golden.new_game(BUDGET, DEPTH_LIMIT)
+    golden.new_game(BUDGET, DEPTH_LIMIT, CONTEXTS)
     board = start_position()   # the golden endpoint's board: before the next message
     rng = random.Random(noise_seed) if noise_seed is not None else None
     referee_thread(opponent, processor_black, endpoint, requests, on_move)
@@ -179,10 +208,13 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
         answer = None
         if rng is not None:
             answer = golden.answer()
-            await tb.send_tokens(noise_burst(rng, board))
+            burst = noise_burst(rng, board)
+            coverage.noise(burst)
+            await tb.send_tokens(burst)
         await tb.send_text(message)
         if message in (YOU_LOST, YOU_WON):
             answer = answer or golden.answer()
+            coverage.message(message)
             board = parse_board(answer["position"])
             await Timer(4 * BIT_NS, "ns")
             assert int(tb.dut.game_over.value) == 1, f"game_over not set after {message}"
@@ -200,11 +232,15 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
                 await tb.send_text(encode_move((opponent_moves & -opponent_moves).bit_length() - 1))
             else:
                 await tb.send_text("XX")
+            coverage.count(f"noise:{'move' if answered % 2 and opponent_moves else 'xx'}_while_thinking")
         reply = await tb.wait_reply()
         answer = answer or golden.answer()
         expected, asked = answer["reply"], answer["asked"]
         asked_position = parse_board(answer["asked_position"]) if asked else None
         answered += 1
+        # the jobs first: with a bug in the splitter, the first differing job is the news
+        check_job_port(answer.get("jobs", []), f"processor ({color}) move {answered} {reply}"
+                       + (f", position {asked_position.text()}" if asked else ""))
         passes += reply == "VV" and asked   # a real pass, not the end of the game
         if reply != expected:
             pos = asked_position if asked else parse_board(answer["position"])
@@ -237,11 +273,14 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
             if on_reply is not None:
                 on_reply(asked_position, reply, got)
         assert int(tb.dut.fault.value) == 0, "the search engine reported a fault"
+        coverage.message(message, answer, processor_black, reply)
         replies.put(reply)
         if on_move is None:   # with on_move the referee's thread reports every move
             progress(f"processor ({color}) reply {answered}: {reply} "
                      f"({time.perf_counter() - started:.1f} s)")
     tb.log.info("game: %s; %s", result.summary(), result.format_record())
+    if result.reason == REASON_END:
+        coverage.count("game_end:finished")
     return result, answered, passes
 
 
@@ -252,6 +291,7 @@ def check_completed(result, processor_black):
 
 
 _failed_tests = []   # tests of this run that failed so far (one simulator process, one run)
+coverage = ProcessorCoverage(FRAME_ERROR)   # functional coverage (tb/testplans/processor.toml)
 _receivers = []   # the tx receivers started by this test (a mutant group runs one test many times)
 
 
@@ -272,11 +312,13 @@ def ends_run_on_failure(test):
             return
         if os.environ.get(FIRST_FAILURE_ENDS_RUN) and _failed_tests:
             raise AssertionError(f"{test.__name__} not run: {_failed_tests[0]} failed ({FIRST_FAILURE_ENDS_RUN})")
+        coverage.discard()
         try:
             await test(dut)
         except BaseException:
             _failed_tests.append(test.__name__)
             raise
+        coverage.save(test.__name__)
     return guarded
 
 
@@ -288,6 +330,12 @@ async def start(dut):
 
 def level():
     return int(os.environ.get("GAMECHIP_PROC_LEVEL", "1"))
+
+
+def max_replies():
+    """GAMECHIP_PROC_MAX_REPLIES: the replies after which a game stops (the referee's II), or None."""
+    limit = os.environ.get("GAMECHIP_PROC_MAX_REPLIES")
+    return int(limit) if limit else None
 
 
 async def directed_step(tb, golden_ep, golden, tokens, why):
@@ -308,6 +356,8 @@ async def directed_step(tb, golden_ep, golden, tokens, why):
         assert not tb.received, f"{why}: answered {bytes(tb.received)!r} to {tokens!r}, which forms no message"
         return None
     reply = await tb.wait_reply()
+    check_job_port(golden.last_jobs if golden.asked else [],
+                   why + (f", position {golden.last_position.text()}" if golden.asked else ""))
     assert reply == expected, f"{why}: processor answered {reply!r}, golden processor {expected!r}"
     await Timer(2 * BIT_NS, "ns")
     assert int(tb.dut.thinking.value) == 0, f"{why}: still thinking two bits after the reply"
@@ -339,7 +389,7 @@ async def assembler(dut):
     initial = start_position()
     opening = None
     for move in squares_of(legal_moves(initial.own, initial.opp)):
-        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT))
+        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS))
         trial(encode_move(move))
         after = trial.position
         same_file = [s for s in squares_of(legal_moves(after.own, after.opp)) if s % 8 == move % 8]
@@ -348,7 +398,7 @@ async def assembler(dut):
             break
     assert opening is not None, "no opening move whose reply leaves the opponent a move in the same file"
     letter, digit = square_tokens(opening)
-    golden = RecordingGolden(BUDGET, DEPTH_LIMIT)
+    golden = RecordingGolden(BUDGET, DEPTH_LIMIT, CONTEXTS)
     golden_ep = TrustingEndpoint(golden)
     tb = await start(dut)
     await directed_step(tb, golden_ep, golden, [letter, FRAME_ERROR, digit],
@@ -370,19 +420,25 @@ async def assembler(dut):
 @cocotb.test()
 @ends_run_on_failure
 async def game_black(dut):
-    """A full game as black against the reference player; every reply checked."""
+    """A full game as black against the reference player; every reply checked
+    (GAMECHIP_PROC_MAX_REPLIES: the first replies only)."""
     tb = await start(dut)
-    result, _, _ = await play_refereed_game(tb, ReferencePlayer(level()), True)
-    check_completed(result, True)
+    limit = max_replies()
+    result, _, _ = await play_refereed_game(tb, ReferencePlayer(level()), True, max_replies=limit)
+    if limit is None:
+        check_completed(result, True)
 
 
 @cocotb.test()
 @ends_run_on_failure
 async def game_white(dut):
-    """A full game as white against the reference player; every reply checked."""
+    """A full game as white against the reference player; every reply checked
+    (GAMECHIP_PROC_MAX_REPLIES: the first replies only)."""
     tb = await start(dut)
-    result, _, _ = await play_refereed_game(tb, ReferencePlayer(level()), False)
-    check_completed(result, False)
+    limit = max_replies()
+    result, _, _ = await play_refereed_game(tb, ReferencePlayer(level()), False, max_replies=limit)
+    if limit is None:
+        check_completed(result, False)
 
 
 @cocotb.test()
@@ -418,16 +474,27 @@ async def games(dut):
         check_completed(result, processor_black)
 
 
+# A RandomPlayer seed whose game against the golden processor playing black makes the processor
+# pass before the end (found as tb.checks.processor pass_game_seed finds PASS_GAME_SEED for white)
+BLACK_PASS_GAME_SEED = 84
+BLACK_PASS_GAME_SEED_C2 = 282   # the same for the processor with two contexts at its regression budget
+
+
 @cocotb.test()
 @ends_run_on_failure
 async def processor_pass(dut):
-    """A game in which the processor has no legal move before the end: it must send VV
-    (and the game goes on correctly after the referee's moves)."""
-    seed = PASS_GAME_SEED
+    """Games in which the processor has no legal move before the end, as white and as black: it
+    must send VV (and the game goes on correctly after the referee's moves)."""
+    seed = PASS_GAME_SEED_C2 if CONTEXTS == 2 else PASS_GAME_SEED
     tb = await start(dut)
     result, _, passes = await play_refereed_game(tb, RandomPlayer(seed), False)
     check_completed(result, False)
     assert passes >= 1, "the processor never sent VV"
+    await tb.reset()   # the same as black (the colour decides which side the pass hands the move to)
+    black_seed = BLACK_PASS_GAME_SEED_C2 if CONTEXTS == 2 else BLACK_PASS_GAME_SEED
+    result, _, passes = await play_refereed_game(tb, RandomPlayer(black_seed), True)
+    check_completed(result, True)
+    assert passes >= 1, "the processor never sent VV as black"
 
 
 @cocotb.test()
@@ -436,7 +503,7 @@ async def referee_codes(dut):
     """RR before the colour is known is dropped; YY starts the game; XX (the opponent made an
     invalid move: you won) ends it: game_over, and not even a legal move is answered after."""
     tb = await start(dut)
-    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT))
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS))
     quiet_ns = (BUDGET + 40 * DIVISOR) * CLOCK_NS       # a search and two frames
     await tb.send_text("RR")
     await Timer(quiet_ns, "ns")
@@ -448,6 +515,8 @@ async def referee_codes(dut):
     await tb.send_text(YOU_WON)
     await Timer(4 * BIT_NS, "ns")
     assert int(tb.dut.game_over.value) == 1, "game_over not set after XX"
+    coverage.message("YY", {"asked": True, "info": golden.player.info()}, True, reply)
+    coverage.message(YOU_WON)
     after = golden.position
     move = (legal_moves(after.own, after.opp) & -legal_moves(after.own, after.opp)).bit_length() - 1
     await tb.send_text(encode_move(move))
@@ -507,6 +576,8 @@ async def play(dut):
     game = result_dict(result, request["level"], processor_color, BUDGET,
                        os.environ.get("GAMECHIP_SIM", "?"), time.perf_counter() - started)
     game["searched_positions"] = [p.text() for p in searches]
+    if CONTEXTS == 2:   # every job of both contexts checked: its events, and its nodes by their signature
+        game["jobs_checked"], game["job_nodes_checked"] = jobs_checked["jobs"], jobs_checked["nodes"]
     with open(ACTUAL_FILE, "w") as out:
         json.dump(game, out)
 
@@ -517,4 +588,15 @@ def test_processor(sim):
     outcome = run_processor_bench(sim, tests, env)
     if not outcome.passed:
         pytest.fail(f"processor bench on {sim} ({', '.join(tests)}) failed:\n"
+                    f"{outcome.log[-4000:]}", pytrace=False)
+
+
+@pytest.mark.parametrize("sim", [pytest.param(sim, marks=pytest.mark.full if sim == "ghdl" else ())
+                                 for sim in runner.SIMULATORS])
+def test_processor_c2(sim):
+    """The processor with two contexts: replies, status and every job of both contexts."""
+    tests, env = processor_plan(sim, "processor_c2")
+    outcome = run_processor_bench(sim, tests, env, design="processor_c2")
+    if not outcome.passed:
+        pytest.fail(f"processor_c2 bench on {sim} ({', '.join(tests)}) failed:\n"
                     f"{outcome.log[-4000:]}", pytrace=False)

@@ -34,6 +34,8 @@ from golden.board import draw, format_board
 from golden.search import MINUS_INFINITY, PLUS_INFINITY, search_events
 from tb.checks.search_cases import SCALES, directed_cases, endgame_cases, random_cases
 from tb.blocks import regression_tier
+from tb.checks.coverage_benches import context_bins
+from tb.checks.coverage_samplers import CoverageRecorder
 from tb.host import runner
 from tb.host.search_bench import DESIGN, INTERLEAVED, replay_search_case, run_search_bench
 from tb.sim.results import SearchCounts, case_record, end_run_if_failed, environment, progress, record_result
@@ -143,6 +145,7 @@ class InterleavedSearchTB(SearchTB):
         dut = self.dut
         waiting = list(range(len(cases)))
         running = {}      # context -> [case index, its cycle, event lines]
+        self.started = {}
         dut.start.value = 0
         while waiting or running:
             turn = int(dut.turn.value)
@@ -161,6 +164,7 @@ class InterleavedSearchTB(SearchTB):
                 dut.start.value = 1
                 # cycle 0 is this context's next turn, two clocks on; its cycles are two clocks apart
                 running[turn] = [index, 0, [f"S {round(get_sim_time('ns')) + 3 * CLOCK_NS // 2} {2 * CLOCK_NS}"]]
+                self.started[index] = (turn, 1 - turn in running)   # its context, the other busy
             else:
                 dut.start.value = 0
             await FallingEdge(dut.clk)
@@ -279,6 +283,7 @@ class SearchTally:
         self.checked = self.cycles = self.searches = 0
         self.golden_cpu = 0.0
         self.depths = []   # the completed depth of each search
+        self.coverage = CoverageRecorder.from_environment(test)   # tb/testplans/search.toml, search_c2.toml
         self.started, self.cpu_started = time.perf_counter(), time.process_time()
 
     def settle(self, case, outcome, beside=None):
@@ -302,6 +307,8 @@ class SearchTally:
             record_result(self.test, SearchCounts(self.checked, self.searches, time.perf_counter() - self.started,
                                                   self.cycles), failure=message)
             raise AssertionError(message)
+        if self.coverage is not None:
+            self.coverage.add(outcome.get("hits", {}))
         self.checked += outcome["nodes"]
         self.cycles += outcome["cycles"]
         self.searches += 1
@@ -320,6 +327,8 @@ class SearchTally:
         record_result(self.test, SearchCounts(self.checked, self.searches, time.perf_counter() - self.started,
                                               self.cycles, sim_cpu_seconds=time.process_time() - self.cpu_started,
                                               golden_cpu_seconds=self.golden_cpu or None, depths=self.depths))
+        if self.coverage is not None:
+            self.coverage.save()
 
 
 async def check_searches(dut, cases, test):
@@ -352,9 +361,13 @@ async def check_searches_interleaved(dut, cases, test, env):
     await tb.reset()
     tally = SearchTally(test, cases, env)
     limits = [search_events(case.position, case.depth, case.budget).cycles + STALL_CYCLES + 1 for case in cases]
-    await tb.run_all(cases, limits, lambda index, lines, beside: tally.settle(
-        cases[index], check_search(cases[index], lines, tb.format),
-        None if beside is None else cases[beside].label))
+    def settle(index, lines, beside):
+        outcome = check_search(cases[index], lines, tb.format)
+        if "hits" in outcome:   # coverage per context (tb/testplans/search_c2.toml)
+            outcome["hits"] = context_bins(outcome["hits"], *tb.started[index], beside is not None)
+        tally.settle(cases[index], outcome, None if beside is None else cases[beside].label)
+
+    await tb.run_all(cases, limits, settle)
     tally.done()
 
 

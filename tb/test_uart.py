@@ -31,6 +31,7 @@ import pytest
 from cocotb.simtime import get_sim_time
 from cocotb.triggers import FallingEdge, First, ReadOnly, RisingEdge, Timer
 
+from tb.checks.coverage_samplers import CoverageRecorder
 from tb.host import runner
 from tb.host.uart_bench import DESIGN, uart_regression
 from tb.sim.batch import Tally, record_result, start_clock
@@ -132,6 +133,7 @@ class Expected:
     window: tuple  # (earliest, latest) ps for the pulse
     label: str
     window_reason: str = "the second half of the stop bit: the stop bit is sampled in its middle"
+    bins: tuple = ()  # the coverage bins (tb/testplans/uart.toml) the frame hits once its pulse is seen
 
     def describe(self):
         stop = "good stop bit" if self.kind == "rx_valid" else "stop bit 0"
@@ -205,6 +207,12 @@ class UartTB:
         self.ignored = []  # (from, to) ps spans whose rx pulses are not checked (noise)
         self.tx_changes = []  # (ps, level or 'x')
         self.checked = 0
+        # functional coverage (tb/testplans/uart.toml): bins of the stimulus, added to the hit file
+        # once every check of the test passed
+        self.coverage = CoverageRecorder.from_environment(test)
+        self.hits = {}
+        self.stop_middle = None  # ps: the ideal stop-bit sample of the last good frame, until the line moves
+        self.after = None  # the disturbance the next good frame follows (rx_recovers_after)
 
     async def start(self, rx=1):
         """Clock, reset for 3 cycles with the rx line at ``rx``, monitors on."""
@@ -261,17 +269,30 @@ class UartTB:
         await self.until(self.cursor)
         self.dut.rx.value = level
         self.cursor += on_grid(duration_ps)
+        if not level:
+            self.stop_middle = None
 
     async def idle(self, bits):
         await self.hold(1, bits * self.bit_ps)
 
-    async def frame(self, byte, stop=1, rate=1.0, label="frame", window=None):
-        """Send one frame at ``rate`` times the nominal bit time; expect its pulse in ``window``
-        (bits after the start edge, and why; default: the second half of the stop bit)."""
+    async def frame(self, byte, stop=1, rate=1.0, label="frame", window=None, stop_ps=None):
+        """Send one frame at ``rate`` times the nominal bit time (``stop_ps``: a stop bit that
+        long instead); expect its pulse in ``window`` (bits after the start edge, and why;
+        default: the second half of the stop bit)."""
         bit_ps = self.bit_ps * rate
         start = self.cursor
         bits = frame_bits(byte, stop)
         edges = [start + on_grid(k * bit_ps) for k in range(FRAME_BITS + 1)]
+        if stop_ps is not None:
+            edges[FRAME_BITS] = edges[FRAME_BITS - 1] + on_grid(stop_ps)
+        bins = [f"rx_byte:{byte}" if stop else "rx_frame_error:stop_bit_low",
+                f"rx_rate:{'nominal' if rate == 1 else 'slow' if rate > 1 else 'fast'}"]
+        if self.stop_middle is not None:   # clock cycles from the last frame's stop-bit sample to this start edge
+            cycles = -(-(start - self.stop_middle) // self.clock_ps)
+            bins.append(f"stop_to_next_start:{cycles if cycles <= 4 else '5+'}")
+        if stop and self.after:
+            bins.append(f"rx_recovers_after:{self.after}")
+        self.after = None if stop else "framing_error"
         index = 0
         while index < FRAME_BITS:  # one write per run of equal bits
             run = index
@@ -282,7 +303,9 @@ class UartTB:
             index = run + 1
         low, high, *why = window or (9.5, 10)
         self.expected.append(Expected("rx_valid" if stop else "rx_frame_error", byte, start, round(bit_ps),
-                                      (start + round(low * bit_ps), start + round(high * bit_ps)), label, *why))
+                                      (start + round(low * bit_ps), start + round(high * bit_ps)), label, *why,
+                                      bins=tuple(bins)))
+        self.stop_middle = start + FRAME_BITS * self.bit_ps - self.bit_ps // 2 if stop else None
 
     async def noise(self, bits):
         """Random levels for about ``bits`` bit times, pieces from 1 ns to 1.5 bits long."""
@@ -300,6 +323,7 @@ class UartTB:
         self.checked += len(self.expected)
         if lines:
             self.fail(lines)
+        self.cover(*(name for want in self.expected for name in want.bins))
 
     # ------------------------------------------------------------ reporting
 
@@ -310,9 +334,17 @@ class UartTB:
         record_result(self.test, Tally(checked=self.checked), failure=message)
         raise AssertionError(message)
 
+    def cover(self, *bins):
+        """Count coverage bins of what the test sent (saved only if the whole test passes)."""
+        for name in bins:
+            self.hits[name] = self.hits.get(name, 0) + 1
+
     def passed(self):
         assert self.checked > 0, f"{self.test}: nothing was checked"
         record_result(self.test, Tally(checked=self.checked))
+        if self.coverage is not None:
+            self.coverage.add(self.hits, self.checked)
+            self.coverage.save()
 
 
 async def send_bytes(tb, data, rate=1.0, label="frame", gaps=(0,), window=None, lead=0):
@@ -387,6 +419,7 @@ def check_tx(tb, data, accepted, released):
         if problems:
             tb.fail([label, *problems])
         tb.checked += 1
+        tb.cover(f"tx_byte:{byte}", f"tx_send:{'pulse' if number < 16 else 'held'}")
     if len(decoded) > len(data):
         extra = decoded[len(data)]
         tb.fail([f"after the {len(data)} frames sent: unexpected start bit at {ns(extra.start)} "
@@ -429,6 +462,13 @@ async def rx_back_to_back(dut):
     await tb.idle(1)
     await send_bytes(tb, [0x00, 0xFF, 0x00, 0x55, 0xAA, 0x80, 0x01] + [tb.rng.randrange(256) for _ in range(89)],
                      label="back-to-back frame")
+    # Stop bits cut to half a bit and 1-3 cycles: the next start edge comes 1-3 cycles after the
+    # stop bit's middle (on the bench's phase the receiver samples it 0.7 cycle after the middle),
+    # so the receiver must look for a start bit from the stop-bit sample on, not from its end.
+    for cycles in (1, 2, 3):
+        await tb.frame(0x5A ^ cycles, stop_ps=tb.bit_ps // 2 + cycles * tb.clock_ps,
+                       label=f"frame whose stop bit ends {cycles} cycle(s) after its middle")
+    await tb.frame(0xC3, label="frame starting 1 cycle after the last stop bit's middle")
     await tb.finish_rx()
     tb.passed()
 
@@ -476,6 +516,8 @@ async def rx_glitch(dut):
                          *(tb.rng.randrange(PS_PER_NS, half_bit - 2 * PS_PER_NS, STEP_PS) for _ in range(24))}):
         await tb.hold(0, width)
         await tb.hold(1, 2 * tb.bit_ps + tb.rng.randrange(0, tb.clock_ps, STEP_PS))
+        tb.cover(f"glitch:{'under_a_cycle' if width < tb.clock_ps else 'up_to_half_a_bit'}")
+    tb.after = "glitch"
     await tb.frame(0xA5, label="frame after the glitches")
     # A start edge in the very cycle after the glitch was found out: the receiver must be looking
     # for a start bit again at once (not first waiting for the line to be seen high once more).
@@ -488,6 +530,7 @@ async def rx_glitch(dut):
         glitch = tb.cursor
         await tb.hold(0, width)
         await tb.hold(1, glitch + (tb.divisor // 2 + 1) * tb.clock_ps - tb.cursor)
+        tb.cover("glitch:start_in_the_next_cycle")
         await tb.frame(0x3C ^ number, label=f"frame starting one cycle after a {ns(width)} glitch was sampled")
     await tb.finish_rx()
     tb.passed()
@@ -502,6 +545,7 @@ async def rx_stuck_low_and_break(dut):
     await tb.start(rx=0)
     await tb.hold(0, 3 * FRAME_BITS * tb.bit_ps)
     await tb.idle(1)
+    tb.after = "stuck_low_from_reset"
     await send_bytes(tb, [0x4F, 0x4B], label="frame after the stuck-low line")
     await tb.idle(1)
     break_start = tb.cursor
@@ -509,8 +553,9 @@ async def rx_stuck_low_and_break(dut):
     # The first 10 bit times of a break read as a frame of 0x00 with stop bit 0.
     tb.expected.append(Expected("rx_frame_error", 0x00, break_start, tb.bit_ps,
                                 (break_start + 19 * tb.bit_ps // 2, break_start + 10 * tb.bit_ps),
-                                "break (line low for 30 bit times)"))
+                                "break (line low for 30 bit times)", bins=("rx_frame_error:break",)))
     await tb.idle(1)
+    tb.after = "break"
     await send_bytes(tb, [0x42, 0x52, 0x4B], label="frame after the break")
     await tb.finish_rx()
     tb.passed()
@@ -531,6 +576,7 @@ async def rx_noise(dut):
         # waits in idle with the line high.
         await tb.idle(11)
         tb.ignored.append((noise_start, tb.cursor))
+        tb.after = "noise"
         await send_bytes(tb, [tb.rng.randrange(256) for _ in range(3)], label=f"clean frame after burst {burst}",
                          gaps=(0, 1))
     await tb.finish_rx()

@@ -17,8 +17,11 @@ from tests.test_cli import gamechip
 
 
 def test_every_plan_loads_and_every_sampled_design_has_one():
+    from tb.blocks import BENCH_SAMPLED_TESTS
+
     plans = design_plans()
-    assert set(plans) == set(SAMPLERS) | set(CHESS_SAMPLERS), "every planned design has a sampler, and back"
+    assert set(plans) == set(SAMPLERS) | set(CHESS_SAMPLERS) | set(BENCH_SAMPLED_TESTS), \
+        "every planned design has a sampler (or a bench that samples it), and back"
     for design, plan in plans.items():
         bins = plan.bins(design)
         assert len(bins) == len(set(bins)), f"{design}: a bin named twice"

@@ -23,18 +23,21 @@ import time
 from pathlib import Path
 
 from gamechip.campaign.folder import keep_outputs, open_folder
-from gamechip.campaign.plan import PARAMETER_NAMES, CampaignInputError, plan, plan_size_problem
+from gamechip.campaign.coverage import CampaignCoverage
+from gamechip.campaign.plan import PARAMETER_NAMES, UNTIL_COVERED, CampaignInputError, plan, plan_size_problem
 from gamechip.campaign.pools import DaskPool, LocalPool
 from gamechip.campaign.progress import Progress, duration, summary
 from gamechip.campaign.shards import timestamp, tool_versions
+from gamechip.coverage.plan import PlanError
 from gamechip.processes import check_cluster_address, clear_stop
 from tb.host.slots import MAX_SLOTS
 
 RETRIED = ("error", "timeout")  # statuses --resume runs again: the shard said nothing about the RTL
 
 
-def _parameters(blocks, sims, count, seed, shard_size):
-    return dict(zip(PARAMETER_NAMES, ([b.name for b in blocks], list(sims), count, seed, shard_size)))
+def _parameters(blocks, sims, count, seed, shard_size, until_covered):
+    parameters = dict(zip(PARAMETER_NAMES, ([b.name for b in blocks], list(sims), count, seed, shard_size)))
+    return {**parameters, UNTIL_COVERED: True} if until_covered else parameters
 
 
 def _resume_command(argv):
@@ -75,20 +78,23 @@ def _retry(done, retry):
 
 
 def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=False, timeout=900.0,
-        cluster=None, argv=(), retry=True, shrink=True):
+        cluster=None, argv=(), retry=True, shrink=True, until_covered=False):
     """Run (or finish) a campaign; return the exit status: 0 clean, 1 any failure, error or
-    timeout (or the folder refused a write, which stops the campaign), 130 interrupted.
+    timeout (or the folder refused a write, which stops the campaign; or, ``until_covered``, a
+    block left with holes), 130 interrupted.
     ``retry``: on resume, run shards journaled as error or timeout again; ``shrink``: shrink
-    failing cases. Raises CampaignInputError on bad input and ClusterError (gamechip.processes)
-    when the cluster cannot be used, before any shard runs."""
+    failing cases; ``until_covered``: each block's first shards run its directed and aimed cases,
+    and a block's shards stop starting once every bin of its plan is hit or waived
+    (gamechip/campaign/coverage.py). Raises CampaignInputError on bad input and ClusterError
+    (gamechip.processes) when the cluster cannot be used, before any shard runs."""
     if not str(out).strip():
         raise CampaignInputError("--out is empty: name the campaign folder")
     out = Path(out).resolve()
     _check_values(blocks, sims, count, seed, shard_size, workers, timeout, resume, retry, cluster)
     if cluster:
         check_cluster_address(cluster)
-    shards = plan(blocks, sims, count, seed, shard_size)
-    journal, done = open_folder(out, _parameters(blocks, sims, count, seed, shard_size), resume)
+    shards = plan(blocks, sims, count, seed, shard_size, until_covered)
+    journal, done = open_folder(out, _parameters(blocks, sims, count, seed, shard_size, until_covered), resume)
     for warning in journal.warnings:
         print(f"campaign: warning: {warning}", file=sys.stderr)
     planned = {s.key for s in shards}
@@ -98,12 +104,21 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
               f"plan and left out (first: {outside[0]}): were the parameters changed?", file=sys.stderr)
     done = {key: entry for key, entry in done.items() if key in planned}
     done, retried = _retry(done, retry)
-    todo = [s for s in shards if s.key not in done]
+    try:
+        coverage = CampaignCoverage([b.designs[0] for b in blocks])
+    except PlanError as error:
+        raise CampaignInputError(f"the test plans, which every shard samples, cannot be read: {error}")
+    for entry in done.values():
+        coverage.add_entry(entry, out)
+    covered = {design for design in coverage.designs if until_covered and coverage.covered(design)}
+    todo = [s for s in shards if s.key not in done and s.design not in covered]
     pool = DaskPool(cluster, timeout, shrink) if cluster else LocalPool(workers or os.cpu_count() or 1, timeout,
                                                                         out / ".running", shrink)
     print(f"campaign: {', '.join(b.name for b in blocks)} on {', '.join(sims)}: {count:,} random positions per block "
           f"and simulator (a block may check more than one case per position) from seed {seed}, {len(shards)} shards of up to {shard_size:,}" + (f", {len(done)} already journaled" if done else "")
           + (f", {len(retried)} to retry (error or timeout last time)" if retried else "")
+          + (f"; until every bin of each block's plan is hit, {', '.join(sorted(covered))} already covered" if covered
+             else "; until every bin of each block's plan is hit" if until_covered else "")
           + f"; {pool.where}; journal {journal.path}", file=sys.stderr)
     if not cluster:  # on a cluster, each worker tests its own GAMECHIP_RTL_ROOT
         from tb.host.runner import describe_rtl
@@ -112,6 +127,9 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
         print("campaign: tools: " + "; ".join(v if name in ("iverilog", "verilator", "ghdl") else f"{name} {v}"
                                             for name, v in tool_versions().items() if v), file=sys.stderr)
     progress = Progress(shards, done)
+    if covered:
+        progress.skip([s for s in shards if s.key not in done and s.design in covered],
+                      f"{', '.join(sorted(covered))} covered already: their shards not journaled are not run")
     finished = queue.Queue()
     entries = dict(done)
 
@@ -134,6 +152,16 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
             raise _CannotWrite(f"{error.filename or journal.path}: {error.strerror or error}") from error
         entries[shard.key] = entry
         progress.shard_done(entry)
+        coverage.add_entry(entry, out)
+        if until_covered and shard.design not in covered and coverage.covered(shard.design):
+            covered.add(shard.design)
+            stopped = [(other, future) for other, future in list(running.values())
+                       if other.design == shard.design and future.cancel()]
+            for _, future in stopped:
+                running.pop(id(future), None)
+            progress.skip([other for other, _ in stopped],
+                          f"{shard.block} covered (every bin of its plan hit or waived): its {len(stopped)} shards "
+                          f"not started are not run")
 
     def drain(stopping=False):
         """Journal the shards that have finished; False when the folder refuses the writes."""
@@ -190,7 +218,7 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     progress.close()
     print(f"campaign: done in {duration(time.monotonic() - progress.started)}"
           + (f"; {len(retried)} shard{'s' if len(retried) != 1 else ''} retried" if retried else "") + f"; journal {journal.path}", file=sys.stderr)
-    return 0 if summary(shards, entries, journal.history) else 1
+    return 0 if summary(shards, entries, journal.history, coverage=coverage, until_covered=until_covered) else 1
 
 
 class _CannotWrite(Exception):

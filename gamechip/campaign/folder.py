@@ -3,13 +3,15 @@ journal line points at kept in it.
 
 Nothing is lost: only the main process writes ``OUT/journal.jsonl`` (gamechip/campaign/journal.py),
 one JSON line per finished shard; a failing case is copied to ``OUT/cases/`` before its line is
-written, and the logs of failed, crashed and timed-out shards to ``OUT/logs/``. ``OUT/campaign.json``
+written, and the logs of failed, crashed and timed-out shards to ``OUT/logs/``, and the coverage each shard
+sampled to ``OUT/coverage/`` (gamechip/campaign/coverage.py). ``OUT/campaign.json``
 holds the campaign's parameters, so ``--resume`` finishes the same campaign.
 """
 
 import json
 import os
 
+from gamechip.campaign.coverage import FOLDER as COVERAGE_FOLDER
 from gamechip.campaign.journal import JOURNAL, Journal
 from gamechip.campaign.plan import PARAMETERS, CampaignInputError, parameters_problem
 
@@ -47,7 +49,7 @@ def open_folder(out, parameters, resume):
                                      "parameters, or choose another --out")
     try:
         done = journal.load() if resume else {}
-        _write_atomic(stored, json.dumps(parameters, indent=2) + "\n")
+        write_atomic(stored, json.dumps(parameters, indent=2) + "\n")
         os.close(os.open(journal.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644))  # writable before any work
     except OSError as error:
         raise CampaignInputError(f"cannot use the campaign folder {out}: {error.filename or out}: "
@@ -55,7 +57,7 @@ def open_folder(out, parameters, resume):
     return journal, done
 
 
-def _write_atomic(path, text):
+def write_atomic(path, text):
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w") as out:
         out.write(text)
@@ -65,7 +67,7 @@ def _write_atomic(path, text):
 
 
 def keep_outputs(entry, out):
-    """Move what the journal line points at into OUT (case file, logs); return the line."""
+    """Move what the journal line points at into OUT (case file, coverage hits, logs); return the line."""
     entry = dict(entry)
     record, log_text = entry.pop("case_record", None), entry.pop("log_text", None)
     original = entry.pop("original_case_record", None)
@@ -74,15 +76,31 @@ def keep_outputs(entry, out):
         entry["original_case"] = str(_keep_case(out, f"{name}.orig.json", original, entry))
     if record:
         entry["case"] = str(_keep_case(out, f"{name}.json", record, entry))
+    records = entry.pop("coverage_records", None)
+    if records and entry["status"] in ("pass", "fail"):  # what a shard that ran to its verdict sampled
+        entry["coverage"] = keep_records(out, name, records)
     if log_text and entry["status"] != "pass":
-        log = _unused(out / "logs" / f"{entry['block']}-{entry['sim']}-seed{entry['seed']}.log")
+        log = unused_path(out / "logs" / f"{entry['block']}-{entry['sim']}-seed{entry['seed']}.log")
         log.parent.mkdir(exist_ok=True)
-        _write_atomic(log, log_text)
+        write_atomic(log, log_text)
         entry["log"] = str(log)
     return entry
 
 
-def _unused(path):
+def keep_records(out, name, records):
+    """Write each hit record a shard sampled into OUT/coverage/ (``name``: the shard's
+    <block>-<sim>-seed<N>); return their paths relative to OUT, for its journal line."""
+    folder = out / COVERAGE_FOLDER
+    folder.mkdir(exist_ok=True)
+    kept = []
+    for record in records:
+        path = unused_path(folder / f"{name}-{record['test']}.json")
+        write_atomic(path, json.dumps(record) + "\n")
+        kept.append(path.relative_to(out).as_posix())
+    return kept
+
+
+def unused_path(path):
     """``path``, or ``<stem>.2<suffix>``, ``.3``, ... when taken: a shard retried after an error
     keeps the log of every attempt, each named by its own journal line."""
     number = 1
@@ -99,5 +117,5 @@ def _keep_case(out, name, record, entry):
                            "rtl_root": entry.get("rtl_root")}}
     case = out / "cases" / name
     case.parent.mkdir(exist_ok=True)
-    _write_atomic(case, json.dumps(record, indent=2) + "\n")
+    write_atomic(case, json.dumps(record, indent=2) + "\n")
     return case

@@ -23,6 +23,7 @@ class Shard:
     seed: int
     count: int  # positions
     index: int  # position of the shard in its block x simulator series
+    directed: bool = False  # runs the block's directed and aimed cases before its positions (--until-covered)
 
     @property
     def key(self):
@@ -36,14 +37,15 @@ class Shard:
         return asdict(self)
 
 
-def plan(blocks, sims, count, seed, shard_size):
+def plan(blocks, sims, count, seed, shard_size, until_covered=False):
     """Every shard of a campaign, interleaved (first shards of every block and simulator
-    first), so an interrupted campaign has covered all of them a little."""
+    first), so an interrupted campaign has covered all of them a little. ``until_covered``:
+    the first shard of each block and simulator runs the directed and aimed cases too."""
     series = []
     for block in blocks:
         for sim in sims:
             series.append([Shard(block.name, block.designs[0], block.module, sim, seed + i,
-                                 min(shard_size, count - first), i)
+                                 min(shard_size, count - first), i, directed=until_covered and i == 0)
                            for i, first in enumerate(range(0, count, shard_size))])
     ordered = []
     for i in range(max(map(len, series), default=0)):
@@ -53,6 +55,7 @@ def plan(blocks, sims, count, seed, shard_size):
 
 MAX_SHARDS = 100_000  # more is a slip of --count or --shard-size, and a plan that would fill memory
 PARAMETER_NAMES = ("blocks", "sims", "count", "seed", "shard_size")
+UNTIL_COVERED = "until_covered"  # in campaign.json only when true, so that older campaigns read the same
 
 
 def plan_size_problem(blocks, sims, count, shard_size):
@@ -78,6 +81,8 @@ def parameters_problem(parameters):
         names = parameters[name]
         if not (isinstance(names, list) and names and all(isinstance(n, str) and n in known for n in names)):
             return f"{name} {names!r} is not a list of {', '.join(known)}"
+    if parameters.get(UNTIL_COVERED) not in (None, True):
+        return f"{UNTIL_COVERED} {parameters[UNTIL_COVERED]!r} is not true"
     for name, least in (("count", 1), ("seed", 0), ("shard_size", 1)):
         value = parameters[name]
         if not isinstance(value, int) or isinstance(value, bool) or value < least:

@@ -6,6 +6,7 @@ import shlex
 import sys
 import time
 
+from gamechip.campaign.coverage import not_needed
 from gamechip.campaign.journal import STATUSES, history_text
 
 
@@ -24,6 +25,7 @@ class Progress:
         self.total, self.done = len(shards), len(done)
         self.remaining_positions = sum(s.count for s in shards if s.key not in done)
         self.positions = self.checked = 0
+        self.skipped = 0  # shards not run: their block was covered (--until-covered)
         self.counts = {status: sum(e["status"] == status for e in done.values()) for status in STATUSES}
         self.started = time.monotonic()
         self.stream = stream
@@ -35,9 +37,17 @@ class Progress:
         rate = self.checked / elapsed if elapsed else 0.0
         position_rate = self.positions / elapsed if elapsed else 0.0
         eta = duration(self.remaining_positions / position_rate) if position_rate else "?"
-        return (f"{self.done}/{self.total} shards, {self.checked:,} cases checked, {rate:,.0f} cases/s, "
+        skipped = f" ({self.skipped} not needed)" if self.skipped else ""
+        return (f"{self.done}/{self.total} shards{skipped}, {self.checked:,} cases checked, {rate:,.0f} cases/s, "
                 f"{self.counts['fail']} failures, {self.counts['error']} errors, {self.counts['timeout']} timeouts, "
-                f"ETA {eta if self.done < self.total else '0s'}")
+                f"ETA {eta if self.done + self.skipped < self.total else '0s'}")
+
+    def skip(self, shards, why):
+        """``shards`` will not run (``why``: one line, shown)."""
+        self.skipped += len(shards)
+        self.remaining_positions -= sum(s.count for s in shards)
+        print(f"\r\x1b[Kcampaign: {why}" if self.tty else f"campaign: {why}", file=self.stream, flush=True)
+        self.draw(force=True)
 
     def shard_done(self, entry):
         self.done += 1
@@ -70,9 +80,11 @@ def replay_command(entry):
     return f"{prefix}gamechip replay {shlex.quote(entry['case'])} --waves"
 
 
-def summary(shards, entries, history=None, out=sys.stdout):
-    """The table per block x simulator, every failure, error and timeout, and every shard run
-    more than once with each attempt (``history``: key -> journal lines); True when clean."""
+def summary(shards, entries, history=None, out=sys.stdout, coverage=None, until_covered=False):
+    """The table per block x simulator, every failure, error and timeout, every shard run more
+    than once with each attempt (``history``: key -> journal lines), and the coverage of each
+    block (``coverage``: gamechip/campaign/coverage.py CampaignCoverage); True when clean (and,
+    ``until_covered``, every block covered; its shards not needed are no failure)."""
     rows = {}
     for shard in shards:
         rows.setdefault((shard.block, shard.sim), [])
@@ -86,9 +98,10 @@ def summary(shards, entries, history=None, out=sys.stdout):
     for (block, sim), done in rows.items():
         checked = sum(e.get("checked", 0) for e in done)
         wall = sum((e.get("timings") or {}).get("wall_seconds", 0) for e in done)
+        fuzzed = sum((e.get("timings") or {}).get("checked", 0) for e in done)  # the fuzz test's (no directed set)
         count = {status: sum(e["status"] == status for e in done) for status in STATUSES}
         print(f"{block:<14} {sim:<10} {len(done):>3}/{planned[(block, sim)]:<4} {checked:>11,} "
-              f"{checked / wall if wall else 0:>9,.0f} {count['fail']:>9} {count['error']:>7} {count['timeout']:>9}",
+              f"{fuzzed / wall if wall else 0:>9,.0f} {count['fail']:>9} {count['error']:>7} {count['timeout']:>9}",
               file=out)
     print("(cases/s: the rate of one worker while simulating, builds excluded)", file=out)
     bad = [entries[s.key] for s in shards if s.key in entries and entries[s.key]["status"] != "pass"]
@@ -112,12 +125,26 @@ def summary(shards, entries, history=None, out=sys.stdout):
         if len((history or {}).get(shard.key, ())) > 1:
             print(f"\nRETRIED {shard.block} on {shard.sim}, seed {shard.seed}: {history_text(history[shard.key])}",
                   file=out)
-    missing = sum(s.key not in entries for s in shards)
+    if coverage is not None and coverage.designs:
+        print("", file=out)
+        for line in coverage.lines():
+            print(line, file=out)
+    unneeded = not_needed(shards, entries, coverage, until_covered) if coverage is not None else set()
+    missing = sum(s.key not in entries and s.key not in unneeded for s in shards)
     total = sum(e.get("checked", 0) for e in entries.values())
+    ran = len(shards) - len(unneeded)
     if bad or missing:
         counts = {status: sum(e["status"] == status for e in bad) for status in STATUSES}
         print(f"\nFAIL: {counts['fail']} failures, {counts['error']} errors, {counts['timeout']} timeouts"
               + (f", {missing} shards not run" if missing else "") + f"; {total:,} cases checked", file=out)
         return False
-    print(f"\nPASS: {total:,} cases checked against the golden model in {len(shards)} shards, no mismatch", file=out)
+    print(f"\nPASS: {total:,} cases checked against the golden model in {ran} shards, no mismatch"
+          + (f" ({len(unneeded)} shards not needed: their blocks were covered)" if unneeded else ""), file=out)
+    if until_covered and coverage is not None:
+        open_designs = [d for d in coverage.designs if not coverage.covered(d)]
+        if open_designs:
+            print(f"NOT COVERED: {', '.join(open_designs)} still {'have' if len(open_designs) > 1 else 'has'} holes "
+                  f"after every shard (listed above); a larger --count, or a generator aimed at them "
+                  f"(docs/coverage.md)", file=out)
+            return False
     return True

@@ -14,6 +14,11 @@ that found it, before the shard reports: ``OUT/cases/<name>.json`` is the shrunk
 it starts shrinking and stops shrinking well before its timeout, so shrinking never loses a
 failure: when it fails or is cut off (by the timeout or by Ctrl-C), the original case is kept and
 the journal says why.
+
+Every shard samples its block's functional coverage (tb.checks.coverage_samplers) into its own
+work folder; the hit records go back in its outcome and the campaign keeps them
+(gamechip/campaign/coverage.py). A shard marked ``directed`` (``--until-covered``) runs the
+block's directed and aimed cases before its positions.
 """
 
 import json
@@ -31,8 +36,10 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
+from gamechip.campaign.coverage import hit_records
 from gamechip.campaign.plan import Shard
 from gamechip.processes import die_with_parent, run_killable
+from tb.checks.coverage_samplers import COVERAGE_OUT
 from tb.host.slots import slot_tag, take_slot
 
 SHRINK_SHARE = 0.8  # of a shard's timeout, the point after which it starts no shrink round
@@ -134,7 +141,8 @@ def classify_outcome(shard, timeout, timed_out, interrupted, returncode, result_
         return {"status": "error", "checked": 0, "message": why, "log_text": worker_log}
     result = record.get("result") or {}
     out = {"checked": result.get("checked", 0), "timings": result.get("tests", {}).get("fuzz"),
-           "sim_log": record.get("log"), "sim_dir": record.get("sim_dir")}
+           "sim_log": record.get("log"), "sim_dir": record.get("sim_dir"),
+           "coverage_records": record.get("coverage") or None}
     if record["passed"] and out["checked"] >= shard["count"]:  # every position makes one case or more
         return {**out, "status": "pass"}
     if record["passed"]:
@@ -194,10 +202,14 @@ def _worker(shard_json, tag, result_path, shrink_until="0"):
     try:
         from tb.host.runner import run_design
 
-        outcome = run_design(shard["design"], shard["sim"], shard["module"], ["fuzz"], tag=tag, quiet=True,
+        hits = Path(result_path).with_name("coverage")
+        os.environ[COVERAGE_OUT] = str(hits)  # here, not in env: cocotb-test copies this process's environment over it
+        outcome = run_design(shard["design"], shard["sim"], shard["module"],
+                             ["directed", "fuzz"] if shard.get("directed") else ["fuzz"], tag=tag, quiet=True,
                              env={"GAMECHIP_SEED": str(shard["seed"]), "GAMECHIP_COUNT": str(shard["count"])})
+        os.environ.pop(COVERAGE_OUT)  # the shrinker's runs after it sample nothing
         case = json.loads(outcome.failure_case.read_text()) if outcome.failure_case.exists() else None
-        record = {"passed": outcome.passed, "result": outcome.result, "case": case,
+        record = {"passed": outcome.passed, "result": outcome.result, "case": case, "coverage": hit_records(hits),
                   "case_path": str(outcome.failure_case) if case else None,
                   "log": str(outcome.sim_dir / "gamechip.log"), "sim_dir": str(outcome.sim_dir),
                   "log_text": "" if outcome.passed else outcome.log_excerpt(LOG_TAIL)}

@@ -27,6 +27,11 @@ def campaign_arguments(parser):
                         help="seconds one shard may take, build included, before it is killed (default 900)")
     parser.add_argument("--cluster", metavar="tcp://HOST:PORT",
                         help="run the shards on this Dask distributed scheduler's workers instead")
+    parser.add_argument("--until-covered", action="store_true",
+                        help="the first shard of each block and simulator runs the block's directed and aimed "
+                             "cases too; a block's shards stop starting once every bin of its test plan "
+                             "(tb/testplans/) is hit or waived, merged over its shards (--count is the cap); "
+                             "exit status 1 while a block has holes")
 
 
 def run_campaign(args):
@@ -48,12 +53,13 @@ def run_campaign(args):
              str(args.seed), "--shard-size", str(args.shard_size), "--out", args.out, "--timeout", f"{args.timeout:g}"]
     again += ["--cluster", args.cluster] if args.cluster else ["--workers", str(args.workers)] if args.workers else []
     again += (["--no-retry"] if args.no_retry else []) + (["--no-shrink"] if args.no_shrink else [])
+    again += ["--until-covered"] if args.until_covered else []
     try:
         if args.cluster:
             check_cluster_address(args.cluster)
         return run(blocks, sims, args.count, args.seed, args.out, workers=args.workers, shard_size=args.shard_size,
                    resume=args.resume, timeout=args.timeout, cluster=args.cluster, argv=again,
-                   retry=not args.no_retry, shrink=not args.no_shrink)
+                   retry=not args.no_retry, shrink=not args.no_shrink, until_covered=args.until_covered)
     except (CampaignInputError, ClusterError) as error:
         raise UsageError(str(error))
 
@@ -82,7 +88,10 @@ def run_report(args):
     for warning in campaign.warnings:
         print(f"gamechip report: warning: {warning}", file=sys.stderr)
     word, line = campaign.verdict()
-    print(f"{word}: {line}\nreport: {path}")
+    print(f"{word}: {line}")
+    for coverage_line in campaign.coverage.lines() if campaign.coverage is not None else ():
+        print(coverage_line)
+    print(f"report: {path}")
     return 0
 
 

@@ -63,15 +63,16 @@ def bench_arguments(parser):
                              "simulator versions), with the search engine alone on each simulator; a block that "
                              "fails is kept as a failed row and the bench goes on (exit status 1 at the end)")
     parser.add_argument("--rates-only", action="store_true",
-                        help="only the rows --save keeps: each block's rates and the search engine alone "
-                             "(simulated cycles/s), without the rest of the search bench and the processor bench")
+                        help="only the rows --compare reads: each block's rates and the search engine alone "
+                             "(simulated cycles/s), without coverage's cost, the rest of the search bench and the "
+                             "processor bench")
     parser.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"),
                         help="run nothing: print the Verilator rows of two files of --save side by side, old "
                              "rate, new rate and gain (new/old); a missing or damaged file is exit status 2")
 
 
 def run_bench(args):
-    from gamechip.measure.bench import run_bench as bench_blocks, search_alone
+    from gamechip.measure.bench import COVERAGE_SIMS, run_bench as bench_blocks, search_alone
     from gamechip.measure.bench_record import BenchFileError, BenchRecord, compare
     from gamechip.measure.processor_bench import run_processor_throughput
     from gamechip.measure.search_bench import run_search_bench
@@ -93,7 +94,9 @@ def run_bench(args):
     blocks = blocks_named(others) if others else []
     announce_rtl()
     record = BenchRecord(args.scale) if save else None
-    status = bench_blocks(blocks, args.sim, args.scale, record) if blocks else 0
+    # --rates-only: the rows --compare reads, without coverage's cost (each Verilator block's run twice)
+    status = bench_blocks(blocks, args.sim, args.scale, record, coverage_sims=() if args.rates_only else
+                          COVERAGE_SIMS) if blocks else 0
     if with_search and (save or args.rates_only):
         status = max(status, search_alone(args.sim, record))
     if save:

@@ -24,8 +24,28 @@ def _levels(text):
     return sorted(levels)
 
 
+CONTEXTS_HELP = ("the processor's search contexts: 1 (default) or 2, the root split over both contexts "
+                 "(docs/root-split.md); with --sim the design processor_c2")
+
+
+def contexts_option(args, sim=None):
+    """``--contexts`` as a number (1 or 2), after checking it: bad input is one line, exit status 2."""
+    from gamechip.play import check_contexts
+
+    try:
+        contexts = int(args.contexts)
+    except ValueError:
+        contexts = args.contexts
+    try:
+        check_contexts(contexts, sim)
+    except ValueError as error:
+        raise UsageError(str(error))
+    return contexts
+
+
 def play_arguments(parser):
     parser.add_argument("--budget", type=cycles, required=True, help="processor cycles per move, e.g. 1024 or 3.2M")
+    parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP)
     parser.add_argument("--level", type=int, choices=range(1, 8), default=1, help="reference level 1..7 (depth)")
     parser.add_argument("--color", choices=("black", "white"), default="black", help="the processor's colour")
     parser.add_argument("--sim", help=f"simulate the RTL processor on this simulator ({simulator_list()}); "
@@ -56,6 +76,7 @@ def run_play(args):
 
     if args.port:
         return run_port_game(args)
+    contexts = contexts_option(args, args.sim)
     for option in ("baud", "timeout", "human", "depth_limit"):
         if getattr(args, option):
             raise UsageError(f"--{option.replace('_', '-')} needs --port")
@@ -64,20 +85,22 @@ def run_play(args):
     if args.check == "nodes" and not args.sim:
         raise UsageError("--check nodes needs --sim: it checks the simulated engine's nodes")
     if args.sim:
-        from tb.host.processor_bench import GameFailed, simulated_game
+        from gamechip.play import simulated_game_of
+        from tb.host.processor_bench import GameFailed
 
         check_sim(args.sim)
         announce_rtl()
         try:
-            game = simulated_game(args.sim, args.level, args.color, args.budget, tag="play", echo=True,
-                                  check_nodes=args.check == "nodes")
+            game = simulated_game_of(args.sim, args.level, args.color, args.budget, contexts, tag="play", echo=True,
+                                     check_nodes=args.check == "nodes")
         except GameFailed as failure:
             print(failure, file=sys.stderr)
             print(f"FAIL: the game stopped at the first difference from the golden processor; nothing written "
                   f"to {record}", file=sys.stderr)
             return 1
     else:
-        game = golden_game(args.level, args.color, args.budget, on_move=print_move(args.color))
+        game = dict(golden_game(args.level, args.color, args.budget, on_move=print_move(args.color),
+                                contexts=contexts), contexts=contexts)
     path = write_record(game, record)
     print(f"final score: black {game['black']} white {game['white']} "
           f"(processor {game['processor_discs']}, reference level {args.level} {game['reference_discs']}); "
@@ -97,6 +120,8 @@ def run_port_game(args):
 
     if args.sim or args.check != "moves":
         raise UsageError("--port plays a board: --sim and --check nodes need a simulation of their own")
+    if args.contexts != "1":
+        raise UsageError("--port plays a board with the one-context processor: --contexts 2 has no board yet")
     opponent_name = "human at the terminal" if args.human else f"reference level {args.level}"
     default = port_record("human" if args.human else f"level{args.level}", args.color, args.budget)
     record = output_file(args.record or default, "--record", default.name)
@@ -127,6 +152,7 @@ def run_port_game(args):
 
 def tournament_arguments(parser):
     parser.add_argument("--budget", type=cycles, required=True, help="processor cycles per move")
+    parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP)
     parser.add_argument("--levels", type=_levels, default=list(range(1, 8)), help="e.g. 1-7 (default)")
     parser.add_argument("--sim", help="simulate the RTL processor (default: its golden model)")
     parser.add_argument("--jobs", type=positive, help="worker processes on this machine (default: one per core)")
@@ -148,7 +174,13 @@ def run_tournament(args):
     from gamechip.processes import ClusterError
     from gamechip.play import run_tournament as play_tournament
 
-    out = output_dir(args.out or f"runs/tournament-{time.strftime('%Y%m%d-%H%M%S')}-budget{args.budget}", "--out")
+    contexts = contexts_option(args)
+    if contexts != 1 and args.mode == "engine":
+        raise UsageError("--mode engine checks the games' searches on the one-context engine: use --contexts 1")
+    if args.sim:
+        contexts_option(args, args.sim)
+    out = output_dir(args.out or f"runs/tournament-{time.strftime('%Y%m%d-%H%M%S')}-budget{args.budget}"
+                     f"{'-contexts2' if contexts == 2 else ''}", "--out")
     if args.sim and args.cluster:  # the simulators must be on the workers, not here
         if args.sim not in simulators():
             raise UsageError(f"unknown simulator '{args.sim}': choose one of {simulator_list()}")
@@ -161,7 +193,7 @@ def run_tournament(args):
         raise UsageError("--jobs sets the local worker processes; with --cluster the cluster's workers play the games")
     try:
         return play_tournament(args.budget, args.levels, args.sim, args.jobs or os.cpu_count() or 1, out,
-                               mode=args.mode, resume=args.resume, cluster=args.cluster)
+                               mode=args.mode, resume=args.resume, cluster=args.cluster, contexts=contexts)
     except ClusterError as error:
         raise UsageError(str(error))
 

@@ -21,15 +21,22 @@ def bench_prefix(block):
 
 def planned_bench(nodeid, plans=None):
     """Whether ``nodeid`` is the bench test of a block with a test plan."""
+    from tb.blocks import BENCH_SAMPLED_TESTS
+
     plans = load_plans() if plans is None else plans
-    return any(nodeid.startswith(bench_prefix(block)) for block in plans)
+    designs = {design for plan in plans.values() for design in plan.designs}
+    return any(nodeid.startswith(bench_prefix(block)) for block in plans) or any(
+        nodeid.startswith(f"{test}[") for design in designs for test, _, _ in BENCH_SAMPLED_TESTS.get(design, ()))
 
 
 def bench_nodeids(design, full=False):
     """The pytest ids of ``design``'s bench runs in the regression tier (``full``: make test-full)."""
-    from tb.blocks import DESIGN_BLOCK, regression_params
+    from tb.blocks import BENCH_SAMPLED_TESTS, DESIGN_BLOCK, regression_params
     from tb.host.runner import SIMULATORS
 
+    if design in BENCH_SAMPLED_TESTS:
+        return [f"{test}[{sim}]" for test, sims, full_only in BENCH_SAMPLED_TESTS[design]
+                for sim in sims or SIMULATORS if full or sim not in full_only]
     block = DESIGN_BLOCK[design]
     prefix = bench_prefix(block.name)
     if len(block.designs) == 1:

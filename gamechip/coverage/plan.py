@@ -7,7 +7,9 @@ a list (``values``), an inclusive range whose ends may name a design parameter (
 squares of the design's board (``squares = true``). A point with one axis is a cover point, its
 bins are the axis's values; with more it is a cross, its bins every combination, written
 ``a/b``. A bin's full name is ``point:bin``, the name the samplers
-(tb.checks.coverage_samplers) count and the reports print.
+(tb.checks.coverage_samplers) count and the reports print. A point with ``designs`` (a list)
+belongs to those designs of the plan only (the two-context search engine's points about its
+contexts).
 
 Waivers live in one file, tb/testplans/waivers.toml: ``[[waiver]]`` with ``design``, ``bin`` and
 ``reason`` (why the bin cannot be reached, argued from the SPEC and the design).
@@ -58,7 +60,8 @@ class Plan:
         """The points of ``design`` with every axis's values resolved."""
         params = self.designs[design]
         return [Point(p["name"], p["description"], [resolve_axis(a, params, self.path) for a in p["axes"]],
-                      list(p.get("tests", [])), list(p.get("generators", []))) for p in self.raw_points]
+                      list(p.get("tests", [])), list(p.get("generators", []))) for p in self.raw_points
+                if design in p.get("designs", [design])]
 
     def bins(self, design):
         return [f"{point.name}:{b}" for point in self.points(design) for b in point.bins]
@@ -98,6 +101,9 @@ def load_plan(path):
         for key in ("name", "description", "axes"):
             if key not in point:
                 raise PlanError(f"{path}: a point without '{key}' ({point.get('name', '?')})")
+        unknown = [d for d in point.get("designs", []) if d not in data["designs"]]
+        if unknown:
+            raise PlanError(f"{path}: point {point['name']} names design {unknown[0]}, which the plan does not have")
     return Plan(data["block"], data["spec"], data.get("summary", ""), data["designs"], data["points"], path)
 
 

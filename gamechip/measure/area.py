@@ -63,7 +63,8 @@ def _engine_trace(name):
 
 
 DEBUG_OUTPUTS = {"search": _engine_trace, "search_c2": _engine_trace,
-                 "processor": lambda name: name == "trace_signature"}
+                 "processor": lambda name: name == "trace_signature",
+                 "processor_c2": lambda name: name == "trace_signature" or name.startswith("job_")}
 NO_TRACE = " (no trace)"
 
 

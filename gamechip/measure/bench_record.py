@@ -6,7 +6,9 @@ A saved bench is one JSON object: the tools that ran it and one row per block an
      "rows": [{"block": "move_checker", "sim": "verilator", "cocotb": "2.1.0",
                "sim_version": "Verilator 5.048 ...", "unit": "cases", "checked": 200000,
                "sim_rate": ..., "golden_rate": ..., "end_to_end_rate": ..., "load": [1.2, 1.9]},
-              {"block": "evaluator", "sim": "verilator", ..., "failed": "why it did not run"}, ...]}
+              {"block": "evaluator", "sim": "verilator", ..., "failed": "why it did not run"}, ...],
+     "coverage_cost": [{"block": "move_checker", "sim": "verilator", "rate_off": ..., "rate_on": ...,
+                        "ratio": ..., "sampled": ..., ...}, ...]}
 
 Rates are per wall-clock second: the sim path (stimulus, simulation, responses), the golden
 model alone, and the whole fuzz loop end to end. The search engine's row (``SEARCH_ALONE``) is
@@ -45,6 +47,7 @@ class BenchRecord:
         self.versions = tool_versions()
         self.scale = scale
         self.rows = []
+        self.coverage_costs = []
 
     def row(self, block, sim, **fields):
         return {"block": block, "sim": sim, "cocotb": self.versions.get("cocotb"),
@@ -67,10 +70,15 @@ class BenchRecord:
     def add_failure(self, block, sim, reason):
         self.rows.append(self.row(block, sim, failed=reason))
 
+    def add_coverage_cost(self, cost):
+        """A row of coverage's cost (gamechip/measure/bench.py ``coverage_cost``, or a failed one)."""
+        self.coverage_costs.append(cost)
+
     def save(self, path):
         """Write the rows as JSON to ``path`` (its folder was checked before the bench started)."""
         data = {"cocotb": self.versions.get("cocotb"), "verilator": tool_line(self.versions, "verilator"),
-                "scale": self.scale, "cores": os.cpu_count(), "rows": self.rows}
+                "scale": self.scale, "cores": os.cpu_count(), "rows": self.rows,
+                "coverage_cost": self.coverage_costs}
         Path(path).write_text(json.dumps(data, indent=1) + "\n")
 
 

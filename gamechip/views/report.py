@@ -1,7 +1,8 @@
 """``gamechip report DIR``: one static HTML page, ``DIR/report.html``, for a campaign folder.
 
 It reads what ``gamechip campaign`` left in DIR (journal.jsonl, campaign.json, cases/, logs/)
-and shows the counts per block x simulator (shards by status, cases checked, cases/s), the time
+and shows the counts per block x simulator (shards by status, cases checked, cases/s), each
+block's functional coverage over its shards (bins, hit, waived, the holes by name), the time
 and tools, every failure with board pictures of its case (expected, actual, the squares that
 differ), its failure report and its ``gamechip replay ... --waves`` command, and the errors and
 timeouts with links to their logs. The page is self-contained (inline CSS and SVG, no scripts,
@@ -15,7 +16,8 @@ from html import escape
 from pathlib import Path
 
 from gamechip.campaign import journal
-from gamechip.campaign.plan import PARAMETERS, parameters_problem, plan
+from gamechip.campaign.coverage import campaign_coverage, not_needed
+from gamechip.campaign.plan import PARAMETERS, UNTIL_COVERED, parameters_problem, plan
 from gamechip.campaign.progress import replay_command
 from gamechip.campaign.journal import JOURNAL, STATUSES, history_text
 
@@ -72,7 +74,7 @@ def planned_shards(parameters):
     from tb.blocks import BLOCKS
 
     return plan([BLOCKS[name] for name in parameters["blocks"]], parameters["sims"], parameters["count"],
-                parameters["seed"], parameters["shard_size"])
+                parameters["seed"], parameters["shard_size"], bool(parameters.get(UNTIL_COVERED)))
 
 
 # --- numbers ---------------------------------------------------------------------------------------
@@ -100,11 +102,12 @@ def table_rows(entries, planned, history):
     for (block, sim), done in rows.items():
         checked = sum(e.get("checked") or 0 for e in done)
         simulating = sum((e.get("timings") or {}).get("wall_seconds") or 0 for e in done)
+        fuzzed = sum((e.get("timings") or {}).get("checked") or 0 for e in done)  # the fuzz test's (no directed set)
         attempts = [line for e in done for line in history[e["key"]]]
         out.append({"block": block, "sim": sim, "shards": len(done), "planned": planned.get((block, sim)),
                     **{status: sum(e["status"] == status for e in done) for status in STATUSES},
                     "retried": sum(len(history[e["key"]]) > 1 for e in done),
-                    "checked": checked, "rate": checked / simulating if simulating else 0.0,
+                    "checked": checked, "rate": fuzzed / simulating if simulating else 0.0,
                     "seconds": sum(line.get("seconds") or 0 for line in attempts)})
     return out
 
@@ -286,6 +289,17 @@ class Campaign:
     warnings: list
     parameters: dict  # campaign.json, or None
     shards: list  # the planned shards (gamechip.campaign.plan.Shard), or None when unknown
+    coverage: object = None  # gamechip.campaign.coverage.CampaignCoverage of the journaled shards
+
+    @property
+    def until_covered(self):
+        return bool((self.parameters or {}).get(UNTIL_COVERED))
+
+    def not_needed(self):
+        """Keys of the shards an --until-covered campaign did not run: their block was covered."""
+        if self.shards is None or self.coverage is None:
+            return set()
+        return not_needed(self.shards, self.entries, self.coverage, self.until_covered)
 
     @property
     def planned(self):
@@ -296,13 +310,17 @@ class Campaign:
         return counts
 
     def verdict(self):
-        """(PASS, FAIL, INCOMPLETE or UNKNOWN, one line saying why)."""
+        """(PASS, FAIL, INCOMPLETE, NOT COVERED or UNKNOWN, one line saying why). NOT COVERED: an
+        --until-covered campaign that ran every shard cleanly and left holes."""
         counts = {status: sum(e["status"] == status for e in self.entries.values()) for status in STATUSES}
         checked = sum(e.get("checked") or 0 for e in self.entries.values())
+        unneeded = self.not_needed()
         if self.shards is None:
             journaled = f"{len(self.entries)} shards journaled"
         else:
             journaled = f"{sum(s.key in self.entries for s in self.shards)} of {len(self.shards)} shards journaled"
+            if unneeded:
+                journaled += f" ({len(unneeded)} not needed: their blocks were covered)"
         retried = sum(len(lines) > 1 for lines in self.history.values())
         line = (f"{journaled}; {checked:,} cases checked against the golden model; "
                 + ", ".join(f"{counts[s]} {s}" for s in STATUSES) + (f"; {retried} retried" if retried else ""))
@@ -310,8 +328,12 @@ class Campaign:
             return "FAIL", line
         if self.shards is None:
             return "UNKNOWN", line + f"; without {PARAMETERS} whether every planned shard ran is unknown"
-        if any(s.key not in self.entries for s in self.shards):
+        if any(s.key not in self.entries and s.key not in unneeded for s in self.shards):
             return "INCOMPLETE", line
+        if self.until_covered and self.coverage is not None:
+            open_designs = [d for d in self.coverage.designs if not self.coverage.covered(d)]
+            if open_designs:
+                return "NOT COVERED", line + f"; holes left in {', '.join(open_designs)}"
         return "PASS", line
 
 
@@ -325,8 +347,47 @@ def load(folder):
         skipped = f" ({'; '.join(warnings)})" if warnings else ""
         raise ReportError(f"no shard has finished in {folder} and it has no readable {PARAMETERS}: not a campaign "
                           f"(or one stopped before its first shard){skipped}")
+    from tb.blocks import BLOCKS
+
+    blocks = parameters["blocks"] if parameters else sorted({e["block"] for e in entries.values()})
+    try:
+        coverage = campaign_coverage([b for b in blocks if b in BLOCKS], entries, folder)
+    except Exception as error:  # the coverage is a part of the report: its absence must not cost the rest
+        coverage = None
+        more = more + [f"coverage not shown: {type(error).__name__}: {error}"]
     return Campaign(Path(folder), entries, contents.history, warnings + more, parameters,
-                    planned_shards(parameters) if parameters else None)
+                    planned_shards(parameters) if parameters else None, coverage)
+
+
+def _coverage_html(coverage):
+    """Per design the bins of its plan hit over the journaled shards, and the holes by name."""
+    if coverage is None or not coverage.designs:
+        return ""
+    rows, holes = [], []
+    for design in coverage.design_coverages():
+        if not design.runs:
+            rows.append(f'<tr class="coverage" data-design="{escape(design.design)}"><td class="name">'
+                        f'{escape(design.design)}</td><td colspan="7" class="name">no journaled shard of it sampled '
+                        f'coverage</td></tr>')
+            continue
+        summary = design.summary()
+        verdict = '<span class="ok">covered</span>' if not design.holes else '<span class="bad">holes</span>'
+        rows.append(f'<tr class="coverage" data-design="{escape(design.design)}"><td class="name">'
+                    f'{escape(design.design)}</td><td>{summary["bins"]}</td><td>{summary["hit"]}</td>'
+                    f'<td>{len(summary["waived"])}</td><td class="{"fail" if design.holes else ""}">{len(design.holes)}</td>'
+                    f'<td>{summary["cases"]:,}</td><td>{summary["sampled"]:,}</td><td class="name">{verdict}</td></tr>')
+        problems = [p for p in design.problems() if "hole" not in p]
+        if design.holes or problems:
+            holes.append(f'<p class="holes" data-design="{escape(design.design)}"><b>{escape(design.design)}</b> '
+                         + (f"holes: {escape(', '.join(design.holes))}" if design.holes else "")
+                         + "".join(f'<br><span class="note">{escape(p)}</span>' for p in problems) + "</p>")
+    notes = [f'<p class="note">warning: cannot read {escape(name)}</p>' for name in coverage.unreadable]
+    return ("<h2>Functional coverage</h2>\n<table><tr><th>design</th><th>bins</th><th>hit</th><th>waived</th>"
+            "<th>holes</th><th>cases</th><th>sampled</th><th>verdict</th></tr>" + "".join(rows) + "</table>\n"
+            + "\n".join(holes + notes)
+            + "<p>The bins of each block's test plan (tb/testplans/) its journaled shards hit, merged over simulators and "
+              "seeds; every bin with its hits: <code>gamechip coverage --hits COVERAGE-FOLDER --no-code</code> on this "
+              "campaign's <code>coverage/</code> folder.</p>")
 
 
 def _retried_html(lines, folder):
@@ -350,6 +411,7 @@ def render(campaign):
              f"<title>gamechip campaign {escape(Path(folder).resolve().name)}</title><style>{STYLE}</style></head><body>",
              _summary_html(campaign),
              _table_html(table_rows(entries, campaign.planned, campaign.history)),
+             _coverage_html(campaign.coverage),
              _tools_html(all_lines(campaign.history)),
              f"<h2>Failures ({len(failures)})</h2>"]
     parts += [_failure_html(e, folder) for e in failures] or ["<p>none</p>"]

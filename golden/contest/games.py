@@ -16,10 +16,11 @@ def mover_name(color_char, processor_color):
     return ("processor" if side == processor_color else "reference") + f" ({side})"
 
 
-def golden_game(level, processor_color, budget, on_move=None):
-    """One game of the golden processor against ReferencePlayer(level); the result dict, with
-    ``searched_positions``: the board text of every position the processor searched."""
-    processor, reference = GoldenProcessor(budget, keep_trace=False), ReferencePlayer(level)
+def golden_game(level, processor_color, budget, on_move=None, contexts=1):
+    """One game of the golden processor (``contexts`` 1 or 2, golden/processor.py) against
+    ReferencePlayer(level); the result dict, with ``searched_positions``: the board text of every
+    position the processor searched."""
+    processor, reference = GoldenProcessor(budget, keep_trace=False, contexts=contexts), ReferencePlayer(level)
     black, white = (processor, reference) if processor_color == "black" else (reference, processor)
     started = time.perf_counter()
     result = play_game(black, white, on_move=on_move)
@@ -51,16 +52,16 @@ def result_dict(result, level, processor_color, budget, simulator, seconds):
 
 
 def main(argv=None):
-    """``python -m golden.contest.games LEVEL COLOR BUDGET``: one golden game as a JSON line (the
-    tournament runs it under PyPy when installed: its searches are the expensive part)."""
+    """``python -m golden.contest.games LEVEL COLOR BUDGET [CONTEXTS]``: one golden game as a JSON
+    line (the tournament runs it under PyPy when installed: its searches are the expensive part)."""
     import json
     import sys
 
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 3 or args[1] not in ("black", "white"):
-        print("usage: python -m golden.contest.games LEVEL black|white BUDGET", file=sys.stderr)
+    if len(args) not in (3, 4) or args[1] not in ("black", "white") or args[3:] not in ([], ["1"], ["2"]):
+        print("usage: python -m golden.contest.games LEVEL black|white BUDGET [1|2]", file=sys.stderr)
         return 2
-    print(json.dumps(golden_game(int(args[0]), args[1], int(float(args[2])))))
+    print(json.dumps(golden_game(int(args[0]), args[1], int(float(args[2])), contexts=int((args[3:] or ["1"])[0]))))
     return 0
 
 

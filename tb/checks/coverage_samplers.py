@@ -15,7 +15,9 @@ Pure Python on golden/ only (like tb.checks.combinational), so that any golden p
 
 import json
 import os
+import time
 
+from golden import words
 from golden.board import popcount, square_name, squares_of
 from golden.ordering import CORNERS, X_SQUARES
 
@@ -25,8 +27,8 @@ DIRECTIONS = (("N", 1, 0), ("NE", 1, 1), ("E", 0, 1), ("SE", -1, 1),
 
 
 class Board:
-    """Masks of one board size: a bitboard moved one square in a direction, edges respected
-    (``wrap=True``: flat index arithmetic, rows wrapping, the trap a block must not fall into)."""
+    """One board size: its squares' names, the masks of the board less its first or last file
+    (what a bitboard shifted one square east or west keeps), and a move's run in one direction."""
 
     _cache = {}
 
@@ -41,37 +43,20 @@ class Board:
             cls._cache[size] = board
         return cls._cache[size]
 
-    def move(self, bits, dr, dc, wrap=False):
-        step = dr * self.size + dc
-        bits = (bits << step if step > 0 else bits >> -step) & self.full
-        if wrap or dc == 0:
-            return bits
-        return bits & (self.not_first if dc > 0 else self.not_last)
-
-    def capture_runs(self, own, opp, dr, dc, wrap=False):
-        """[(run length k, empty squares that capture exactly k discs towards (dr, dc))]."""
-        empty = self.full & ~(own | opp)
-        out, run, k = [], self.move(own, -dr, -dc, wrap) & opp, 1
-        while run:
-            movers = self.move(run, -dr, -dc, wrap) & empty
-            if movers:
-                out.append((k, movers))
-            run, k = self.move(run, -dr, -dc, wrap) & opp, k + 1
-        return out
-
     def ray_run(self, own, opp, square, dr, dc):
-        """Discs a move on ``square`` flips towards (dr, dc): the opponent run ended by an own disc."""
+        """Discs a move on ``square`` flips towards (dr, dc): the opponent run ended by an own disc
+        (``own`` and ``opp`` plain ints or golden.words words alike)."""
         row, col = divmod(square, self.size)
         run = 0
         while True:
             row, col = row + dr, col + dc
             if not (0 <= row < self.size and 0 <= col < self.size):
                 return 0
-            bit = 1 << (row * self.size + col)
-            if opp & bit:
+            index = row * self.size + col
+            if opp >> index & 1:
                 run += 1
             else:
-                return run if own & bit else 0
+                return run if own >> index & 1 else 0
 
 
 def bucket(value, edges):
@@ -88,29 +73,89 @@ EMPTY_EDGES = (0, 1, 2, 3, 6, 60)
 MOBILITY_EDGES = (0, 1, 2, 5, 10, 20)
 
 
+class BoardForm:
+    """How the Othello samplers hold a board of one size, and their tables. Boards are golden.words
+    words where golden.words is native and the board 8x8 (PyPy: a bitboard of 2**63 or more is a
+    slow big integer there, and the golden worker's words kernel has its boards as words already),
+    plain ints 0 .. 2**n2-1 elsewhere: ``word`` turns a plain bitboard into the form,
+    ``from_word`` a golden.words word. The move checker's tables: per direction, the shift that
+    moves a board one square against it, the edge mask after that shift (the whole board for the
+    wrapping variant: flat index arithmetic, rows wrapping, the trap a block must not fall into)
+    and the bin names it counts, so that a sample is shifts, masks and dict updates only."""
+
+    _cache = {}
+
+    def __new__(cls, size):
+        if size not in cls._cache:
+            form = super().__new__(cls)
+            board = form.board = Board(size)
+            native = words.NATIVE and size == 8
+            form.word = words.to_word if native else int
+            form.from_word = int if native else (lambda word: word & board.full)
+            form.popcount, form.squares = (words.popcount, words.squares) if native else (popcount, squares_of)
+            form.full = form.word(board.full)
+            form.directions = []
+            for name, dr, dc in DIRECTIONS:
+                step = -(dr * size + dc)   # one square against the direction
+                edge = board.full if dc == 0 else board.not_first if -dc > 0 else board.not_last
+                form.directions.append(
+                    (step > 0, abs(step), form.word(edge), form.full,
+                     [f"capture_run:{name}/{k}" for k in range(size + 1)], f"wrap_trap:{name}" if dc else None))
+            form.legal_keys = {colour: [f"legal_square:{colour}/{n}" for n in board.names] for colour in "XO"}
+            cls._cache[size] = form
+        return cls._cache[size]
+
+
+if words.NATIVE:
+    shift_left, shift_right = words.lshift, words.urshift
+else:
+    def shift_left(bits, amount):
+        return bits << amount & 0xFFFF_FFFF_FFFF_FFFF
+
+    def shift_right(bits, amount):
+        return bits >> amount
+
+
 def sample_move_checker(case, legal, hits, size):
-    board = Board(size)
-    position = case.position
-    own, opp, colour = position.own, position.opp, position.side
-    names = board.names
-    for square in squares_of(legal):
-        key = f"legal_square:{colour}/{names[square]}"
+    form, position = BoardForm(size), case.position
+    count_move_checker(form.word(position.own), form.word(position.opp), position.side, form.word(legal), hits, size)
+
+
+CAPTURE_DIRECTION_KEYS = [f"capture_directions:{count}" for count in range(9)]
+
+
+def count_move_checker(own, opp, side, legal, hits, size):
+    """The move checker's bins of one position (boards in BoardForm(size)'s form). Per direction,
+    the runs of opponent discs an empty square captures, for every square at once (shifts of the
+    whole board): with the edge masks, and for wrap_trap without them."""
+    form = BoardForm(size)
+    empty = form.full & ~(own | opp)
+    keys = form.legal_keys[side]
+    for square in form.squares(legal):
+        key = keys[square]
         hits[key] = hits.get(key, 0) + 1
     masks = []
-    for name, dr, dc in DIRECTIONS:
-        direction_mask = 0
-        for k, movers in board.capture_runs(own, opp, dr, dc):
-            key = f"capture_run:{name}/{k}"
-            hits[key] = hits.get(key, 0) + 1
-            direction_mask |= movers
-        masks.append(direction_mask)
-        if dc:
-            naive = 0
-            for _, movers in board.capture_runs(own, opp, dr, dc, wrap=True):
-                naive |= movers
-            if naive & ~direction_mask:
-                key = f"wrap_trap:{name}"
+    for left, amount, edge, full, run_keys, wrap_key in form.directions:
+        direction_mask, k = 0, 1
+        run = (shift_left(own, amount) if left else shift_right(own, amount)) & edge & opp
+        while run:
+            moved = (shift_left(run, amount) if left else shift_right(run, amount)) & edge
+            movers = moved & empty
+            if movers:
+                key = run_keys[k]
                 hits[key] = hits.get(key, 0) + 1
+                direction_mask |= movers
+            run, k = moved & opp, k + 1
+        masks.append(direction_mask)
+        if wrap_key is not None:
+            naive = 0
+            run = (shift_left(own, amount) if left else shift_right(own, amount)) & full & opp
+            while run:
+                moved = (shift_left(run, amount) if left else shift_right(run, amount)) & full
+                naive |= moved & empty
+                run = moved & opp
+            if naive & ~direction_mask:
+                hits[wrap_key] = hits.get(wrap_key, 0) + 1
     ones = twos = fours = eights = 0   # bit-sliced count of capturing directions per square
     for mask in masks:
         carry = ones & mask
@@ -123,18 +168,23 @@ def sample_move_checker(case, legal, hits, size):
         planes = (ones if count & 1 else ~ones) & (twos if count & 2 else ~twos) & \
             (fours if count & 4 else ~fours) & (eights if count & 8 else ~eights)
         if planes & legal:
-            key = f"capture_directions:{count}"
+            key = CAPTURE_DIRECTION_KEYS[count]
             hits[key] = hits.get(key, 0) + 1
-    for key in (f"mobility:{bucket(popcount(legal), MOBILITY_EDGES)}",
-                f"empty_squares:{bucket(size * size - popcount(own | opp), EMPTY_EDGES)}"):
+    for key in (f"mobility:{bucket(form.popcount(legal), MOBILITY_EDGES)}",
+                f"empty_squares:{bucket(size * size - form.popcount(own | opp), EMPTY_EDGES)}"):
         hits[key] = hits.get(key, 0) + 1
 
 
 def sample_disc_flipper(case, expected, hits, size):
-    board = Board(size)
-    position, move = case.position, case.move
-    own, opp = position.own, position.opp
-    keys = [f"side:{position.side}/{'illegal' if expected[2] else 'legal'}"]
+    form, position = BoardForm(size), case.position
+    count_disc_flipper(form.word(position.own), form.word(position.opp), position.side, case.move, expected[2],
+                       hits, size)
+
+
+def count_disc_flipper(own, opp, side, move, illegal, hits, size):
+    """The flipper's bins of one move (boards in BoardForm(size)'s form; ``illegal`` as expected)."""
+    form = BoardForm(size)
+    keys = [f"side:{side}/{'illegal' if illegal else 'legal'}"]
     if move >= size * size:
         keys.append("illegal:off_board")
     elif own >> move & 1:
@@ -142,17 +192,36 @@ def sample_disc_flipper(case, expected, hits, size):
     elif opp >> move & 1:
         keys.append("illegal:occupied_opp")
     else:
-        runs = [(name, board.ray_run(own, opp, move, dr, dc)) for name, dr, dc in DIRECTIONS]
+        runs = [(name, form.board.ray_run(own, opp, move, dr, dc)) for name, dr, dc in DIRECTIONS]
         total = sum(run for _, run in runs)
         if not total:
             keys.append("illegal:no_flips")
         else:
             keys += [f"flips:{name}/{run}" for name, run in runs]
-            keys += [f"total_flips:{total}", f"move_square:{board.names[move]}",
+            keys += [f"total_flips:{total}", f"move_square:{form.board.names[move]}",
                      f"directions:{sum(1 for _, run in runs if run)}",
-                     f"empty_squares:{size * size - popcount(own | opp)}"]
+                     f"empty_squares:{size * size - form.popcount(own | opp)}"]
     for key in keys:
         hits[key] = hits.get(key, 0) + 1
+
+
+def word_sampler(design):
+    """sample(case, expected, hits) for the golden worker's words kernel (tb.checks.golden_worker):
+    ``case`` a position as golden.words words, (black, white, white_to_move) and for the flipper
+    its move after them; ``expected`` the kernel's answer in words. The same bins as the design's
+    sampler (tests/test_othello_samplers.py checks it under PyPy)."""
+    form = BoardForm(8)
+    from_word = form.from_word
+
+    def sides(black, white, white_to_move):
+        return (from_word(white), from_word(black), "O") if white_to_move else \
+            (from_word(black), from_word(white), "X")
+
+    if design == "move_checker":
+        return lambda case, legal, hits: count_move_checker(*sides(*case), from_word(legal), hits, 8)
+    if design == "disc_flipper":
+        return lambda case, expected, hits: count_disc_flipper(*sides(*case[:3]), case[3], expected[2], hits, 8)
+    return None
 
 
 STABLE_CORNER_NAMES = ("A1", "H1", "A8", "H8")
@@ -302,21 +371,25 @@ HIT_IN_THIS_RUN = set()   # the bins every test of this simulator process has hi
 class CoverageRecorder:
     """The hits of one test of one run, written to COVERAGE_OUT as
     ``<design>-<sim>-<test>-<pid>.json``: {"design", "sim", "test", "cases", "sampled", "hits",
-    "pytest_test"}."""
+    "sample_seconds", "pytest_test"}."""
 
     def __init__(self, design, sim, test, out, targets=None):
         self.design, self.sim, self.test, self.out = design, sim, test, out
         self.sample_one = sampler_for(design)
         self.hits, self.cases, self.sampled = {}, 0, 0
+        self.seconds = 0.0   # CPU seconds of the sampling thread spent sampling (gamechip bench shows them)
         self.targets = set(targets) if targets is not None else None
         self.dense = targets is not None or not test.startswith(SPARSE_TESTS)
 
     @classmethod
     def from_environment(cls, test):
-        """The recorder the run's environment asks for, or None (no COVERAGE_OUT, or no sampler for
-        the design)."""
+        """The recorder the run's environment asks for, or None (no COVERAGE_OUT, or neither a
+        sampler for the design nor a bench that samples it itself: tb.blocks.BENCH_SAMPLED_TESTS,
+        whose benches add their hits with ``add``)."""
+        from tb.blocks import BENCH_SAMPLED_TESTS
+
         out, design = os.environ.get(COVERAGE_OUT), os.environ.get("GAMECHIP_DESIGN", "?")
-        if not out or sampler_for(design) is None:
+        if not out or sampler_for(design) is None and design not in BENCH_SAMPLED_TESTS:
             return None
         targets = None
         if os.environ.get(COVERAGE_TARGETS):
@@ -326,6 +399,7 @@ class CoverageRecorder:
 
     def sample(self, cases, expected):
         """Sample a checked chunk (``cases`` all matched ``expected``; two sequences)."""
+        started = time.thread_time()
         sample_one, hits, first, count = self.sample_one, self.hits, self.cases, len(cases)
         if self.dense:
             offsets = range(count)
@@ -337,6 +411,16 @@ class CoverageRecorder:
             sample_one(cases[offset], expected[offset], hits)
         self.sampled += len(offsets)
         self.cases += count
+        HIT_IN_THIS_RUN.update(hits)
+        self.seconds += time.thread_time() - started
+
+    def add(self, hits, cases=1):
+        """Hits a bench sampled itself (tb.checks.coverage_benches: a search's nodes, a serial line's frames, a
+        game's messages, bus transactions), for ``cases`` checked cases, every one sampled."""
+        for name, count in hits.items():
+            self.hits[name] = self.hits.get(name, 0) + count
+        self.cases += cases
+        self.sampled += cases
         HIT_IN_THIS_RUN.update(hits)
 
     def closed(self):
@@ -350,7 +434,7 @@ class CoverageRecorder:
         path = os.path.join(self.out, f"{self.design}-{self.sim}-{self.test}-{os.getpid()}.json")
         with open(path + ".tmp", "w") as out:
             json.dump({"design": self.design, "sim": self.sim, "test": self.test, "cases": self.cases,
-                       "sampled": self.sampled, "hits": self.hits,
+                       "sampled": self.sampled, "hits": self.hits, "sample_seconds": self.seconds,
                        # the pytest test whose bench run this is (the regression's closure merges those)
                        "pytest_test": os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]}, out)
         os.replace(path + ".tmp", path)

@@ -33,9 +33,8 @@ import sys
 import time
 from array import array
 
-from golden.board import Position
-from tb.checks.combinational import CHUNK, WORKER_CHECKS, Case, fuzz_chunk, fuzz_generators, pack_stimulus
-from tb.checks.coverage_samplers import CoverageRecorder
+from tb.checks.combinational import CHUNK, WORKER_CHECKS, fuzz_chunk, fuzz_generators, pack_stimulus
+from tb.checks.coverage_samplers import CoverageRecorder, word_sampler
 
 SLOTS = 3
 STIMULUS_FILE = "fuzz_in_{}.bin"
@@ -141,9 +140,9 @@ class WordsKernel:
         return stimulus, "".join([hexed(b) + " " + hexed(w) + illegal[i] for b, w, i in expected]), seconds
 
 
-class CasesOnDemand:
-    """A chunk's cases as a sequence that builds a case (a Case from the kernel's words) only when
-    asked for: the coverage recorder samples a few of them."""
+class Pairs:
+    """The words kernel's last chunk as the coverage recorder reads it: a sequence whose item i is
+    made only when asked for (the recorder samples a few of them)."""
 
     def __init__(self, count, make):
         self.count, self.make = count, make
@@ -155,23 +154,13 @@ class CasesOnDemand:
         return self.make(index)
 
 
-WORD = (1 << 64) - 1
-
-
 def words_checked(kernel):
-    """(cases, expected) of a words kernel's last chunk, in the check's terms, built on demand."""
+    """(cases, expected) of a words kernel's last chunk, as tb.checks.coverage_samplers
+    ``word_sampler`` reads them: each position (black, white, white_to_move), with its move for the
+    flipper, and the kernel's answer, all golden.words words."""
     positions, moves, expected = kernel.last
-
-    def case(index):
-        black, white, wtm = positions[index]
-        position = Position.trusted(black & WORD, white & WORD, bool(wtm), 8)
-        return Case(position, "fuzz", move=moves[index] if moves else None)
-
-    def value(index):
-        answer = expected[index]
-        return answer & WORD if isinstance(answer, int) else (answer[0] & WORD, answer[1] & WORD, answer[2])
-
-    return CasesOnDemand(len(positions), case), CasesOnDemand(len(positions), value)
+    cases = positions if moves is None else Pairs(len(positions), lambda index: (*positions[index], moves[index]))
+    return cases, expected
 
 
 KERNELS = {"ints": IntsKernel, "words": WordsKernel}
@@ -198,6 +187,8 @@ def serve(block, size, seed, count, field_bytes, kernel=None, acks=sys.stdin, ou
 
     say({"python": interpreter(), "kernel": kernel})
     coverage = CoverageRecorder.from_environment("fuzz")   # None unless the run samples coverage
+    if coverage is not None and kernel == "words":   # its cases and answers are words: sampled as they are
+        coverage.sample_one = word_sampler(block)
     released = -1   # chunks up to this one are done with: their slots are free
     try:
         for index, first in enumerate(range(0, count, CHUNK)):

@@ -1,8 +1,9 @@
 """The golden side of the processor bench (tb/test_processor.py): the assembler rules of
 rtl/processor.py (to draw noise that forms no message, and to know which message directed bytes
-form), the node-trace signature the processor computes, golden processors and endpoints that
-record or trust what they are told, the plan of the extra games, and the golden processor's own
-process (:func:`worker_main`: the bench's golden side beside the simulator, under PyPy).
+form), golden processors and endpoints that record or trust what they are told, the plan of the
+extra games, the golden processor's own process (:func:`worker_main`: the bench's golden side
+beside the simulator, under PyPy), and the check of the two-context processor's job port: its log
+(JOB_LOG, written by the HDL clock harness) against the golden root splitter's job list.
 Imports: golden only (no cocotb, no rtl), so that the golden process runs it under PyPy."""
 
 import json
@@ -10,17 +11,16 @@ import os
 
 from golden.contest.players import RandomPlayer
 from golden.contest.reference import ReferencePlayer
+from golden.board import square_name
 from golden.contest.referee import OPPONENT_PASSED, PlayerEndpoint, play_game
-from golden.evaluator import (T_ADAPTIVE, T_CORNERS_OPP, T_CORNERS_OWN, T_DISCS_OPP, T_DISCS_OWN, T_FIXED,
-                              T_MOBILITY_OPP, T_MOBILITY_OWN, T_STABLE_OPP, T_STABLE_OWN, T_STAGE, T_TERMINAL,
-                              T_XSQ_OPP, T_XSQ_OWN)
 from golden.othello import legal_moves
 from golden.processor import GoldenProcessor
-from golden.search import LEAF, search_events
+from golden.root_split import CONTEXTS, KIND_CODES, root_split
+from golden.search import search_events
+from golden.signature import SignatureFold
 
 FILES, RANKS, CODES = "ABCDEFGH", "12345678", "YRIX"
 FRAME_ERROR = -1   # a token of a byte stream: a frame sent with a low stop bit
-SIGNATURE_MASK = (1 << 64) - 1
 
 
 def assembled(tokens):
@@ -84,54 +84,29 @@ def square_tokens(square):
     return [ord(FILES[square % 8]), ord(RANKS[square // 8])]
 
 
-class SignatureFold:
-    """The processor's ``trace_signature``, folded node by node as the golden search reports
-    them (``on_node`` of golden.search.search_events, so that no trace is kept): per node event,
-    rotate the 64-bit signature left by one, then XOR in the three words of rtl/processor.py
-    ``trace_words`` / ``trace_fold``: the black, white and legal-move bitboards, and two words of
-    fields packed MSB first at the widths of the ports (kind 2, ply 5, white to move 1, stable
-    own/opp 7+7, value 9, terminal 1, stage 2, corners own/opp 3+3, X-squares own/opp 3+3; then
-    mobility own/opp 7+7, discs own/opp 7+7, fixed 9, adaptive 9). Every field of an inner node
-    but its kind, ply and side to move is 0. The leaf terms are the search's own (the evaluator's
-    tuple, golden.evaluator ``evaluation_terms``), the value its floored leaf value."""
-
-    __slots__ = ("signature",)
-
-    def __init__(self):
-        self.signature = 0
-
-    def on_node(self, iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
-        signature = self.signature
-        signature = ((signature << 1) & SIGNATURE_MASK) | (signature >> 63)
-        # black ^ white: own ^ opp whichever side is to move
-        word = own ^ opp ^ legal ^ ((ply & 31) << 39) ^ ((1 if wtm else 0) << 38)
-        if terms is not None:
-            word ^= (((1 if kind == LEAF else 2) << 44)
-                     | ((terms[T_STABLE_OWN] & 127) << 31) | ((terms[T_STABLE_OPP] & 127) << 24)
-                     | ((value & 511) << 15) | ((terms[T_TERMINAL] & 1) << 14) | ((terms[T_STAGE] & 3) << 12)
-                     | ((terms[T_CORNERS_OWN] & 7) << 9) | ((terms[T_CORNERS_OPP] & 7) << 6)
-                     | ((terms[T_XSQ_OWN] & 7) << 3) | (terms[T_XSQ_OPP] & 7))
-            word ^= (((terms[T_MOBILITY_OWN] & 127) << 39) | ((terms[T_MOBILITY_OPP] & 127) << 32)
-                     | ((terms[T_DISCS_OWN] & 127) << 25) | ((terms[T_DISCS_OPP] & 127) << 18)
-                     | ((terms[T_FIXED] & 511) << 9) | (terms[T_ADAPTIVE] & 511))
-        self.signature = signature ^ word
-
-
 class RecordingGolden(GoldenProcessor):
     """GoldenProcessor that remembers the last position it was asked about, and the node
     signature of its last search (:class:`SignatureFold`; None after a book move). Its searches
-    keep no trace: constant memory at any budget."""
+    keep no node trace: constant memory at any budget. With two contexts the search is the root
+    splitter's, the signature its fold of the job signatures, and ``last_jobs`` its job list
+    (dicts of golden.root_split ``Job``; empty after a book move or a pass at the root)."""
 
-    def __init__(self, budget, depth_limit):
-        super().__init__(budget, depth_limit, keep_trace=False)
-        self.asked, self.last_position, self.last_signature = False, None, None
+    def __init__(self, budget, depth_limit, contexts=1):
+        super().__init__(budget, depth_limit, keep_trace=False, contexts=contexts)
+        self.asked, self.last_position, self.last_signature, self.last_jobs = False, None, None, []
 
     def move(self, position):
         self.asked, self.last_position, self.last_search, self.last_signature = True, position, None, None
+        self.last_jobs = []
         return super().move(position)
 
     def search_position(self, position):
         self.searched.append(position)
+        if self.contexts == CONTEXTS:
+            self.last_search = root_split(position, self.depth_limit, self.budget)
+            self.last_signature = self.last_search.signature
+            self.last_jobs = [job.to_dict() for job in self.last_search.jobs]
+            return self.last_search
         fold = SignatureFold()
         self.last_search = search_events(position, self.depth_limit, self.budget, on_node=fold.on_node)
         self.last_signature = fold.signature
@@ -182,13 +157,17 @@ def extra_games(count, seed):
 # pass_game_seed(256, 16): the regression's budget and depth limit (rtl/designs.py); written down
 # because finding it plays most of a minute of golden games
 PASS_GAME_SEED = 171
+# the same for the processor with two contexts: pass_game_seed(1024, 16, contexts=2), its
+# regression budget (rtl/designs.py PROCESSOR_C2_BUDGET)
+PASS_GAME_SEED_C2 = 199
 
 
-def pass_game_seed(budget, depth_limit, first=0, tries=400):
+def pass_game_seed(budget, depth_limit, first=0, tries=400, contexts=1):
     """A RandomPlayer seed whose game against the golden processor (white) makes the
     processor pass before the end of the game (found with the golden model alone)."""
     for seed in range(first, first + tries):
-        result = play_game(RandomPlayer(seed), GoldenProcessor(budget, depth_limit))
+        result = play_game(RandomPlayer(seed), GoldenProcessor(budget, depth_limit, keep_trace=False,
+                                                               contexts=contexts))
         plies = result.plies
         for i, ply in enumerate(plies):
             if ply.color == "O" and ply.move is None and i + 1 < len(plies):
@@ -203,7 +182,7 @@ def golden_answer(golden, endpoint, reply):
     the golden processor was asked to move (then the position it was asked about, its status
     ``info`` and its node signature, None without a search) and the endpoint's board after."""
     answer = {"reply": reply, "asked": golden.asked, "position": endpoint.position.text(),
-              "color": endpoint.color}
+              "color": endpoint.color, "jobs": golden.last_jobs if golden.asked else []}
     if golden.asked:
         answer.update(asked_position=golden.last_position.text(), info=golden.info(),
                       signature=golden.last_signature)
@@ -213,8 +192,8 @@ def golden_answer(golden, endpoint, reply):
 def worker_main():
     """The golden processor in a process of its own (``python -m tb.checks.processor``, PyPy when
     installed), so that its searches run beside the simulation instead of before it. One JSON
-    request a line on stdin: ``{"game": {"budget": B, "depth_limit": D}}`` starts a game (a new
-    RecordingGolden behind a PlayerEndpoint), ``{"message": M}`` hands it the referee's message
+    request a line on stdin: ``{"game": {"budget": B, "depth_limit": D, "contexts": C}}`` starts a
+    game (a new RecordingGolden behind a PlayerEndpoint), ``{"message": M}`` hands it the referee's message
     M; each message is answered on stdout with one line of :func:`golden_answer` (or
     ``{"error": traceback}``). Exits when stdin closes."""
     import json
@@ -225,7 +204,8 @@ def worker_main():
     for text in sys.stdin:
         request = json.loads(text)
         if "game" in request:
-            golden = RecordingGolden(request["game"]["budget"], request["game"]["depth_limit"])
+            game = request["game"]
+            golden = RecordingGolden(game["budget"], game["depth_limit"], game.get("contexts", 1))
             endpoint = PlayerEndpoint(golden)
             continue
         try:
@@ -256,13 +236,13 @@ class GoldenProcessorProcess:
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
 
-    def new_game(self, budget, depth_limit):
+    def new_game(self, budget, depth_limit, contexts=1):
         while self.waiting:   # a game stopped by a failure between a message and its answer
             try:
                 self.answer()
             except RuntimeError:
                 pass
-        self._send({"game": {"budget": budget, "depth_limit": depth_limit}})
+        self._send({"game": {"budget": budget, "depth_limit": depth_limit, "contexts": contexts}})
 
     def submit(self, message):
         self._send({"message": message})
@@ -287,6 +267,154 @@ class GoldenProcessorProcess:
             self.process.wait(timeout=10)
         except Exception:  # noqa: BLE001 - it is ending anyway
             self.process.kill()
+
+
+# --- the job port of the processor with two contexts (docs/root-split.md) --------------------
+
+JOB_LOG = "job_log.txt"   # in the simulator's folder, from the HDL clock harness (tb.host.harness)
+# The job port (rtl/processor.py JOB_PORTS) in its order: the fields of a JOB_LOG line after the clock.
+JOB_LOG_FIELDS = ("job_event", "job_context", "job_kind", "job_move", "job_depth", "job_alpha", "job_beta",
+                  "job_value", "job_nodes", "job_signature")
+JOB_SIGNED_BITS = {"job_alpha": 9, "job_beta": 9, "job_value": 9}   # two's complement on the port
+EVENT_START, EVENT_RESULT = 1, 2
+KIND_NAMES = {code: kind for kind, code in KIND_CODES.items()}
+# A job event as the bench compares it: the clock relative to the search's k = 0, then the port's fields.
+EVENT_FIELDS = ("clock", "event", "context", "kind", "move", "depth", "alpha", "beta", "value", "nodes",
+                "signature")
+
+
+def parse_job_log(lines):
+    """JOB_LOG lines (``<clock> <hex field>...``: the harness's rising edges so far, then
+    JOB_LOG_FIELDS) as event dicts of EVENT_FIELDS, ``clock`` still the harness's."""
+    events = []
+    for line in lines:
+        words = line.split()
+        if len(words) != 1 + len(JOB_LOG_FIELDS):
+            raise ValueError(f"job log line {line!r}: {len(words)} fields, expected {1 + len(JOB_LOG_FIELDS)}")
+        event = {"clock": int(words[0])}
+        for name, word in zip(JOB_LOG_FIELDS, words[1:]):
+            value = int(word, 16)
+            bits = JOB_SIGNED_BITS.get(name)
+            if bits and value >> (bits - 1) & 1:
+                value -= 1 << bits
+            event[name[len("job_"):]] = value
+        events.append(event)
+    return events
+
+
+def golden_job_events(jobs):
+    """The job port the golden splitter's ``jobs`` (dicts of golden.root_split ``Job``) make, in
+    clock order: a start event in each job's start clock (value, nodes and signature 0), a result
+    event in the clock its result is taken. Each event keeps its job (``job``)."""
+    events = []
+    for job in jobs:
+        common = {"context": job["context"], "kind": KIND_CODES[job["kind"]],
+                  "move": 0 if job["move"] is None else job["move"], "depth": job["depth"],
+                  "alpha": job["alpha"], "beta": job["beta"], "job": job}
+        events.append(dict(common, clock=job["start"], event=EVENT_START, value=0, nodes=0, signature=0))
+        events.append(dict(common, clock=job["done"], event=EVENT_RESULT, value=job["value"], nodes=job["nodes"],
+                           signature=job["signature"]))
+    return sorted(events, key=lambda event: event["clock"])
+
+
+def field_text(name, value):
+    """A job event's field as the failure shows it: a move as D3, a kind by name, a signature in hex."""
+    if name == "move":
+        return square_name(value)
+    if name == "kind":
+        return KIND_NAMES.get(value, str(value))
+    if name == "signature":
+        return f"{value:#018x}"
+    return str(value)
+
+
+def root_move_text(event):
+    """The job of ``event`` by kind and root move: ``NULL job of root move D3``."""
+    kind = KIND_NAMES.get(event["kind"], str(event["kind"]))
+    return f"{kind} job of root move {'root' if kind == 'ROOT' else square_name(event['move'])}"
+
+
+def describe_event(event):
+    if event is None:
+        return "no event"
+    name = {EVENT_START: "start", EVENT_RESULT: "result"}.get(event["event"], f"event {event['event']}")
+    what = (f"{name} in clock {event['clock']}, context {event['context']}, {root_move_text(event)}, "
+            f"depth {event['depth']}, window ({event['alpha']}, {event['beta']})")
+    if event["event"] == EVENT_RESULT:
+        what += f", value {event['value']}, nodes {event['nodes']}, signature {event['signature']:#018x}"
+    return what
+
+
+def job_replay_command(job, sim):
+    """The command that runs ``job``'s search on the engine with every node checked, and the
+    golden call of the job exactly (gamechip search has no window or single-iteration options:
+    it searches the board by iterative deepening to the job's depth)."""
+    budget = f" --budget {job['budget']}" if job["budget"] is not None else ""
+    pv = None if job["root_pv"] is None else square_name(job["root_pv"])
+    return (f"gamechip search --board '{job['board']}' --depth {job['depth']}{budget} --sim {sim}\n"
+            f"  the job exactly (golden): golden.search.search_events(parse_board('{job['board']}'), {job['depth']}, "
+            f"{job['budget']}, alpha={job['alpha']}, beta={256 if job['beta'] == -256 else job['beta']}, "
+            f"single_iteration=True, root_pv={job['root_pv']}{'' if pv is None else f'  # {pv}'})")
+
+
+def job_port_difference(lines, jobs, sim="SIM"):
+    """None when the job log ``lines`` of one search are the golden ``jobs``' events (the clocks
+    relative to the first line's: the first job starts in k = 0), else the first difference as
+    text: its clock, context, kind, root move, child board and window, expected and actual, and
+    the command that replays the job."""
+    actual = parse_job_log(lines)
+    if actual:
+        first = actual[0]["clock"]
+        for event in actual:
+            event["clock"] -= first
+    expected = golden_job_events(jobs)
+    for index in range(max(len(actual), len(expected))):
+        want = expected[index] if index < len(expected) else None
+        got = actual[index] if index < len(actual) else None
+        if want is not None and got is not None:
+            fields = [f for f in EVENT_FIELDS if want[f] != got[f]]
+            if not fields:
+                continue
+        else:
+            fields = []
+        job = (want or {}).get("job")
+        where = want or got
+        lines_out = [f"job event {index + 1} differs: clock {where['clock']}, context {where['context']}, "
+                     f"{root_move_text(where)}"]
+        if job is not None:
+            lines_out.append(f"  child board {job['board']}, depth {job['depth']}, window ({job['alpha']}, "
+                             f"{job['beta']}) (-256: infinite), iteration {job['iteration']}, root alpha "
+                             f"{job['root_alpha']}, root_pv "
+                             f"{'none' if job['root_pv'] is None else square_name(job['root_pv'])}")
+        if fields:
+            lines_out.append("  differing: " + ", ".join(f"{f} expected {field_text(f, want[f])}, actual "
+                                                         f"{field_text(f, got[f])}" for f in fields))
+        lines_out.append(f"  expected: {describe_event(want)}")
+        lines_out.append(f"  actual:   {describe_event(got)}")
+        if job is not None:
+            lines_out.append("  replay the job: " + job_replay_command(job, sim))
+        return "\n".join(lines_out)
+    return None
+
+
+class JobLog:
+    """The HDL harness's JOB_LOG as it grows: ``new_lines`` returns the lines written since the
+    last call (the harness flushes each line)."""
+
+    def __init__(self, path=JOB_LOG):
+        self.path, self.offset = path, 0
+
+    def new_lines(self):
+        try:
+            with open(self.path) as log:
+                log.seek(self.offset)
+                text = log.read()
+        except FileNotFoundError:
+            raise AssertionError(f"no job log {self.path}: the harness around the processor with two contexts "
+                                 f"writes it (tb.host.harness verilog_job_log)") from None
+        complete = text[:text.rfind("\n") + 1]
+        self.offset += len(complete)
+        return complete.splitlines()
 
 
 if __name__ == "__main__":

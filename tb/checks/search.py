@@ -34,6 +34,8 @@ from golden.evaluator import (T_ADAPTIVE, T_CORNERS_OPP, T_CORNERS_OWN, T_DISCS_
                               T_MOBILITY_OPP, T_MOBILITY_OWN, T_STABLE_OPP, T_STABLE_OWN, T_STAGE, T_TERMINAL,
                               T_XSQ_OPP, T_XSQ_OWN, evaluate)
 from golden.search import INNER, LEAF, MINUS_INFINITY, PLUS_INFINITY, TERMINAL, search_events, solve, trace_node
+from tb.checks.coverage_benches import SearchCoverage
+from tb.checks.coverage_samplers import COVERAGE_OUT
 
 KINDS = {0: INNER, 1: LEAF, 2: TERMINAL}
 KIND_CODES = {kind: code for code, kind in KINDS.items()}
@@ -418,11 +420,16 @@ def check_search(case, lines, line_format, on_golden_done=None):
     search of ``case``. Returns a dict: ``mismatch`` (None, or what the per-cycle monitor always
     reported: what, node, cycle, time_ns, iteration, path, expected, actual), ``answer`` (the
     engine's, or None), ``nodes`` (checked), ``cycles`` (golden), ``golden`` (its summary) and
-    ``started_ns``. ``on_golden_done(cycles)`` is called once the golden search has finished:
+    ``started_ns``, and when the run samples functional coverage (COVERAGE_OUT) and the search
+    matched, ``hits``: the bins of tb/testplans/search.toml it reached. ``on_golden_done(cycles)`` is called once the golden search has finished:
     from then on the engine's limit (golden cycles + STALL_CYCLES + 1) is known."""
     reader = lines if isinstance(lines, LineReader) else LineReader(lines)
     board = _Scoreboard(reader, line_format)
-    result = search_events(case.position, case.depth, case.budget, on_node=board.on_node, alpha=case.alpha,
+    on_node, coverage = board.on_node, None
+    if os.environ.get(COVERAGE_OUT):   # functional coverage: the same nodes through the plan's sampler
+        coverage = SearchCoverage({}, case)
+        on_node = coverage.both(board.on_node)
+    result = search_events(case.position, case.depth, case.budget, on_node=on_node, alpha=case.alpha,
                            beta=case.beta)
     if on_golden_done:
         on_golden_done(result.cycles)
@@ -432,9 +439,12 @@ def check_search(case, lines, line_format, on_golden_done=None):
         mismatch = {"what": "golden search value differs from the exhaustive solver",
                     "expected": solve(case.position), "actual": result.value,
                     "cycle": result.cycles, "time_ns": 0}
-    return {"mismatch": mismatch, "answer": answer, "nodes": board.index if mismatch else board.golden_nodes,
-            "cycles": result.cycles, "golden": dict(result.summary(), roots=board.roots),
-            "started_ns": board.started_ns}
+    outcome = {"mismatch": mismatch, "answer": answer, "nodes": board.index if mismatch else board.golden_nodes,
+               "cycles": result.cycles, "golden": dict(result.summary(), roots=board.roots),
+               "started_ns": board.started_ns}
+    if coverage is not None and mismatch is None:
+        outcome["hits"] = coverage.finish(result)
+    return outcome
 
 
 # --- the golden process ---------------------------------------------------------------------

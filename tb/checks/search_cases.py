@@ -8,7 +8,7 @@ import random
 from golden.board import parse_board, popcount, start_position
 from golden.othello import legal_moves
 from golden.positions import random_game_positions
-from golden.search import MINUS_INFINITY, PLUS_INFINITY, search
+from golden.search import MINUS_INFINITY, PLUS_INFINITY, TERMINAL, search
 from tb.checks.search import SearchCase
 
 SCALES = {
@@ -74,6 +74,16 @@ def finished_position(p):
     return not legal_moves(p.own, p.opp) and not legal_moves(p.opp, p.own)
 
 
+def budget_in_terminal_evaluation(position, depth):
+    """A search of ``position`` whose budget expires while a finished game inside the tree (a
+    terminal node of iteration 2 or later) is being evaluated: the engine waits for its own
+    evaluator then, the one control state no other budget stops it in."""
+    node = next(n for n in search(position, depth).trace if n.kind == TERMINAL and n.ply and n.iteration > 1)
+    budget = node.generated + 2   # the node is visited in the cycle after it is generated and answers later
+    return SearchCase(position, depth, budget, f"budget {budget} expires while a finished game at ply "
+                                               f"{node.ply} is evaluated (iteration {node.iteration})")
+
+
 def directed_cases():
     black_start = start_position()
     cases = [SearchCase(black_start, d, None, f"start position, depth {d}") for d in (1, 2, 3)]
@@ -113,6 +123,7 @@ def directed_cases():
     # beta (45, 50): a terminal node at level 1 whose own value cuts the root off, the one
     # return whose cut-off compares the evaluator's value (rtl/search.py leaving_fold).
     cases.append(SearchCase(tie, 2, None, "a game-ending root child cuts the root off", alpha=45, beta=50))
+    cases.append(budget_in_terminal_evaluation(tie, 3))
     # Passes and killer moves: at depth 4 from this endgame passes cut nodes off (a pass leaf
     # at the frontier, and a pass child's returned value above it) at levels whose killer is
     # set, and later nodes of those levels have the killer legal: a pass is never a killer, so

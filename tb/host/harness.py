@@ -38,6 +38,7 @@ from tb.checks.responses import IDLE_GAPS, IDLE_MARK, MAX_CYCLES  # noqa: F401 (
 from tb.host.hdl_text import (CONTROL_PORTS, HALF_PERIOD_NS, RESET_RELEASE_NS, clocked_harness_name,  # noqa: F401 (re-exported)
                               digits, vhdl_ones, vhdl_type, vhdl_zero, vhdl_zero_literal, vrange)
 from tb.host.search_harness import vhdl_search_harness, verilog_search_harness
+from tb.checks.processor import JOB_LOG, JOB_LOG_FIELDS
 
 IN_FILE = "batch_in.txt"
 OUT_FILE = "batch_out.txt"
@@ -361,7 +362,7 @@ end architecture;
 # processor's referee protocol) need no per-cycle Python: their clocked harness only makes the
 # clock in HDL and passes every other port through, so Python still writes rst and the inputs
 # and awaits the outputs' edges (and ``clk``'s, where a bench acts between two edges).
-PORT_CLOCKED_DESIGNS = ("uart", "processor", "board_ulx3s")
+PORT_CLOCKED_DESIGNS = ("uart", "processor", "processor_c2", "board_ulx3s")
 
 
 def has_clocked_harness(design):
@@ -403,7 +404,67 @@ module {clocked_harness_name(design)}({", ".join(header)});
     forever begin clk = 1; #{HALF_PERIOD_NS}; clk = 0; #{HALF_PERIOD_NS}; end
   end
   {design} dut({connections});
-endmodule
+{verilog_job_log(ports)}endmodule
+"""
+
+
+def has_job_port(ports):
+    """A design with a job port (rtl/processor.py JOB_PORTS: the processor with two contexts)."""
+    return any(name == JOB_LOG_FIELDS[0] for name, _, _ in ports)
+
+
+def verilog_job_log(ports):
+    """The job log of a design with a job port (else nothing): one line of JOB_LOG per clock in
+    which ``job_event`` is set, taken at the falling edge (the clock's settled values): the rising
+    edges so far in decimal, then the JOB_LOG_FIELDS in hex (tb.checks.processor ``parse_job_log``).
+    Flushed line by line: the bench reads the file while the simulation runs."""
+    if not has_job_port(ports):
+        return ""
+    fields = ", ".join(JOB_LOG_FIELDS)
+    return f"""\
+  integer job_log;
+  reg [31:0] job_clock;
+  initial begin job_clock = 0; job_log = $fopen("{JOB_LOG}", "w"); end
+  always @(posedge clk) job_clock <= job_clock + 1;
+  always @(negedge clk) if ({JOB_LOG_FIELDS[0]} != 0) begin
+    $fwrite(job_log, "%0d{" %h" * len(JOB_LOG_FIELDS)}\\n", job_clock, {fields});
+    $fflush(job_log);
+  end
+"""
+
+
+def vhdl_job_log(ports, signed_ports):
+    """VHDL-2008 of :func:`verilog_job_log`; GHDL's textio has no flush, so each line is appended
+    to a file opened and closed for it (a few lines a search)."""
+    if not has_job_port(ports):
+        return ""
+    widths = {n: w for n, w, _ in ports}
+    writes = []
+    for name in JOB_LOG_FIELDS:
+        width = widths[name]
+        bits = f"unsigned'(\"\" & {name})" if width == 1 else f"unsigned(std_logic_vector({name}))"
+        writes.append(f"        write(lout, ' '); hwrite(lout, std_logic_vector(resize({bits}, {digits(width)})));")
+    return f"""
+  job_log : process
+    file fjob : text;
+    variable lout : line;
+    variable clock : natural := 0;
+  begin
+    file_open(fjob, "{JOB_LOG}", write_mode);
+    file_close(fjob);
+    loop
+      wait until rising_edge(hdl_clk);
+      clock := clock + 1;
+      wait until falling_edge(hdl_clk);
+      if {JOB_LOG_FIELDS[0]} /= 0 then
+        write(lout, clock);
+{chr(10).join(writes)}
+        file_open(fjob, "{JOB_LOG}", append_mode);
+        writeline(fjob, lout);
+        file_close(fjob);
+      end if;
+    end loop;
+  end process;
 """
 
 
@@ -417,7 +478,7 @@ def vhdl_clock_harness(design, ports, signed_ports=()):
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
-
+{"use std.textio.all;" + chr(10) if has_job_port(ports) else ""}
 entity {clocked_harness_name(design)} is
   port ({"; ".join(decls)});
 end entity;
@@ -435,7 +496,7 @@ begin
       hdl_clk <= '1'; wait for {HALF_PERIOD_NS} ns; hdl_clk <= '0'; wait for {HALF_PERIOD_NS} ns;
     end loop;
   end process;
-end architecture;
+{vhdl_job_log(ports, signed_ports)}end architecture;
 """
 
 

@@ -120,6 +120,7 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
     env = environment()
     tally = tally or Tally()
     started = time.perf_counter() - tally.wall_seconds
+    cpu_started = time.process_time() - tally.sim_cpu_seconds   # the process: simulator and golden thread
     chunks = (iter([cases[first:first + CHUNK] for first in range(0, len(cases), CHUNK)])
               if isinstance(cases, list) else iter(cases))
     golden = ThreadPoolExecutor(1)
@@ -150,6 +151,7 @@ async def check_cases(tb, check, cases, test, tally=None, total=None):
         if coverage is not None:
             coverage.save()
     tally.wall_seconds = time.perf_counter() - started
+    tally.sim_cpu_seconds = time.process_time() - cpu_started
     record_result(test, tally)
     return tally
 

@@ -44,8 +44,9 @@ class Tally:
     sim_seconds: float = 0.0  # writing stimulus, simulating, reading responses
     golden_seconds: float = 0.0  # the golden model computing the expected values
     worker_seconds: float = 0.0  # tb.sim.fastfuzz: the golden worker making chunks (cases, stimulus, expected files)
-    # tb.sim.fastfuzz: CPU seconds (not wall) of the simulator's process over the whole loop, and of
-    # the golden worker: what the loop costs each core whatever else the machine runs
+    # CPU seconds (not wall) of the simulator's process over the whole loop (in tb.sim.batch's loop
+    # its golden thread included), and of tb.sim.fastfuzz's golden worker: what the loop costs each
+    # core whatever else the machine runs
     sim_cpu_seconds: float = 0.0
     worker_cpu_seconds: float = 0.0
     wall_seconds: float = 0.0
