@@ -159,11 +159,35 @@ def netlist_text(design, family, netlist):
     return "\n".join(parts)
 
 
-def gate_level_wrapper(design, ports, signed=()):
-    """Module ``design`` with the design's ports around its netlist."""
+# Internal nets a design's benches read by hierarchical name (``dut.<net>``) beside its ports: the
+# peripheral's benches check the board its evaluator latched after every changeboard (the
+# AxiLiteMaster bench through cocotb, the replay harness in its response log). Yosys keeps a
+# register's public name on the flip-flops' outputs, one level down in the port wrapper
+# (``dut.netlist.<net>``): the wrapper mirrors each net at the design's own level.
+BENCH_NETS = {"evaluator_axi": ("eval_wtm", "eval_black", "eval_white")}
+
+
+def bench_net_mirrors(design, netlist):
+    """The port wrapper's Verilog lines mirroring ``design``'s BENCH_NETS from the netlist instance,
+    each at the width the netlist declares it; GateLevelError when the netlist has no such net."""
+    lines = []
+    for name in BENCH_NETS.get(design, ()):
+        declared = re.search(rf"^\s*(?:wire|reg)\s+(?:\[(\d+):0\]\s+)?{name};", netlist, re.M)
+        if declared is None:
+            raise GateLevelError(f"{design}'s netlist declares no net '{name}', which its benches read as "
+                                 f"dut.{name}: synthesis renamed or removed that register")
+        width = f"[{declared.group(1)}:0] " if declared.group(1) else ""
+        lines.append(f"wire {width}{name} = netlist.{name};   // read by the benches as dut.{name}\n")
+    return "".join(lines)
+
+
+def gate_level_wrapper(design, ports, signed=(), netlist=""):
+    """Module ``design`` with the design's ports around its netlist, and the internal nets its
+    benches read (BENCH_NETS) mirrored from the netlist ``netlist``."""
     from gamechip.mutation.netlist import port_module
 
-    return port_module(design, ports, signed, f"gamechip gatelevel: {design}'s ports around its netlist", "")
+    return port_module(design, ports, signed, f"gamechip gatelevel: {design}'s ports around its netlist",
+                       bench_net_mirrors(design, netlist))
 
 
 # MyHDL's header lines naming the conversion's file and date: not part of the design
@@ -175,7 +199,7 @@ def _key(design, family, converted):
     converted = _CONVERSION_HEADER.sub("", converted)
     digest = hashlib.sha256()
     for part in (design, family, converted, yosys_version(), cell_models(family), _WRITERS,
-                 repr(MODEL_DEFINES)):
+                 repr(MODEL_DEFINES), repr(BENCH_NETS)):
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()[:12]
@@ -198,14 +222,16 @@ def netlist_root(design, family, rtl_root=None, progress=None):
         if progress:
             progress(f"gatelevel: {design}: synthesis for {family} ...")
         netlist, seconds = synthesise_netlist(design, family, source, root / "work")
-        make_root(rtl_root, root, {design: netlist_text(design, family, netlist)}, wrap=gate_level_wrapper)
+        make_root(rtl_root, root, {design: netlist_text(design, family, netlist)},
+                  wrap=lambda name, ports, signed: gate_level_wrapper(name, ports, signed, netlist))
         stamp.write_text(f"{seconds:.1f}\n")
         return root, seconds
 
 
 # The source of the functions that write a netlist root, as this process loaded them (read at
 # import: a root made by this code is named by this code, even if the file changes meanwhile)
-_WRITERS = "".join(inspect.getsource(f) for f in (synthesise_netlist, netlist_text, used_models, gate_level_wrapper))
+_WRITERS = "".join(inspect.getsource(f) for f in (synthesise_netlist, netlist_text, used_models, gate_level_wrapper,
+                                                   bench_net_mirrors))
 
 
 @dataclass

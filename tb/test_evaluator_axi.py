@@ -79,6 +79,13 @@ class AxiTB:
         self.rng = random.Random(f"{self.seed}-{test}")
         sizes = SIZES[regression_tier()]
         self.sizes = sizes.get(self.sim, sizes["icarus"])
+        # The master's side of the bus idle from the start, as AXI asks during reset (VALIDs
+        # low): cocotbext-axi's master drives it only once made, after the first reset (see
+        # reset()), and an undriven VALID at the first edge after the reset is X in the design.
+        # The converted RTL's ``if`` takes that X as false; a netlist's gates carry it into
+        # flip-flops whose reset acts only under their enable, so it outlives later resets.
+        for name in ("s_axil_awvalid", "s_axil_wvalid", "s_axil_arvalid", "s_axil_bready", "s_axil_rready"):
+            getattr(dut, name).value = 0
         # cocotbext-axi's master waits for every rising edge itself while it works: a clock in
         # HDL would save only the clock's own wake-ups (the streamed replay is the fast path)
         start_clock(dut, 10)
