@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from golden.board import Position, check_size, squares_of, start_position
-from golden.othello import flips_8x8_unchecked, legal_moves_8x8, flips, legal_moves
+from golden.othello import flips_8x8_unchecked, game_over, legal_moves_8x8, flips, legal_moves
 
 
 def random_occupancy(rng: random.Random, size: int = 8) -> Position:
@@ -69,4 +69,16 @@ def random_played(rng: random.Random, count: int, size: int = 8) -> list[Positio
     out: list[Position] = []
     while len(out) < count:
         out.extend(random_game_positions(rng, size))
+    return out[:count]
+
+
+def sampled_midgames(seed: int, count: int, low: int = 6, high: int = 60) -> list[Position]:
+    """``count`` positions drawn from random games (about one in ten), each with ``low``..``high``
+    discs and a move left for either side: the golden search's test positions."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        for p in random_game_positions(rng):
+            if low <= bin(p.black | p.white).count("1") <= high and not game_over(p) and rng.random() < 0.1:
+                out.append(p)
     return out[:count]

@@ -32,7 +32,7 @@ from typing import Optional
 from golden.board import BoardError, Position, square_name
 from golden.ordering import ordered_moves
 from golden.othello import legal_moves, play
-from golden.search import MAX_DEPTH, MINUS_INFINITY, PLUS_INFINITY, search_events
+from golden.search import MAX_DEPTH, PLUS_INFINITY, Answer, search_events
 from golden.signature import SignatureFold, rotate_fold
 
 DONE_LATENCY = 2          # a job's done is seen DONE_LATENCY + 2 C clocks after its start
@@ -87,7 +87,7 @@ class Job:
 
 
 @dataclass
-class SplitResult:
+class SplitResult(Answer):
     """The answer of :func:`root_split` (``best`` None: a pass). ``iterations``: per completed
     iteration (depth, best, value, clock it completed in, nodes so far); ``signature`` the job
     signatures folded in the order their results were taken (the processor's trace signature)."""
@@ -101,14 +101,6 @@ class SplitResult:
     iterations: list = field(default_factory=list)
     signature: int = 0
     aborted: bool = False
-
-    @property
-    def best_text(self) -> str:
-        return "pass" if self.best is None else square_name(self.best)
-
-    def summary(self) -> dict:
-        return {"best": self.best_text, "value": self.value, "depth": self.depth,
-                "nodes": self.nodes, "cycles": self.cycles}
 
 
 def engine_window(alpha: int, beta: int) -> tuple:

@@ -114,8 +114,21 @@ class TraceNode:
         return record
 
 
+class Answer:
+    """What a search's answer shows, for every result with ``best`` (None: pass), ``value``,
+    ``depth``, ``nodes`` and ``cycles``."""
+
+    @property
+    def best_text(self) -> str:
+        return "pass" if self.best is None else square_name(self.best)
+
+    def summary(self) -> dict:
+        return {"best": self.best_text, "value": self.value, "depth": self.depth,
+                "nodes": self.nodes, "cycles": self.cycles}
+
+
 @dataclass
-class SearchResult:
+class SearchResult(Answer):
     """Answer of :func:`search`; ``best`` None means pass."""
 
     best: Optional[int]
@@ -127,14 +140,6 @@ class SearchResult:
     aborted: bool
     trace: list = field(default_factory=list)
     iterations: list = field(default_factory=list)   # (depth, best, value, end cycle)
-
-    @property
-    def best_text(self) -> str:
-        return "pass" if self.best is None else square_name(self.best)
-
-    def summary(self) -> dict:
-        return {"best": self.best_text, "value": self.value, "depth": self.depth,
-                "nodes": self.nodes, "cycles": self.cycles}
 
 
 def leaf_value(evaluation, adaptive: bool) -> int:

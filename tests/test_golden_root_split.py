@@ -4,26 +4,16 @@ single-iteration mode, against independent references: plain negamax without pru
 clock and job rules checked on the job list, and the budget's outcome predicted from the
 unlimited search's job list."""
 
-import random
-
 import pytest
 
-from golden.board import parse_board, popcount
+from golden.board import parse_board
 from golden.othello import game_over, legal_moves, play
-from golden.positions import random_game_positions
+from golden.positions import sampled_midgames
 from golden.root_split import DONE_LATENCY, INFINITY_CODE, NULL, PV, RESEARCH, ROOT, root_split
 from golden.search import minimax, search, search_events
 from golden.signature import SignatureFold
 
-
-def positions(seed, count, low, high):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        for p in random_game_positions(rng):
-            if low <= popcount(p.black | p.white) <= high and not game_over(p) and rng.random() < 0.1:
-                out.append(p)
-    return out[:count]
+positions = sampled_midgames
 
 
 MIDGAMES = positions(35, 12, 14, 44)

@@ -9,18 +9,11 @@ import pytest
 from golden.board import BoardError, popcount, start_position
 from golden.evaluator import evaluate
 from golden.othello import game_over, legal_moves, pass_move, play
-from golden.positions import random_game_positions
+from golden.positions import random_game_positions, sampled_midgames
 from golden.search import INNER, LEAF, TERMINAL, minimax, search, solve
 
 
-def positions(seed, count, low=6, high=60):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        for p in random_game_positions(rng):
-            if low <= popcount(p.black | p.white) <= high and not game_over(p) and rng.random() < 0.1:
-                out.append(p)
-    return out[:count]
+positions = sampled_midgames
 
 
 MIDGAMES = positions(11, 40)
