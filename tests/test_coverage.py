@@ -218,3 +218,15 @@ def test_random_tests_sample_the_dense_prefix_then_one_case_in_sparse_every():
         recorder.sample(chunk, chunk)
     assert seen == [i for i in range(3 * DENSE_CASES + 77) if i < DENSE_CASES or i % SPARSE_EVERY == 0]
     assert recorder.sampled == len(seen) and recorder.cases == 3 * DENSE_CASES + 77
+
+
+def test_the_report_of_a_design_whose_code_coverage_is_not_collected_says_why(tmp_path):
+    from gamechip.coverage.code import not_collected
+    from gamechip.coverage.report import write_html
+
+    coverage = design_coverage("uart", None, design_plans(), load_waivers())
+    code = {"uart": not_collected("uart", "tb/test_uart.py")}
+    write_html(tmp_path / "index.html", [coverage], code)
+    page = (tmp_path / "index.html").read_text()
+    assert "Code coverage not collected: its bench is not a batch-harness bench" in page
+    assert "code not reached" not in page

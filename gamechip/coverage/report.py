@@ -128,8 +128,11 @@ def write_html(path, coverages, code, runs=()):
             parts.append("<ul>" + "".join(f'<li class="hole">{html.escape(p)}</li>' for p in problems) + "</ul>")
         else:
             parts.append('<p class="closed">every bin hit or waived</p>')
-        for unexplained in (code_metrics(coverage, code) or {}).get("unexplained", []):
+        metrics = code_metrics(coverage, code) or {}
+        for unexplained in metrics.get("unexplained") or []:
             parts.append(f"<p class='hole'>code not reached: {html.escape(str(unexplained))}</p>")
+        if metrics.get("not_collected"):
+            parts.append(f"<p>Code coverage not collected: {html.escape(metrics['not_collected'])}</p>")
         if coverage.waived:
             parts.append("<h3>Waivers</h3><ul>" + "".join(
                 f"<li><code>{html.escape(b)}</code>: {html.escape(why)}</li>" for b, why in coverage.waived.items()) + "</ul>")
