@@ -98,7 +98,9 @@ def _coverage_env(design, targets, folder):
     os.makedirs(folder)
     target_file = Path(folder) / "targets.json"
     target_file.write_text(json.dumps(targets))
-    return {COVERAGE_OUT: str(Path(folder) / "hits"), COVERAGE_TARGETS: str(target_file), GOLDEN_PYTHON: "inprocess"}
+    # absolute: the simulator reads them in a working folder of its own
+    return {COVERAGE_OUT: str((Path(folder) / "hits").resolve()), COVERAGE_TARGETS: str(target_file.resolve()),
+            GOLDEN_PYTHON: "inprocess"}
 
 
 def _coverage_verdict(design, folder):

@@ -17,7 +17,7 @@ def run_with_coverage(design, sim, hits_dir, seed=None):
 
     block = DESIGN_BLOCK[design]
     env = {"GAMECHIP_SEED": str(seed if seed is not None else os.environ.get("GAMECHIP_SEED", "1")),
-           "GAMECHIP_COUNT": str(block.counts[sim]), COVERAGE_OUT: str(hits_dir)}
+           "GAMECHIP_COUNT": str(block.counts[sim]), COVERAGE_OUT: str(Path(hits_dir).resolve())}
     return run_design(design, sim, block.module, list(block.tests), env=env, quick_build=block.quick_build, quiet=True)
 
 
