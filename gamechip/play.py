@@ -73,7 +73,7 @@ def write_record(game, path):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = [game["record"], f"black {game['black']} white {game['white']}",
-             f"processor: {game['processor_color']}, budget {game['budget']:,} cycles per move, "
+             f"processor: {game['processor_color']}, budget {game['budget']:,} clock cycles per move, "
              f"{contexts_text(game.get('contexts', 1))}, {game['simulator']}; reference level {game['level']}",
              f"mean search depth of the processor: {game['mean_depth']}"]
     path.write_text("\n".join(lines) + "\n\n" + game["results_text"])
@@ -300,7 +300,7 @@ def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=
     here = rtl_digest()
     games, failures, started = list(kept.values()), [], time.perf_counter()
     print(f"tournament: {len(tasks)} games{f' ({len(kept)} kept from the last run)' if kept else ''}, processor "
-          f"budget {budget:,} cycles per move, {describe(sim, mode, contexts)}, {pool.where}; results in {out_dir}",
+          f"budget {budget:,} clock cycles per move, {describe(sim, mode, contexts)}, {pool.where}; results in {out_dir}",
           file=sys.stderr, flush=True)
     try:
         futures = {pool.submit(level, color, budget, sim, mode, contexts): (level, color) for level, color in tasks}
@@ -363,7 +363,7 @@ def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="proce
 
     header = ("| level | HW black: score HW-SW | HW moves | SW moves | SW black: score HW-SW "
               "| HW moves | SW moves |")
-    lines = [f"# Processor vs reference software, budget {budget:,} cycles per move "
+    lines = [f"# Processor vs reference software, budget {budget:,} clock cycles per move "
              f"({describe(sim, mode, contexts)})", "",
              "Moves are moves+passes of each side. HW = the processor, SW = the reference player.", "",
              header, "|---|---|---|---|---|---|---|"]

@@ -9,10 +9,11 @@ searched again. This module is the contract's golden twin:
 * each job is :func:`golden.search.search_events` in single-iteration mode (the engine's own
   golden twin), so its value, best reply, node count, cycles ``C`` and node events are exact;
 * the splitter's clocks are an event simulation of the contract's clock loop: clock ``k`` belongs
-  to context ``k mod 2``; a job started in clock ``s`` has its result taken in clock
-  ``s + DONE_LATENCY + 2 C``; nothing changes between a context's results, so the simulation
-  jumps from one clock where something can happen to the next, and applies in each the three
-  steps of the contract (result, start, end of iteration) in order.
+  to context ``k mod 2``; a job chosen in clock ``k`` starts in clock ``k + DISPATCH_LATENCY``,
+  and a job started in clock ``s`` has its result taken in clock ``s + DONE_LATENCY + 2 C``;
+  nothing changes between those clocks, so the simulation jumps from one clock where something
+  can happen to the next, and applies in each the steps of the contract (result, start, choice,
+  end of iteration) in order.
 
 :func:`root_split` returns the answer (best move, value, depth, nodes, ``cycles = k_end + 1``)
 and the job list, every job with its start clock, context, kind, move, child board, depth, window
@@ -36,6 +37,7 @@ from golden.search import MAX_DEPTH, PLUS_INFINITY, Answer, search_events
 from golden.signature import SignatureFold, rotate_fold
 
 DONE_LATENCY = 2          # a job's done is seen DONE_LATENCY + 2 C clocks after its start
+DISPATCH_LATENCY = 2      # a job chosen in clock k starts in clock k + DISPATCH_LATENCY
 CONTEXTS = 2
 INFINITY_CODE = -256      # the window ports' code for minus infinity (alpha) and plus infinity (beta)
 ROOT, PV, NULL, RESEARCH = "ROOT", "PV", "NULL", "RESEARCH"
@@ -48,7 +50,8 @@ class Job:
     ``board`` the searched board's text (the child, or the root for ``ROOT``); ``alpha``/``beta``
     the window on the engine's ports; ``root_pv`` the PV given to the engine (None: not valid);
     ``budget`` the engine's budget (None: unlimited); ``root_alpha`` the root's alpha when the job
-    started (None before the first job's result). The result: ``done`` the clock it is taken,
+    started (None before the first job's result); ``chosen`` the clock it was chosen in,
+    ``start`` the clock it started in. The result: ``done`` the clock it is taken,
     ``cycles`` the engine's C, ``depth_reported`` (0: the engine ran out of budget)."""
 
     iteration: int
@@ -63,6 +66,7 @@ class Job:
     start: int
     context: int
     root_alpha: Optional[int]
+    chosen: int = 0
     done: int = 0
     cycles: int = 0
     value: int = 0
@@ -129,6 +133,7 @@ class _Splitter:
         self.signatures, self.keep_jobs = signatures, keep_jobs
         self.root_moves = legal_moves(pos.own, pos.opp)
         self.running = [None] * CONTEXTS
+        self.chosen = [None] * CONTEXTS     # (kind, move, clock) chosen, starting two clocks on
         self.replies = {}                 # root move -> best reply of its latest completed job
         self.nodes = 0
         self.signature = 0
@@ -155,28 +160,40 @@ class _Splitter:
             return NULL, self.order[self.next_index]
         return None
 
+    def idle(self):
+        """No job running or chosen on either context."""
+        return self.running == [None] * CONTEXTS and self.chosen == [None] * CONTEXTS
+
     def complete(self):
         return (self.first_taken and not self.queue and self.next_index >= len(self.order)
-                and self.running == [None] * CONTEXTS)
+                and self.idle())
 
-    def start(self, kind, move, clock, context):
-        if kind == ROOT:
+    def choose(self, kind, move, clock, context):
+        """The job is handed to the context: its move leaves the order or the queue now."""
+        if kind in (ROOT, PV):
             self.first_started = True
+        elif kind == NULL:
+            self.next_index += 1
+        else:
+            self.queue.popleft()
+        self.chosen[context] = (kind, move, clock)
+
+    def start(self, kind, move, chosen, clock, context):
+        """The chosen job starts, with the window of the root's alpha as it is now."""
+        if kind == ROOT:
             position, window = self.pos, (INFINITY_CODE, INFINITY_CODE)
         else:
             position = play(self.pos, move)
             if kind == PV:
-                self.first_started = True
                 window = (INFINITY_CODE, INFINITY_CODE)
             elif kind == NULL:
-                self.next_index += 1
                 window = (-self.alpha - 1, -self.alpha)
             else:
-                self.queue.popleft()
                 window = (INFINITY_CODE, -self.alpha)
-        budget = None if self.budget is None else (self.budget - clock) >> 1
+        budget = None if self.budget is None else max(0, self.budget - clock) >> 1
         job = Job(self.depth, kind, move, position.text(), max(1, self.depth - 1), *window,
-                  self.replies.get(move) if kind != ROOT else None, budget, clock, context, self.alpha)
+                  self.replies.get(move) if kind != ROOT else None, budget, clock, context, self.alpha,
+                  chosen)
         run_job(job, position, self.signatures)
         job.done = clock + DONE_LATENCY + 2 * job.cycles
         self.running[context] = job
@@ -204,21 +221,26 @@ class _Splitter:
             self.alpha, self.best = value, job.move
 
     def clock(self, k):
-        """The contract's three steps in clock ``k``; True when the search ends in it."""
+        """The contract's steps in clock ``k``; True when the search ends in it."""
         context = k % CONTEXTS
         job = self.running[context]
         if job is not None:
             if job.done == k:
                 self.running[context] = None
                 self.take(job)
+        elif self.chosen[context] is not None:
+            kind, move, chosen = self.chosen[context]
+            self.chosen[context] = None
+            if not self.abandoned:            # a job chosen before the iteration was abandoned is dropped
+                self.start(kind, move, chosen, k, context)
         elif not self.abandoned:
             wanted = self.available()
             if wanted is not None:
-                if self.depth >= 2 and self.budget is not None and k >= self.budget:
+                if self.depth >= 2 and self.budget is not None and k + DISPATCH_LATENCY >= self.budget:
                     self.abandoned = True
                 else:
-                    self.start(*wanted, k, context)
-        if self.running != [None] * CONTEXTS:
+                    self.choose(*wanted, k, context)
+        if not self.idle():
             return False
         if self.abandoned:
             return True
@@ -231,11 +253,14 @@ class _Splitter:
         return False
 
     def next_clock(self, k):
-        """The next clock in which something can happen: a result, or a free context's start."""
+        """The next clock in which something can happen: a result, a start, or a free context's
+        choice."""
         candidates = []
         for context, job in enumerate(self.running):
             if job is not None:
                 candidates.append(job.done)
+            elif self.chosen[context] is not None:
+                candidates.append(self.chosen[context][2] + DISPATCH_LATENCY)
             elif not self.abandoned and self.available() is not None:
                 candidates.append(k + 1 + (context - k - 1) % CONTEXTS)
         if not candidates:

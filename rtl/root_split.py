@@ -6,15 +6,23 @@ single-iteration mode) as subtree searches, *jobs*, each with the root window as
 the job starts. The contract, clock by clock, is docs/root-split.md; its golden twin is
 golden/root_split.py. Here it is a small controller beside the engine:
 
-* **Root.** A move checker gives the root's legal moves; node ordering (SPEC §5) with the
-  previous iteration's best move as PV gives the iteration's first move ``m0`` (``first``) and
-  the move after the last one handed out (``last_move``); a disc flipper plays the job's move
-  on the root to make the child the job searches. While no search runs the flipper serves the
-  processor instead (``idle_*``): the interleaved engine shares no flipper with a top.
+* **Root.** A move checker gives the root's legal moves, registered (the root is held while
+  searching); node ordering (SPEC §5) with the previous iteration's best move as PV gives the
+  iteration's first move ``m0`` (``first``) and the move after the last one handed out
+  (``last_move``); a disc flipper plays the job's move on the root to make the child the job
+  searches. While no search runs the flipper serves the processor instead (``idle_*``): the
+  interleaved engine shares no flipper with a top.
+* **Dispatch.** A job is chosen in its context's clock ``k`` and started in that context's
+  next clock ``k + 2`` (``DISPATCH_LATENCY``): the choice is registered (``chosen_*``), the
+  flipper plays it in clock ``k + 1`` and its child is registered (``ready_*``), and the engine
+  takes the registered child in clock ``k + 2``. The node ordering, the flipper and the
+  engine's start each get a clock of their own; the two contexts' choices alternate through
+  the one two-stage pipeline. The window is taken from the root's alpha at the start.
 * **Clocks.** ``k`` counts clocks from the first clock after ``start`` in which the engine's
   ``turn`` is 0; in clock ``k`` the engine's inputs are taken for, and its outputs describe,
-  context ``k mod 2`` (= ``turn``). Each clock applies the contract's three steps for that
-  context: take its result, else start its next job, then end the iteration when no job runs.
+  context ``k mod 2`` (= ``turn``). Each clock applies the contract's steps for that
+  context: take its result, else start the job it chose two clocks before, else choose its
+  next job; then end the iteration when no job is running or chosen.
   A result is taken when the engine's ``done`` is visible: ``2 + 2 C`` clocks after the job's
   start (``C`` the golden search's cycles; in single-iteration mode the engine's ``done`` of a
   search that its budget abandons rises in the step that finds the budget spent).
@@ -32,11 +40,12 @@ Interface (``root_split``):
 
     clk, rst:         clock; ResetSignal(0, active=1, isasync=False) (in).
     start:            Signal(bool) begin a search (in; the next clock with turn 0 is k = 0).
-    root_black/white: Signal(intbv[64]) the root board (in; held while searching).
-    root_white_to_move: Signal(bool) the root's side to move (in; held while searching).
+    root_black/white: Signal(intbv[64]) the root board (in; valid in the clock of start and
+                      held while searching).
+    root_white_to_move: Signal(bool) the root's side to move (in; as the root board).
     depth_limit:      Signal(intbv(min=0, max=17)) deepest iteration, 1..16 (in, start edge).
-    budget:           Signal(intbv[32]) clocks: no job of iteration >= 2 starts in a clock
-                      k >= budget (in, start edge).
+    budget:           Signal(intbv[32]) clocks: no job of iteration >= 2 is chosen to start
+                      in a clock k + DISPATCH_LATENCY >= budget (in, start edge).
     done:             Signal(bool) the answer is ready (out; high until the next start).
     best_move, best_pass, value, depth: the deepest completed iteration's answer (out;
                       a pass at the root: pass, value 0, depth 0).
@@ -74,6 +83,7 @@ from rtl.search import LEVELS, MINUS_INFINITY, SQUARES, search, value_signal
 
 KIND_ROOT, KIND_PV, KIND_NULL, KIND_RESEARCH = 0, 1, 2, 3
 EVENT_NONE, EVENT_START, EVENT_RESULT = 0, 1, 2
+DISPATCH_LATENCY = 2      # a job chosen in clock k starts in clock k + 2, its context's next
 
 
 def depth_signal(value=0):
@@ -146,6 +156,7 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
     root_own = Signal(intbv(0)[SQUARES:])
     root_opp = Signal(intbv(0)[SQUARES:])
     root_legal = Signal(intbv(0)[SQUARES:])
+    root_legal_reg = Signal(intbv(0)[SQUARES:])
     order_first = Signal(bool(0))
     order_found = Signal(bool(0))
     order_move = Signal(intbv(0)[6:])
@@ -158,6 +169,7 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
     # --- registers ----------------------------------------------------------------------
     k = Signal(intbv(0)[32:])
     budget_reg = Signal(intbv(0)[32:])
+    deadline = Signal(intbv(0)[32:])    # budget - DISPATCH_LATENCY, at least 0
     limit = depth_signal()
     iteration = depth_signal()
     first_started = Signal(bool(0))
@@ -170,6 +182,17 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
     queue_tail = Signal(intbv(0)[6:])
     queued = Signal(intbv(0, min=0, max=3))
     busy = Signal(intbv(0)[2:])                          # per context: a job runs
+    waiting = Signal(intbv(0)[2:])                       # per context: a job chosen, not started
+    chosen_kind = Signal(intbv(0)[2:])                   # dispatch stage 1: the last clock's choice
+    chosen_move = Signal(intbv(0)[6:])
+    ready_kind = Signal(intbv(0)[2:])                    # dispatch stage 2: its child, to start
+    ready_move = Signal(intbv(0)[6:])
+    ready_black = Signal(intbv(0)[SQUARES:])
+    ready_white = Signal(intbv(0)[SQUARES:])
+    ready_side = Signal(bool(0))
+    ready_illegal = Signal(bool(0))
+    ready_pv = Signal(intbv(0)[6:])
+    ready_pv_valid = Signal(bool(0))
     ctx_kind = [Signal(intbv(0)[2:]) for _ in range(2)]
     ctx_move = [Signal(intbv(0)[6:]) for _ in range(2)]
     ctx_depth = [depth_signal() for _ in range(2)]
@@ -191,6 +214,8 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
     active = Signal(bool(0))          # a clock k of the search
     cur_busy = Signal(bool(0))
     other_busy = Signal(bool(0))
+    cur_waiting = Signal(bool(0))
+    other_waiting = Signal(bool(0))
     cur_kind = Signal(intbv(0)[2:])
     cur_move = Signal(intbv(0)[6:])
     cur_depth = depth_signal()
@@ -205,8 +230,9 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
     budget_left = Signal(intbv(0)[32:])
     take = Signal(bool(0))            # step 1: the result is taken
     take_ok = Signal(bool(0))         # ... and it completed its depth
-    launch = Signal(bool(0))           # step 2: a job starts
-    give_up = Signal(bool(0))         # step 2: a job would start out of budget
+    launch = Signal(bool(0))          # step 2: the job chosen two clocks before starts
+    choose = Signal(bool(0))          # step 3: a job is chosen
+    give_up = Signal(bool(0))         # step 3: a job would start out of budget
     neg_alpha = value_signal()
     null_alpha = value_signal()
     neg_value = value_signal()
@@ -224,7 +250,7 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
 
     cells = [
         move_checker(root_own, root_opp, root_legal),
-        node_order(root_legal, iteration_deep, answer_move, order_first, last_move, order_found,
+        node_order(root_legal_reg, iteration_deep, answer_move, order_first, last_move, order_found,
                    order_move),
         disc_flipper(root_black, root_white, root_white_to_move, flip_move, child_black,
                      child_white, child_illegal),
@@ -246,6 +272,8 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
         active.next = phase == phase_t.RUN or (phase == phase_t.ALIGN and not turn)
         cur_busy.next = busy[int(turn)]
         other_busy.next = busy[int(other)]
+        cur_waiting.next = waiting[int(turn)]
+        other_waiting.next = waiting[int(other)]
         cur_kind.next = ctx_kind[int(turn)]
         cur_move.next = ctx_move[int(turn)]
         cur_depth.next = ctx_depth[int(turn)]
@@ -259,7 +287,7 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
         # the first available job: the iteration's first, the oldest re-search, the next move
         order_first.next = not first_started
         iteration_deep.next = iteration != 1
-        no_move.next = root_legal == 0
+        no_move.next = root_legal_reg == 0
         want.next = 0
         want_kind.next = KIND_NULL
         want_move.next = order_move
@@ -279,7 +307,7 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
 
     @always_comb
     def budget_check():
-        over_budget.next = iteration != 1 and k >= budget_reg
+        over_budget.next = iteration != 1 and k >= deadline
         if k < budget_reg:
             budget_left.next = budget_reg - k
         else:
@@ -289,10 +317,11 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
     def steps():
         take.next = active and cur_busy and e_done
         take_ok.next = active and cur_busy and e_done and e_depth >= cur_depth
-        launch.next = (active and not cur_busy and not abandoned and not no_move and want
-                      and not over_budget)
-        give_up.next = (active and not cur_busy and not abandoned and not no_move and want
-                        and over_budget)
+        launch.next = active and cur_waiting and not abandoned
+        choose.next = (active and not cur_busy and not cur_waiting and not abandoned
+                       and not no_move and want and not over_budget)
+        give_up.next = (active and not cur_busy and not cur_waiting and not abandoned
+                        and not no_move and want and over_budget)
 
     @always_comb
     def windows():
@@ -325,37 +354,57 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
 
     @always_comb
     def iteration_end():
-        # step 3, on the state after steps 1 and 2
-        running_after.next = other_busy or (cur_busy and not take) or launch
+        # step 4, on the state after steps 1 to 3: a chosen job counts as running
+        running_after.next = (other_busy or other_waiting or (cur_busy and not take) or launch
+                              or choose)
         abandoned_after.next = abandoned or give_up or (take and not take_ok)
         complete_after.next = (first_taken_after and queued == 0 and not push
                                and not (iteration != 1 and order_found))
+
+    @always(clk.posedge)
+    def dispatch():
+        # no reset: a context's ready_* are read only two clocks after it chose, and those
+        # two clocks write them
+        root_legal_reg.next = root_legal
+        chosen_kind.next = want_kind
+        chosen_move.next = want_move
+        ready_kind.next = chosen_kind
+        ready_move.next = chosen_move
+        ready_pv.next = reply[int(chosen_move)]
+        if chosen_kind == KIND_ROOT:
+            ready_black.next = root_black
+            ready_white.next = root_white
+            ready_side.next = root_white_to_move
+            ready_illegal.next = 0
+            ready_pv_valid.next = 0
+        else:
+            ready_black.next = child_black
+            ready_white.next = child_white
+            ready_side.next = not root_white_to_move
+            ready_illegal.next = child_illegal
+            ready_pv_valid.next = reply_valid[int(chosen_move)]
 
     @always_comb
     def engine_inputs():
         e_start.next = launch
         if searching:
-            flip_move.next = want_move
+            flip_move.next = chosen_move
         else:
             flip_move.next = idle_move
-        if want_kind == KIND_ROOT:
-            e_black.next = root_black
-            e_white.next = root_white
-            e_side.next = root_white_to_move
+        e_black.next = ready_black
+        e_white.next = ready_white
+        e_side.next = ready_side
+        if ready_kind == KIND_ROOT:
             e_depth_limit.next = 1
-            e_pv_valid.next = 0
         else:
-            e_black.next = child_black
-            e_white.next = child_white
-            e_side.next = not root_white_to_move
             e_depth_limit.next = iteration - 1
-            e_pv_valid.next = reply_valid[int(want_move)]
-        e_pv.next = reply[int(want_move)]
+        e_pv.next = ready_pv
+        e_pv_valid.next = ready_pv_valid
         e_budget.next = concat(intbv(0)[1:], budget_left[32:1])    # (budget - k) >> 1
-        if want_kind == KIND_NULL:
+        if ready_kind == KIND_NULL:
             e_alpha.next = null_alpha
             e_beta.next = neg_alpha
-        elif want_kind == KIND_RESEARCH:
+        elif ready_kind == KIND_RESEARCH:
             e_alpha.next = MINUS_INFINITY
             e_beta.next = neg_alpha
         else:
@@ -384,8 +433,8 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
     def context_memories():
         # no reset: every entry is written when its job starts, before it is read
         if launch:
-            ctx_kind[int(turn)].next = want_kind
-            ctx_move[int(turn)].next = want_move
+            ctx_kind[int(turn)].next = ready_kind
+            ctx_move[int(turn)].next = ready_move
             ctx_depth[int(turn)].next = e_depth_limit
             ctx_alpha[int(turn)].next = e_alpha
             ctx_beta[int(turn)].next = e_beta
@@ -404,6 +453,10 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
             phase.next = phase_t.ALIGN
             k.next = 0
             budget_reg.next = budget
+            if budget >= DISPATCH_LATENCY:
+                deadline.next = budget - DISPATCH_LATENCY
+            else:
+                deadline.next = 0
             limit.next = depth_limit
             iteration.next = 1
             first_started.next = 0
@@ -414,6 +467,7 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
             best.next = 0
             queued.next = 0
             busy.next = 0
+            waiting.next = 0
             reply_valid.next = 0
             node_sum.next = 0
             signature.next = 0
@@ -449,8 +503,13 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
                         else:
                             queue_tail.next = cur_move
                         queued.next = queued + 1
+                if cur_waiting:
+                    # started, or dropped when the iteration was abandoned meanwhile
+                    waiting.next[int(turn)] = 0
                 if launch:
                     busy.next[int(turn)] = 1
+                if choose:
+                    waiting.next[int(turn)] = 1
                     if want_kind == KIND_ROOT or want_kind == KIND_PV:
                         first_started.next = 1
                     if want_kind == KIND_RESEARCH:
@@ -483,7 +542,7 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
         depth.next = answer_depth
         nodes.next = node_sum
         cycles.next = k
-        fault.next = e_fault or (launch and want_kind != KIND_ROOT and child_illegal)
+        fault.next = e_fault or (launch and ready_illegal)
         trace_signature.next = signature
 
     @always_comb
@@ -501,8 +560,8 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
         if launch:
             job_event.next = EVENT_START
             job_context.next = turn
-            job_kind.next = want_kind
-            job_move.next = want_move
+            job_kind.next = ready_kind
+            job_move.next = ready_move
             job_depth.next = e_depth_limit
             job_alpha.next = e_alpha
             job_beta.next = e_beta
@@ -519,5 +578,5 @@ def root_split(clk, rst, start, root_black, root_white, root_white_to_move, dept
             job_signature.next = cur_signature
 
     return (engine, cells, root_sides, context_view, availability, budget_check, steps, windows,
-            result_fold, iteration_end, engine_inputs, idle_outputs, event_words,
+            result_fold, iteration_end, dispatch, engine_inputs, idle_outputs, event_words,
             context_memories, control, answer_outputs, job_port)

@@ -223,6 +223,35 @@ def test_search_table_and_bad_limits():
         assert bad.returncode == 2 and expected in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
 
 
+
+def test_search_replays_a_root_split_job_exactly():
+    """A job of the two-context processor (golden.root_split) replayed by gamechip search's window
+    and single-iteration options gives the job's value, best reply, nodes and cycles; bad window
+    and PV options are one line and exit status 2."""
+    from golden.board import square_name
+    from golden.positions import sampled_midgames
+    from golden.root_split import root_split
+    from tb.checks.processor import job_replay_command
+
+    jobs = root_split(sampled_midgames(7, 1, 14, 30)[0], 4).jobs
+    job = next(j for j in jobs if j.kind == "NULL" and j.root_pv is not None)
+    command = job_replay_command(job.to_dict(), "icarus").splitlines()[0]
+    args = command.split("--board '")[1]
+    board, rest = args.split("' ")
+    run = gamechip("search", "--board", board, *rest.split(), "--json")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    best = "pass" if job.best is None else square_name(job.best)
+    assert (report["value"], report["best"].upper(), report["nodes"], report["cycles"]) == \
+           (job.value, best.upper(), job.nodes, job.cycles), (command, report)
+    for args, expected in ((["--alpha", "4", "--beta", "4"], "alpha < beta"),
+                           (["--beta", "257"], "-256 .. 256"),
+                           (["--root-pv", "D3"], "goes with --single-iteration"),
+                           (["--single-iteration", "--root-pv", "J3"], "--root-pv"),
+                           (["--single-iteration", "--sim", "icarus"], "golden only")):
+        bad = gamechip("search", *args)
+        assert bad.returncode == 2 and expected in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+
 def test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures(tmp_path):
     from gamechip.views.search import CLOCK_NS
     from tests.test_failure_views import check_gtkwave_opens_on_the_marker, window_expected

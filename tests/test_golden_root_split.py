@@ -9,7 +9,7 @@ import pytest
 from golden.board import parse_board
 from golden.othello import game_over, legal_moves, play
 from golden.positions import sampled_midgames
-from golden.root_split import DONE_LATENCY, INFINITY_CODE, NULL, PV, RESEARCH, ROOT, root_split
+from golden.root_split import DISPATCH_LATENCY, DONE_LATENCY, INFINITY_CODE, NULL, PV, RESEARCH, ROOT, root_split
 from golden.search import minimax, search, search_events
 from golden.signature import SignatureFold
 
@@ -32,11 +32,12 @@ def move_value(pos, move, depth):
 def check_jobs(pos, result, budget=None):
     """The contract's rules on a job list: clocks, contexts, windows, kinds, orders, node sum."""
     jobs = result.jobs
-    assert jobs and jobs[0].kind == ROOT and jobs[0].start == 0 and jobs[0].context == 0
+    assert jobs and jobs[0].kind == ROOT and jobs[0].chosen == 0 and jobs[0].context == 0
     for job in jobs:
-        assert job.start % 2 == job.context == job.done % 2, job.describe()
+        assert job.chosen % 2 == job.start % 2 == job.context == job.done % 2, job.describe()
+        assert job.start == job.chosen + DISPATCH_LATENCY, job.describe()
         assert job.done == job.start + DONE_LATENCY + 2 * job.cycles, job.describe()
-        assert job.budget == (None if budget is None else (budget - job.start) >> 1)
+        assert job.budget == (None if budget is None else max(0, budget - job.start) >> 1)
         if job.kind == NULL:
             assert job.beta - job.alpha == 1 and job.beta == -job.root_alpha, job.describe()
         elif job.kind == RESEARCH:
@@ -48,7 +49,7 @@ def check_jobs(pos, result, budget=None):
     for context in (0, 1):
         mine = [job for job in jobs if job.context == context]
         for earlier, later in zip(mine, mine[1:]):
-            assert later.start > earlier.done, f"jobs overlap on context {context}: {earlier.describe()}; " \
+            assert later.chosen > earlier.done, f"jobs overlap on context {context}: {earlier.describe()}; " \
                                                f"{later.describe()}"
     assert result.nodes == sum(job.nodes + (job.kind != ROOT) for job in jobs)
     last = max(job.done for job in jobs)

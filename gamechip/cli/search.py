@@ -1,20 +1,40 @@
 """The search command: the tree search (SPEC 7), golden, and with --sim the engine with every
 node checked."""
 
+import argparse
 import json
 import os
 import sys
 import tempfile
 
-from gamechip.cli.arguments import board_or_start, cycles, positive, simulator_list
+from gamechip.cli.arguments import board_or_start, cycles, positive, simulator_list, whole_number_from
 from gamechip.cli.common import UsageError, announce_rtl, check_sim
-from golden.board import draw, format_board
+from golden.board import BoardError, draw, format_board, parse_square
+
+at_least_minus_infinity = whole_number_from(-256, "must be -256 (infinity) .. 256")
+
+
+def window_bound(text):
+    """A root window bound: a whole number -256 .. 256 (the values' range and its infinities)."""
+    value = at_least_minus_infinity(text)
+    if value > 256:
+        raise argparse.ArgumentTypeError(f"must be -256 .. 256 (infinity), got {value}")
+    return value
 
 
 def search_arguments(parser):
     parser.add_argument("--board", help="board text; default: the start position")
     parser.add_argument("--depth", type=positive, default=4, help="depth limit 1..16 (default 4)")
     parser.add_argument("--budget", type=cycles, help="cycle budget, e.g. 1024 or 3.2M (default: none)")
+    parser.add_argument("--alpha", type=window_bound, default=-256,
+                        help="the root window's alpha (SPEC 12), -256 (minus infinity, the default) .. 255")
+    parser.add_argument("--beta", type=window_bound, default=256,
+                        help="the root window's beta, -255 .. 256 (plus infinity, the default)")
+    parser.add_argument("--single-iteration", action="store_true",
+                        help="search iteration DEPTH alone, as a job of the two-context processor's root split "
+                             "(docs/root-split.md); golden only: the engine runs that mode inside processor_c2")
+    parser.add_argument("--root-pv", metavar="SQUARE",
+                        help="with --single-iteration: the root's PV move, e.g. D3 (default: none)")
     parser.add_argument("--sim", help=f"also run the engine on this simulator ({simulator_list()})")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     parser.add_argument("--monitor", choices=("hdl", "python"), default="hdl",
@@ -30,12 +50,25 @@ def run_search(args):
     pos = board_or_start(args.board)
     if not 1 <= args.depth <= MAX_DEPTH:
         raise UsageError(f"--depth must be 1..{MAX_DEPTH}, got {args.depth}")
+    if not args.alpha < args.beta:
+        raise UsageError(f"the window needs -256 <= alpha < beta <= 256, got ({args.alpha}, {args.beta})")
+    root_pv = None
+    if args.root_pv is not None:
+        if not args.single_iteration:
+            raise UsageError("--root-pv goes with --single-iteration")
+        try:
+            root_pv = parse_square(args.root_pv)
+        except (BoardError, ValueError) as error:
+            raise UsageError(f"--root-pv: {error}")
+    if args.single_iteration and args.sim:
+        raise UsageError("--single-iteration is golden only: the search design has no single-iteration inputs "
+                         "(the engine runs that mode inside processor_c2)")
     if args.sim:
         check_sim(args.sim)
     report = match = None
     if args.sim:
         announce_rtl()
-        case = SearchCase(pos, args.depth, args.budget, "gamechip search")
+        case = SearchCase(pos, args.depth, args.budget, "gamechip search", alpha=args.alpha, beta=args.beta)
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as saved:
             json.dump({"block": "search", "design": "search", "sim": args.sim, "seed": 0,
                        "case": case.to_dict()}, saved)
@@ -55,13 +88,18 @@ def run_search(args):
         if not match:
             report["sim"]["failure"] = outcome.result.get("failure", "")
     else:
-        report = search_events(pos, args.depth, args.budget).summary()
+        report = search_events(pos, args.depth, args.budget, alpha=args.alpha, beta=args.beta,
+                               single_iteration=args.single_iteration, root_pv=root_pv).summary()
     report["cycles_per_node"] = round(report["cycles"] / max(1, report["nodes"]), 3)
     if args.json:
         print(json.dumps(report))
         return 0 if match is not False else 1
     print(draw(pos))
     limits = f"depth limit {args.depth}, budget {args.budget if args.budget is not None else 'none'}"
+    if (args.alpha, args.beta) != (-256, 256):
+        limits += f", window ({args.alpha}, {args.beta})"
+    if args.single_iteration:
+        limits += f", iteration {args.depth} alone, root PV {args.root_pv.upper() if args.root_pv else 'none'}"
     print(f"search of {format_board(pos)}: {limits}")
     rows = [("golden", report)] + ([(args.sim, report["sim"])] if args.sim else [])
     print(f"{'':10} {'best':>5} {'value':>6} {'depth':>6} {'nodes':>10} {'cycles':>12} {'cycles/node':>12}")

@@ -346,28 +346,29 @@ def describe_event(event):
 
 
 def job_replay_command(job, sim):
-    """The command that runs ``job``'s search on the engine with every node checked, and the
-    golden call of the job exactly (gamechip search has no window or single-iteration options:
-    it searches the board by iterative deepening to the job's depth)."""
+    """The commands that replay ``job``: exactly, on the golden search in single-iteration mode
+    (the engine's search design has no single-iteration inputs), and on the engine with every
+    node checked, as an iterative-deepening search of the child with the job's window."""
     budget = f" --budget {job['budget']}" if job["budget"] is not None else ""
-    pv = None if job["root_pv"] is None else square_name(job["root_pv"])
-    return (f"gamechip search --board '{job['board']}' --depth {job['depth']}{budget} --sim {sim}\n"
-            f"  the job exactly (golden): golden.search.search_events(parse_board('{job['board']}'), {job['depth']}, "
-            f"{job['budget']}, alpha={job['alpha']}, beta={256 if job['beta'] == -256 else job['beta']}, "
-            f"single_iteration=True, root_pv={job['root_pv']}{'' if pv is None else f'  # {pv}'})")
+    beta = 256 if job["beta"] == -256 else job["beta"]
+    window = f" --alpha {job['alpha']} --beta {beta}"
+    pv = "" if job["root_pv"] is None else f" --root-pv {square_name(job['root_pv'])}"
+    board = f"gamechip search --board '{job['board']}' --depth {job['depth']}{budget}{window}"
+    return (f"{board} --single-iteration{pv}\n"
+            f"  on the engine, iterations 1..{job['depth']} with that window: {board} --sim {sim}")
 
 
 def job_port_difference(lines, jobs, sim="SIM"):
     """None when the job log ``lines`` of one search are the golden ``jobs``' events (the clocks
-    relative to the first line's: the first job starts in k = 0), else the first difference as
-    text: its clock, context, kind, root move, child board and window, expected and actual, and
-    the command that replays the job."""
+    counted from the first line's, which is the first job's start: the golden one's clock
+    ``DISPATCH_LATENCY``), else the first difference as text: its clock, context, kind, root move,
+    child board and window, expected and actual, and the command that replays the job."""
     actual = parse_job_log(lines)
-    if actual:
-        first = actual[0]["clock"]
-        for event in actual:
-            event["clock"] -= first
     expected = golden_job_events(jobs)
+    if actual:
+        shift = actual[0]["clock"] - (expected[0]["clock"] if expected else 0)
+        for event in actual:
+            event["clock"] -= shift
     for index in range(max(len(actual), len(expected))):
         want = expected[index] if index < len(expected) else None
         got = actual[index] if index < len(actual) else None
