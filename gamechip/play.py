@@ -340,6 +340,9 @@ def describe(sim, mode, contexts=1):
         return f"{describe(sim, mode)}, {contexts_text(contexts)}"
     if sim is None:
         return "golden processor model"
+    if mode == "paired":   # gamechip/paired_games.py
+        return (f"two games a simulation, one on each context of the search engine search_c2 simulated on {sim}, "
+                f"the budget in each context's cycles of two clocks, every node checked")
     if mode == "engine":
         return (f"games by the golden processor, every search of every game on the search engine simulated on "
                 f"{sim} with every node checked")

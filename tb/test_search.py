@@ -16,7 +16,8 @@ path from the root. Two monitors feed the same scoreboard (tb/checks/search.py):
 
 The engine with two interleaved contexts (``search_c2``, rtl/contexts.py) has the per-cycle
 monitor only (InterleavedSearchTB): both contexts search at once, and each context's events,
-numbered in its own cycles, go to the same scoreboard against its own golden search.
+numbered in its own cycles, go to the same scoreboard against its own golden search. The same
+monitor plays refereed games, one on each context (``paired_games``, tb/sim/paired_games.py).
 """
 
 import json
@@ -160,14 +161,19 @@ class InterleavedSearchTB(SearchTB):
                     entry[1] += 1
             if turn not in running and waiting:
                 index = waiting.pop(0)
-                apply_case(dut, cases[index])
-                dut.start.value = 1
-                # cycle 0 is this context's next turn, two clocks on; its cycles are two clocks apart
-                running[turn] = [index, 0, [f"S {round(get_sim_time('ns')) + 3 * CLOCK_NS // 2} {2 * CLOCK_NS}"]]
+                running[turn] = [index, 0, self.begin(cases[index])]
                 self.started[index] = (turn, 1 - turn in running)   # its context, the other busy
             else:
                 dut.start.value = 0
             await FallingEdge(dut.clk)
+
+    def begin(self, case):
+        """Start ``case`` on the context whose turn it is (its root and limits applied, ``start``
+        raised in this clock); the first event line of its search."""
+        apply_case(self.dut, case)
+        self.dut.start.value = 1
+        # cycle 0 is this context's next turn, two clocks on; its cycles are two clocks apart
+        return [f"S {round(get_sim_time('ns')) + 3 * CLOCK_NS // 2} {2 * CLOCK_NS}"]
 
     def sample(self, cycle, lines, limit):
         """Record this clock's ports as ``cycle`` of the context whose turn it is; True when its
@@ -466,6 +472,45 @@ async def free_run(dut):
                  f"{results[-1]['cycles'] / max(seconds, 1e-9):,.0f} cycles/s)")
     with open(ACTUAL_FILE, "w") as out:
         json.dump(results, out)
+
+
+@cocotb.test()
+async def paired_games(dut):
+    """Refereed games two at a time on the interleaved engine, one game on each context
+    (``gamechip tournament --games-per-engine 2``, tb/sim/paired_games.py): the games of the file
+    GAMECHIP_GAMES (a list of level, processor_color, budget), every node of every search checked
+    against its own golden search, every answer against the golden processor's move; the games and
+    the clocks simulated in ACTUAL_FILE."""
+    from rtl.designs import PROCESSOR_DEPTH_LIMIT
+    from tb.sim.paired_games import play_games
+
+    env = search_environment()
+    with open(os.environ["GAMECHIP_GAMES"]) as saved:
+        specs = json.load(saved)
+    tb = InterleavedSearchTB(dut)
+    await tb.reset()
+    cases = []   # the searches started so far
+    tally = SearchTally("paired_games", cases, env)
+
+    def begin(case):
+        cases.append(case)
+        return tb.begin(case)
+
+    def settle(case, lines, beside):
+        outcome = check_search(case, lines, tb.format)
+        tally.settle(case, outcome, beside)
+        return outcome
+
+    started = time.perf_counter()
+    try:
+        games, clocks = await play_games(tb, specs, begin, settle, PROCESSOR_DEPTH_LIMIT, env["sim"])
+    except AssertionError as failure:   # a node's divergence is recorded already; a move's is not
+        record_result("paired_games", SearchCounts(tally.checked, tally.searches, time.perf_counter() - started,
+                                                   tally.cycles), failure=str(failure))
+        raise
+    tally.done()
+    with open(ACTUAL_FILE, "w") as out:
+        json.dump({"games": games, "clocks": clocks, "seconds": time.perf_counter() - started}, out)
 
 
 # --- pytest ----------------------------------------------------------------------------

@@ -164,6 +164,10 @@ def tournament_arguments(parser):
                         help="with --sim: processor (the whole processor over its pins) or engine (games by the "
                              "golden processor, every search on the simulated search engine, every node "
                              "checked: the seed's 3.2M and 32M budgets in hours)")
+    parser.add_argument("--games-per-engine", default="1",
+                        help="1 (default): one game a simulation; 2: with --sim, the games two at a time on one "
+                             "simulation of the two-context engine search_c2, one game on each context, every "
+                             "node checked (docs/games.md)")
     parser.add_argument("--resume", action="store_true",
                         help="keep the games already finished in --out (its games.json), play the rest")
     parser.add_argument("--out", help="folder for tournament.md, tournament.csv, games.json "
@@ -172,15 +176,20 @@ def tournament_arguments(parser):
 
 def run_tournament(args):
     from gamechip.processes import ClusterError
+    from gamechip.paired_games import check_games_per_engine
     from gamechip.play import run_tournament as play_tournament
 
     contexts = contexts_option(args)
+    try:
+        games_per_engine = check_games_per_engine(args.games_per_engine, args.sim, contexts, args.mode, args.cluster)
+    except ValueError as error:
+        raise UsageError(str(error))
     if contexts != 1 and args.mode == "engine":
         raise UsageError("--mode engine checks the games' searches on the one-context engine: use --contexts 1")
     if args.sim:
         contexts_option(args, args.sim)
     out = output_dir(args.out or f"runs/tournament-{time.strftime('%Y%m%d-%H%M%S')}-budget{args.budget}"
-                     f"{'-contexts2' if contexts == 2 else ''}", "--out")
+                     f"{'-contexts2' if contexts == 2 else ''}{'-paired' if games_per_engine == 2 else ''}", "--out")
     if args.sim and args.cluster:  # the simulators must be on the workers, not here
         if args.sim not in simulators():
             raise UsageError(f"unknown simulator '{args.sim}': choose one of {simulator_list()}")
@@ -191,6 +200,11 @@ def run_tournament(args):
         raise UsageError("--mode engine needs --sim (it simulates every search of every game)")
     if args.cluster and args.jobs is not None:
         raise UsageError("--jobs sets the local worker processes; with --cluster the cluster's workers play the games")
+    if games_per_engine == 2:
+        from gamechip.paired_games import run_paired_tournament
+
+        return run_paired_tournament(args.budget, args.levels, args.sim, args.jobs or os.cpu_count() or 1, out,
+                                     resume=args.resume)
     try:
         return play_tournament(args.budget, args.levels, args.sim, args.jobs or os.cpu_count() or 1, out,
                                mode=args.mode, resume=args.resume, cluster=args.cluster, contexts=contexts)
