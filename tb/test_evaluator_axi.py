@@ -294,6 +294,28 @@ async def every_depth_difference_steps(tb):
             depth = depth - k + 1
 
 
+AIMED_RANDOM_BOARDS = 300   # random occupancies among the aimed boards
+
+
+async def aimed_boards_steps(tb):
+    """The batch benches' directed and aimed boards (runs of every length in every direction, full
+    lines, stable sets of every size, the most legal moves), each also with the colours exchanged,
+    every capture length along every ray for either side (tb.checks.aimed capture_run_positions) and
+    random occupancies, each sent whole and its value read. A search sends game positions only,
+    which never make some of the long runs, large stable sets and saturated values the evaluator's
+    move checkers, stable-disc counter and clamps have cases for. Streamed only (15,650
+    transactions, a twelfth of the regression's stream)."""
+    from tb.checks.aimed import aimed_positions, capture_run_positions
+    from tb.checks.directed import directed_positions, random_positions
+
+    aimed = directed_positions(8) + aimed_positions(8)
+    exchanged = [(f"{label}, colours exchanged", Position(p.white, p.black, p.white_to_move)) for label, p in aimed]
+    boards = aimed + exchanged + capture_run_positions(8) + random_positions("occupancy", tb.rng, AIMED_RANDOM_BOARDS)
+    for _, position in boards:
+        await tb.send_whole(position)
+        await tb.read(RESULT)
+
+
 @cocotb.test()
 async def random_transactions(dut):
     """Mapped and unmapped writes and reads, changeboards with random k and random words."""
@@ -447,7 +469,7 @@ def regression_stream(path, seed):
     writer = axi_stream.StreamWriter(path)
     try:
         for steps in (register_map_steps, random_transactions_steps, games_with_backtracks_steps,
-                      unaligned_addresses_steps, every_depth_difference_steps):
+                      unaligned_addresses_steps, every_depth_difference_steps, aimed_boards_steps):
             record_sequence(steps, writer, seed)
         axi_stream.record_searches(writer, positions, 4)
     finally:

@@ -33,7 +33,7 @@ from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 
 from golden.board import draw, format_board
 from golden.search import MINUS_INFINITY, PLUS_INFINITY, search_events
-from tb.checks.search_cases import SCALES, directed_cases, endgame_cases, random_cases
+from tb.checks.search_cases import SCALES, aimed_cases, deep_cases, directed_cases, endgame_cases, random_cases
 from tb.blocks import regression_tier
 from tb.checks.coverage_benches import context_bins
 from tb.checks.coverage_samplers import CoverageRecorder
@@ -434,6 +434,21 @@ async def endgame(dut):
 
 
 @cocotb.test()
+async def aimed(dut):
+    """Boards no game reaches (tb.checks.search_cases aimed_cases): captures of every length in
+    every direction from every square, and random occupancies; the Verilator runs that collect
+    code coverage add it (CODE_COVERAGE_TESTS)."""
+    await check_searches(dut, aimed_cases(search_environment()["seed"]), "aimed")
+
+
+@cocotb.test()
+async def aimed_deep(dut):
+    """A search reaching ply 16 (tb.checks.search_cases deep_cases): thousands of nodes; the
+    Verilator runs that collect code coverage add it (CODE_COVERAGE_TESTS)."""
+    await check_searches(dut, deep_cases(), "aimed_deep")
+
+
+@cocotb.test()
 async def replay(dut):
     with open(search_environment()["case"]) as saved:
         case = SearchCase.from_dict(json.load(saved)["case"])
@@ -536,7 +551,20 @@ def test_search(sim):
     scale = os.environ.get("GAMECHIP_SEARCH_SCALE") or SCALE_FOR_SIM[regression_tier()][sim]
     if scale not in SCALES:
         pytest.fail(f"GAMECHIP_SEARCH_SCALE must be one of {', '.join(SCALES)}, got '{scale}'", pytrace=False)
-    settle_run(run_search_bench(sim, SEARCH_TESTS[regression_tier()][sim], scale, seed), "the search bench")
+    tests = SEARCH_TESTS[regression_tier()][sim] + code_coverage_tests(sim)
+    settle_run(run_search_bench(sim, tests, scale, seed), "the search bench")
+
+
+# Aimed searches that only code coverage needs and that cost the regression seconds (the aimed
+# boards: hundreds of small searches; the deep one: thousands of nodes, each checked): gamechip
+# coverage's Verilator runs, which collect code coverage (tb.host.toolchain CODE_COVERAGE_FOLDER), add them.
+CODE_COVERAGE_TESTS = ["aimed", "aimed_deep"]
+
+
+def code_coverage_tests(sim):
+    from tb.host.toolchain import CODE_COVERAGE_FOLDER
+
+    return CODE_COVERAGE_TESTS if sim == "verilator" and os.environ.get(CODE_COVERAGE_FOLDER) else []
 
 
 def settle_run(outcome, bench):
@@ -566,6 +594,6 @@ INTERLEAVED_TESTS = {"default": {"verilator": ["directed", "random_play", "endga
 @pytest.mark.parametrize("sim", [pytest.param(sim, marks=pytest.mark.full) if sim == "ghdl" else sim
                                  for sim in runner.SIMULATORS])
 def test_search_interleaved(sim):
-    tests = INTERLEAVED_TESTS[regression_tier()][sim]
+    tests = INTERLEAVED_TESTS[regression_tier()][sim] + code_coverage_tests(sim)
     settle_run(run_search_bench(sim, tests, "tiny", monitor="python", design=INTERLEAVED),
                "the interleaved search bench")

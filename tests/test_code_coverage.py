@@ -73,6 +73,11 @@ def test_always_blocks_map_to_the_myhdl_generators_that_made_them():
     # the instance before the generator's name must be of the block that defines it
     assert generator_of("pattern_network0_legal_cell3_extend_pattern", generators) is None
     assert generator_of("no_such_generator", generators) is None
+    # a generator of the design's top block: several blocks name one "control"; the design picks it
+    assert len(generators["control"]) > 1
+    assert generator_of("control", generators, "processor").block == "processor"
+    assert generator_of("control", generators, "processor_c2").block == "processor"
+    assert generator_of("control", generators, "chess_movegen").block == "chess_movegen"
 
 
 VERILOG = """\
@@ -257,13 +262,75 @@ def test_coverage_builds_get_a_build_folder_of_their_own(tmp_path):
         runner.run_design("move_checker", "icarus", "tb.test_move_checker", ["directed"], coverage=tmp_path / "c.dat")
 
 
-def test_an_unknown_block_is_refused_before_any_run_and_a_bench_of_its_own_is_not_collected(tmp_path):
+def test_an_unknown_block_is_refused_before_any_run_and_one_without_a_verilator_test_is_not_collected(tmp_path):
     with pytest.raises(ValueError, match="unknown block 'nope'"):
         code.code_coverage(["move_checker", "nope"], tmp_path)
     assert not any(tmp_path.iterdir())
-    uart = code.code_coverage(["uart"], tmp_path)["uart"]
-    assert (uart["line"], uart["toggle"], uart["branch"], uart["unexplained"]) == (None, None, None, None)
-    assert "tb/test_uart.py" in uart["not_collected"]
+    board = code.code_coverage(["board_ulx3s"], tmp_path)["board_ulx3s"]
+    assert (board["line"], board["toggle"], board["branch"], board["unexplained"]) == (None, None, None, None)
+    assert "tb/test_board.py" in board["not_collected"]
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.skipif(shutil.which("genhtml") is None, reason="lcov's genhtml is not installed (make setup)")
+def test_a_failed_bench_run_leaves_its_design_not_collected_with_the_failure(tmp_path):
+    failed = code.code_coverage(["uart"], tmp_path, collected={"uart": (False, "1 failed")})["uart"]
+    assert failed["line"] is None and failed["not_collected"] == "its Verilator run failed: 1 failed"
+
+
+def test_the_folder_setting_gives_each_verilator_run_a_data_file_of_its_own(tmp_path, monkeypatch):
+    monkeypatch.delenv(toolchain.CODE_COVERAGE_FOLDER, raising=False)
+    assert toolchain.requested_coverage_file("uart", "verilator", None) is None
+    assert toolchain.requested_coverage_file("uart", "verilator", tmp_path / "c.dat") == tmp_path / "c.dat"
+    monkeypatch.setenv(toolchain.CODE_COVERAGE_FOLDER, str(tmp_path / "data"))
+    first, second = (toolchain.requested_coverage_file("uart", "verilator", None) for _ in range(2))
+    assert first.parent == second.parent == (tmp_path / "data").resolve() and first != second
+    assert first.name.startswith("uart-") and first.suffix == ".dat"
+    assert toolchain.requested_coverage_file("uart", "icarus", None) is None   # Verilator only
+    assert toolchain.requested_coverage_file("uart", "verilator", tmp_path / "c.dat") == tmp_path / "c.dat"
+
+
+def test_bench_runs_turn_code_coverage_on_for_verilator_only(tmp_path, monkeypatch):
+    import subprocess
+
+    from gamechip.coverage import runs
+
+    seen = []
+
+    def fake_run(argv, env, **kwargs):
+        seen.append((argv[-1], env.get(toolchain.CODE_COVERAGE_FOLDER)))
+        return subprocess.CompletedProcess(argv, 0, "1 passed", "")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    monkeypatch.delenv(toolchain.CODE_COVERAGE_FOLDER, raising=False)
+    data = tmp_path / "uart" / "data"
+    data.mkdir(parents=True)
+    (data / "stale.dat").write_text("")
+    outcomes = runs.run_designs(["uart", "search_c2"], ["icarus", "verilator", "ghdl"], tmp_path / "hits",
+                                progress=lambda line: None, code_out=tmp_path)
+    assert [(d, s, ok) for d, s, ok, _ in outcomes] == [
+        ("uart", "icarus", True), ("uart", "verilator", True), ("uart", "ghdl", True),
+        ("search_c2", "icarus", True), ("search_c2", "verilator", True)]   # its GHDL run is make test-full's
+    assert seen == [("tb/test_uart.py::test_uart[icarus]", None),
+                    ("tb/test_uart.py::test_uart[verilator]", str(data.resolve())),
+                    ("tb/test_uart.py::test_uart[ghdl]", None),
+                    ("tb/test_search.py::test_search_interleaved[icarus]", None),
+                    ("tb/test_search.py::test_search_interleaved[verilator]",
+                     str((tmp_path / "search_c2" / "data").resolve()))]
+    assert not (data / "stale.dat").exists()   # a report counts this run's data only
+    assert runs.bench_test_ids("evaluator_axi", "verilator") == [
+        "tb/test_evaluator_axi.py::test_evaluator_axi_streamed[verilator]"]
+    assert runs.bench_test_ids("processor_c2", "verilator") == ["tb/test_processor.py::test_processor_c2[verilator]"]
+    assert runs.bench_test_ids("board_ulx3s", "verilator") == []
+
+
+def test_an_explanation_of_a_bench_design_is_stale_once_its_design_ran_without_using_it():
+    entry = Explanation("uart", ("*",), "^x$", "r")
+    ran = {"uart": {"line": 100.0, "explained": []}}
+    assert code.stale_explanations(ran, [entry]) == [entry]
+    assert code.stale_explanations({"uart": code.not_collected("no run")}, [entry]) == []
+    used = {"uart": {"line": 90.0, "explained": [{"design": "uart", "block": ["*"], "text": "^x$", "check": ""}]}}
+    assert code.stale_explanations(used, [entry]) == []
 
 
 def test_a_missing_tool_is_named_before_any_run(tmp_path, monkeypatch):
@@ -349,3 +416,53 @@ def test_move_checker_coverage_comes_from_the_data_and_agrees_with_verilator_cov
     own_points = [p for p in read_points(merged) if p.file.endswith("/move_checker.v")]
     holes = len(code.unreached_lines(own_points)) + len(code.untaken_empty_arms(own_points))
     assert sum(e["lines"] for e in result["explained"]) + len(result["unexplained"]) == holes >= len(unreached)
+
+
+@pytest.mark.full
+@pytest.mark.skipif(shutil.which("genhtml") is None, reason="lcov's genhtml is not installed (make setup)")
+def test_a_design_with_a_bench_of_its_own_is_covered_from_its_regression_test(tmp_path):
+    """The UART's pytest test on Verilator, run with the code coverage folder set: its runs are
+    coverage builds, and the report counts the merged data of the design's own file."""
+    result = code.code_coverage(["uart"], tmp_path)["uart"]
+    data = sorted((tmp_path / "uart" / "data").glob("uart-*.dat"))
+    assert data, "the bench's Verilator run wrote no coverage data"
+    raw = re.findall(r"^C '(.*)' (\d+)$", (tmp_path / "uart" / "uart.dat").read_text(), re.M)
+    own = [(key, int(count)) for key, count in raw if re.search(r"\x01f\x02[^\x01]*/uart\.v\x01", key)]
+    for kind in ("line", "branch", "toggle"):
+        counts = [count for key, count in own if f"\x01t\x02{kind}\x01" in key]
+        assert counts and result["points"][kind] == [sum(c > 0 for c in counts), len(counts)]
+    assert (tmp_path / result["html"]).is_file() and (tmp_path / result["myhdl"]).is_file()
+    assert result["unexplained"] == []
+    # the entries for every design ("*": the cell networks' checks) are judged over the blocks that have those cells
+    assert [e for e in code.stale_explanations({"uart": result}) if e.design != "*"] == []
+
+
+def test_the_aimed_boards_capture_what_they_are_made_for():
+    """The boards aimed at the engine's and the evaluator's idle cells (tb.checks.aimed): each
+    capture-run board's move flips exactly its run, the every-direction boards flip the whole of
+    each ray up to their length, and the deep search reaches ply 16 (golden.othello and
+    golden.search as the oracles)."""
+    from golden.board import parse_board
+    from golden.othello import flips, legal_moves
+    from golden.search import search
+    from tb.checks.aimed import capture_run_positions, every_direction_capture_positions
+    from tb.checks.search_cases import NARROW_ENDGAME, aimed_cases, deep_cases
+
+    runs = capture_run_positions(8)
+    black_to_move = [(label, p) for label, p in runs if not p.white_to_move]
+    assert len(black_to_move) == len(runs) // 2
+    assert all(p.swap_side() in dict(runs).values() for _, p in black_to_move[:50])
+    centre = 0
+    for label, p in black_to_move:
+        square, length = re.match(r"aimed: (\w+) captures (\d+) towards", label).groups()
+        move = "ABCDEFGH".index(square[0]) + 8 * (int(square[1]) - 1)
+        assert legal_moves(p.own, p.opp) >> move & 1 and bin(flips(p.own, p.opp, move)).count("1") == int(length), label
+        centre += move in (27, 28, 35, 36)
+    assert centre > 0   # the centre squares, never empty in a game, are moves here
+    every = every_direction_capture_positions(8)
+    assert len({(p.black, p.white) for _, p in every}) == len(every)
+    assert bin(flips(every[-1][1].own, every[-1][1].opp, 63)).count("1") == 18   # H8: 6 on each of its 3 rays
+    assert len(aimed_cases(1)) == 2 * len(every) + 16
+    deep = deep_cases()[0]
+    assert deep.position == parse_board(NARROW_ENDGAME) and deep.depth == 16
+    assert max(node.ply for node in search(deep.position, 16).trace) == 16

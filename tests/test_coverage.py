@@ -225,8 +225,8 @@ def test_the_report_of_a_design_whose_code_coverage_is_not_collected_says_why(tm
     from gamechip.coverage.report import write_html
 
     coverage = design_coverage("uart", None, design_plans(), load_waivers())
-    code = {"uart": not_collected("uart", "tb/test_uart.py")}
+    code = {"uart": not_collected("its Verilator run failed: 1 failed")}
     write_html(tmp_path / "index.html", [coverage], code)
     page = (tmp_path / "index.html").read_text()
-    assert "Code coverage not collected: its bench is not a batch-harness bench" in page
+    assert "Code coverage not collected: its Verilator run failed: 1 failed" in page
     assert "code not reached" not in page

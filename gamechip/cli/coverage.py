@@ -39,14 +39,14 @@ def selected_designs(names, plans):
     return designs
 
 
-def collect_code_coverage(blocks, out_dir, progress):
+def collect_code_coverage(blocks, out_dir, progress, collected=None):
     """code_coverage's answer, or a line saying why there is none."""
     try:
         from gamechip.coverage.code import code_coverage
     except ImportError as error:
         return f"not collected (gamechip.coverage.code: {error})"
     try:
-        return code_coverage(blocks, out_dir, progress=progress)
+        return code_coverage(blocks, out_dir, progress=progress, collected=collected)
     except ImportError as error:
         return f"not collected ({error})"
     except Exception as error:   # the functional report must not be lost to a code coverage tool failing
@@ -85,12 +85,14 @@ def run_coverage(args):
         announce_rtl()
         hits_dir = out / "hits"
         shutil.rmtree(hits_dir, ignore_errors=True)
-        runs = run_designs(designs, sims, hits_dir, progress)
+        runs = run_designs(designs, sims, hits_dir, progress, code_out=None if args.no_code else out)
         sources = [hits_dir]
     merged = read_hit_files(sources)
     coverages = [design_coverage(d, merged.get(d), plans, waivers) for d in designs]
     blocks = list(dict.fromkeys(c.block for c in coverages))
-    code = "not collected (--no-code)" if args.no_code else collect_code_coverage(blocks, out, progress)
+    # the code coverage data the Verilator runs of the designs with benches of their own wrote
+    collected = {design: (passed, note) for design, sim, passed, note in runs if sim == "verilator"}
+    code = "not collected (--no-code)" if args.no_code else collect_code_coverage(blocks, out, progress, collected)
     index = write_html(out / "index.html", coverages, code, runs)
     summary = coverage_json(coverages, code)
     (out / "coverage.json").write_text(json.dumps(summary, indent=2))

@@ -7,5 +7,7 @@ report.
   open; the cocotb-coverage model and its export.
 - report.py: runs/coverage/index.html and the --json form.
 - runs.py: the bench runs ``gamechip coverage`` makes, with sampling on.
-- code.py: Verilator's line, toggle and branch coverage of the converted RTL.
+- code.py: Verilator's line, toggle and branch coverage of the converted RTL (the batch blocks' runs
+  and the runs of the designs with benches of their own).
+- source_map.py: each always block of the converted Verilog and the MyHDL generator it came from.
 """

@@ -17,7 +17,6 @@ signal bits that went 0->1 and 1->0, each direction a point. Only the design's o
 not the bench's harness.
 """
 
-import ast
 import fnmatch
 import os
 import re
@@ -26,8 +25,11 @@ import subprocess
 import time
 import tomllib
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+
+# the MyHDL source of each converted line (generator_of, rtl_generators, verilog_blocks: also the tests')
+from gamechip.coverage.source_map import SourceMap, generator_of, rtl_generators, verilog_blocks  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 # Unhit lines and why no test can reach them, argued from the SPEC (reviewed like tb/mutation_waivers.json)
@@ -36,7 +38,6 @@ COVERAGE_SIM = "verilator"
 # Verilator's point types, as the coverage data names them (key t)
 LINE, BRANCH, TOGGLE = "line", "branch", "toggle"
 DATA_HEADER = "# SystemC::Coverage-3\n"
-GENERATOR_DECORATORS = ("always_comb", "always_seq", "always", "instance")
 
 
 class CodeCoverageError(RuntimeError):
@@ -121,124 +122,6 @@ def verilator_coverage_total(data_file, annotate_dir):
     if found is None:
         raise CodeCoverageError(f"verilator_coverage printed no 'Total coverage' line for {data_file}")
     return int(found[1]), int(found[2])
-
-
-# --- the MyHDL source of each converted line ---------------------------------------------------
-
-@dataclass(frozen=True)
-class Generator:
-    """A MyHDL generator function (@always_comb, @always_seq, @always, @instance) in rtl/."""
-    name: str
-    block: str      # the function it is defined in: the @block whose instances MyHDL names it after
-    file: str       # relative to the RTL root
-    line: int
-    last: int       # its last line
-
-    @property
-    def where(self):
-        return f"{self.file}:{self.line}-{self.last}"
-
-
-def _decorator_name(node):
-    target = node.func if isinstance(node, ast.Call) else node
-    return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", None)
-
-
-def _nested_functions(function):
-    """The functions defined in ``function``'s own body (under its ifs and loops too, not inside
-    another function)."""
-    pending = list(ast.iter_child_nodes(function))
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.FunctionDef):
-            yield node
-        elif not isinstance(node, (ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            pending.extend(ast.iter_child_nodes(node))
-
-
-def rtl_generators(rtl_root):
-    """name -> [Generator]: every generator function of the rtl package under ``rtl_root``."""
-    table = {}
-    for source in sorted((Path(rtl_root) / "rtl").rglob("*.py")):
-        tree = ast.parse(source.read_text(), str(source))
-        for outer in ast.walk(tree):
-            if not isinstance(outer, ast.FunctionDef):
-                continue
-            for inner in _nested_functions(outer):
-                if any(_decorator_name(d) in GENERATOR_DECORATORS for d in inner.decorator_list):
-                    table.setdefault(inner.name, []).append(Generator(
-                        inner.name, outer.name, source.relative_to(rtl_root).as_posix(), inner.lineno,
-                        inner.end_lineno))
-    return table
-
-
-def generator_of(label, generators):
-    """The MyHDL generator an always block's label names, or None. MyHDL labels a generator's block
-    <instance path>_<function name>, each instance named <its @block function><index>: the function
-    name is the label's longest suffix that names a generator, and the instance before it must be of
-    the block that defines that generator (or, with no instance before it, the design's top block)."""
-    tokens = label.split("_")
-    for start in range(len(tokens)):
-        name = "_".join(tokens[start:])
-        for generator in generators.get(name, ()):
-            prefix = "_".join(tokens[:start])
-            if not prefix or re.search(rf"(^|_){re.escape(generator.block)}\d+$", prefix):
-                return generator
-    return None
-
-
-BLOCK_START = re.compile(r"^(always\b.*|initial)\s+begin\s*:\s*(\w+)")
-
-
-def verilog_blocks(verilog):
-    """[(label, first line, last line)] of the labelled always and initial blocks MyHDL writes: each
-    starts at column 0 and ends at the first line that is "end" at column 0."""
-    blocks, open_block = [], None
-    for number, text in enumerate(verilog.splitlines(), 1):
-        if open_block is None:
-            found = BLOCK_START.match(text)
-            if found:
-                open_block = (found[2], number)
-        elif text.rstrip() == "end":
-            blocks.append((open_block[0], open_block[1], number))
-            open_block = None
-    return blocks
-
-
-@dataclass
-class SourceMap:
-    """Converted line -> its always block and the MyHDL generator of that block."""
-    blocks: list                                  # (label, first, last, Generator or None)
-    by_line: dict = field(default_factory=dict)   # line -> index in blocks
-
-    @classmethod
-    def of(cls, verilog, generators):
-        blocks = [(label, first, last, generator_of(label, generators))
-                  for label, first, last in verilog_blocks(verilog)]
-        source_map = cls(blocks)
-        for index, (_, first, last, _) in enumerate(blocks):
-            for line in range(first, last + 1):
-                source_map.by_line[line] = index
-        return source_map
-
-    def block_at(self, line):
-        index = self.by_line.get(line)
-        return None if index is None else self.blocks[index]
-
-    def describe(self, line):
-        block = self.block_at(line)
-        if block is None:
-            return "outside any always block (declarations and assign statements MyHDL writes for wiring)"
-        label, _, _, generator = block
-        if generator is None:
-            return f"always block {label} (no generator of rtl/ has its name)"
-        return f"always block {label}: {generator.name}() of @block {generator.block} at {generator.where}"
-
-    def tsv(self):
-        rows = ["label\tfirst line\tlast line\tgenerator\tMyHDL source"]
-        rows += [f"{label}\t{first}\t{last}\t{g.name if g else '-'}\t{g.where if g else '-'}"
-                 for label, first, last, g in self.blocks]
-        return "\n".join(rows) + "\n"
 
 
 # --- explanations of unhit lines ------------------------------------------------------------------
@@ -378,14 +261,19 @@ class DesignContext:
 @dataclass(frozen=True)
 class Explanation:
     """Why some unhit lines of a converted design cannot be reached (tb/coverage_unhit.toml)."""
-    design: str      # a glob on the converted design's name (its file <design>.v)
+    design: object   # a glob on the converted design's name (its file <design>.v), or a tuple of globs
     block: tuple     # globs on the always block's label (one must match)
     text: str        # a regular expression the stripped source line must match (search)
     reason: str      # the argument, from the SPEC
     check: str = ""  # a fact of CHECKS that must hold at the line too
 
+    def names(self, design):
+        """Whether the entry is about ``design`` (one of its design globs matches)."""
+        globs = (self.design,) if isinstance(self.design, str) else self.design
+        return any(fnmatch.fnmatchcase(design, glob) for glob in globs)
+
     def matches(self, design, label, line, context):
-        return (fnmatch.fnmatchcase(design, self.design) and any(fnmatch.fnmatchcase(label or "", glob) for glob in self.block)
+        return (self.names(design) and any(fnmatch.fnmatchcase(label or "", glob) for glob in self.block)
                 and re.search(self.text, context.lines[line - 1].strip()) is not None
                 and (not self.check or CHECKS[self.check](context, line)))
 
@@ -410,7 +298,8 @@ def load_explanations(path=EXPLANATIONS):
         except re.error as error:
             raise CodeCoverageError(f"{path}: entry {number}: text is not a regular expression: {error}")
         globs = (entry["block"],) if isinstance(entry["block"], str) else tuple(entry["block"])
-        explanations.append(Explanation(entry["design"], globs, entry["text"], entry["reason"].strip(), check))
+        designs = entry["design"] if isinstance(entry["design"], str) else tuple(entry["design"])
+        explanations.append(Explanation(designs, globs, entry["text"], entry["reason"].strip(), check))
     return explanations
 
 
@@ -577,7 +466,7 @@ def report(block_name, designs, merged, out_dir, say=lambda line: None, explanat
         copies[source] = out / "verilog" / source.name
         copies[source].parent.mkdir(parents=True, exist_ok=True)
         copies[source].write_text(verilog)
-        source_map = SourceMap.of(verilog, generators)
+        source_map = SourceMap.of(verilog, generators, design)
         context = DesignContext(verilog.splitlines(), source_map,
                                 pattern_bounds(verilog, [b[:3] for b in source_map.blocks]))
         maps.append(f"# {design}.v\n" + source_map.tsv())
@@ -615,8 +504,8 @@ def report(block_name, designs, merged, out_dir, say=lambda line: None, explanat
         "points": {LINE: [sum(p.hit for p in statements), len(statements)],
                    BRANCH: [sum(p.hit for p in branches), len(branches)],
                    TOGGLE: [sum(p.hit for p in toggles), len(toggles)]},
-        "explained": [{"design": e.design, "block": list(e.block), "text": e.text, "check": e.check, "lines": n,
-                       "reason": e.reason} for e, n in used.items()],
+        "explained": [{"design": e.design if isinstance(e.design, str) else list(e.design), "block": list(e.block),
+                       "text": e.text, "check": e.check, "lines": n, "reason": e.reason} for e, n in used.items()],
         "myhdl": (out / "myhdl.html").relative_to(out_dir).as_posix(),
     }
 
@@ -638,36 +527,78 @@ def check_tools():
         raise CodeCoverageError("genhtml is not on PATH: run 'make setup' or 'sudo apt-get install lcov'")
 
 
-def not_collected(name, how_checked):
-    """The entry of a block whose bench runs outside the batch harness: no numbers, and why."""
-    return {"line": None, "toggle": None, "branch": None, "html": None, "unexplained": None,
-            "not_collected": f"its bench is not a batch-harness bench of tb/blocks.py; it is checked by {how_checked}"}
+def not_collected(why):
+    """The entry of a block whose code coverage is not collected: no numbers, and why."""
+    return {"line": None, "toggle": None, "branch": None, "html": None, "unexplained": None, "not_collected": why}
 
 
-def code_coverage(blocks, out_dir, progress=None, count=None):
+def bench_coverage(design, out_dir, say=lambda line: None, explanations=None, collected=None):
+    """The code coverage of a design with a bench of its own (a search, a serial line, refereed
+    games, bus transactions): the regression's pytest tests of it on Verilator (gamechip.coverage.runs
+    bench_test_ids), each run a coverage build writing its data under runs.code_data_dir, merged and
+    reported as a block's. ``collected``: (passed, note) of a run of those tests that already wrote
+    that data (gamechip coverage's own functional run, no second run); None runs them here."""
+    import tempfile
+
+    from gamechip.coverage.runs import code_data_dir, run_bench_tests
+
+    started = time.perf_counter()
+    data_dir = code_data_dir(out_dir, design)
+    if collected is None:
+        say(f"{design}: its regression tests on Verilator with coverage ...")
+        with tempfile.TemporaryDirectory() as hits:
+            collected = run_bench_tests(design, COVERAGE_SIM, hits, data_dir)
+    if not collected[0]:
+        return not_collected(f"its Verilator run failed: {collected[1]}")
+    data_files = sorted(data_dir.glob("*.dat"))
+    if not data_files:
+        raise CodeCoverageError(f"{design}: expected coverage data files in {data_dir} from its Verilator run, "
+                                f"found none")
+    merged = Path(out_dir) / design / f"{design}.dat"
+    say(f"{design}: merging {len(data_files)} coverage file(s) with verilator_coverage ...")
+    verilator_coverage(["--write", merged] + data_files, "--write")
+    result = report(design, [design], merged, Path(out_dir), say, explanations)
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    return result
+
+
+def code_coverage(blocks, out_dir, progress=None, count=None, collected=None):
     """{block: {"line": pct, "toggle": pct, "branch": pct, "html": path relative to out_dir,
     "unexplained": [converted lines neither hit nor explained], ...}} for the blocks named.
 
     Each block's designs are built with Verilator's coverage (a build folder of their own) and run
     with the block's own regression sets from tb/blocks.py (``count``: positions of each kind
-    instead of the registry's Verilator count). ``progress``, when given, is called with one line of
-    text at each step. Besides the keys above each block has "points" ({type: [hit, total]}),
-    "explained" (the explanations that covered unhit lines, with their counts), "myhdl" (the page
-    mapping always blocks to MyHDL generators) and "seconds". A block with a bench of its own
-    (tb.blocks.CHECKED_ELSEWHERE: search, UART, processor, AXI evaluator) is not collected: its
-    entry has None for every number and "not_collected" says why. An unknown name is a ValueError
-    (before any run); a failed run or a missing tool a CodeCoverageError."""
+    instead of the registry's Verilator count). A design with a bench of its own (search, UART,
+    processor, AXI evaluator: tb.blocks.CHECKED_ELSEWHERE) runs the regression's pytest tests of it
+    on Verilator instead (bench_coverage); ``collected`` maps such a design to (passed, note) of a
+    run that already wrote its data under ``out_dir`` (gamechip coverage's functional run). One
+    without such tests (the board top) is not collected: its entry has None for every number and
+    "not_collected" says why. ``progress``, when given, is called with one line of text at each step.
+    Besides the keys above each block has "points" ({type: [hit, total]}), "explained" (the
+    explanations that covered unhit lines, with their counts), "myhdl" (the page mapping always
+    blocks to MyHDL generators) and "seconds". An unknown name is a ValueError (before any run); a
+    failed batch run or a missing tool a CodeCoverageError."""
+    from gamechip.coverage.runs import bench_test_ids
     from tb.blocks import BLOCKS, CHECKED_ELSEWHERE, unknown
 
     say = progress or (lambda line: None)
     for name in blocks:
         if name not in BLOCKS and name not in CHECKED_ELSEWHERE:
             raise ValueError(unknown("block", name, list(BLOCKS) + list(CHECKED_ELSEWHERE)))
-    if any(name in BLOCKS for name in blocks):
+    benches = {name for name in blocks if name not in BLOCKS and bench_test_ids(name, COVERAGE_SIM)}
+    if any(name in BLOCKS or name in benches for name in blocks):
         check_tools()
     explanations = load_explanations()
-    return {name: block_coverage(BLOCKS[name], out_dir, count, say, explanations) if name in BLOCKS
-            else not_collected(name, CHECKED_ELSEWHERE[name]) for name in blocks}
+    results = {}
+    for name in blocks:
+        if name in BLOCKS:
+            results[name] = block_coverage(BLOCKS[name], out_dir, count, say, explanations)
+        elif name in benches:
+            results[name] = bench_coverage(name, out_dir, say, explanations, (collected or {}).get(name))
+        else:
+            results[name] = not_collected(f"no regression test of it runs on {COVERAGE_SIM}; it is checked by "
+                                          f"{CHECKED_ELSEWHERE[name]}")
+    return results
 
 
 def stale_explanations(results, explanations=None):
@@ -676,8 +607,9 @@ def stale_explanations(results, explanations=None):
     from tb.blocks import BLOCKS
 
     explanations = load_explanations() if explanations is None else explanations
-    designs = [d for name in results if name in BLOCKS for d in BLOCKS[name].designs]
-    used = {(e["design"], tuple(e["block"]), e["text"], e["check"]) for result in results.values()
-            for e in result.get("explained", [])}
-    return [e for e in explanations if any(fnmatch.fnmatchcase(d, e.design) for d in designs)
-            and (e.design, e.block, e.text, e.check) not in used]
+    designs = [d for name, result in results.items() if result.get("line") is not None
+               for d in (BLOCKS[name].designs if name in BLOCKS else (name,))]
+    used = {(e["design"] if isinstance(e["design"], str) else tuple(e["design"]), tuple(e["block"]), e["text"],
+             e["check"]) for result in results.values() for e in result.get("explained", [])}
+    return [e for e in explanations
+            if any(e.names(d) for d in designs) and (e.design, e.block, e.text, e.check) not in used]

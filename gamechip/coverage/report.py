@@ -17,6 +17,8 @@ def design_json(coverage, code):
         entry[metric] = metrics.get(metric) if metrics else None
     if metrics and metrics.get("html"):
         entry["code_html"] = metrics["html"]
+    if metrics and metrics.get("myhdl"):
+        entry["code_myhdl"] = metrics["myhdl"]   # each always block with its MyHDL generator
     if not metrics:
         entry["code_coverage"] = code if isinstance(code, str) else "not collected for this design"
     elif metrics.get("not_collected"):
@@ -106,7 +108,9 @@ def write_html(path, coverages, code, runs=()):
     for coverage in coverages:
         entry = summary[coverage.design]
         verdict = '<span class="closed">closed</span>' if coverage.closed else '<span class="open">open</span>'
-        link = f' (<a href="{html.escape(entry["code_html"])}">annotated source</a>)' if entry.get("code_html") else ""
+        link = f' (<a href="{html.escape(entry["code_html"])}">annotated source</a>' if entry.get("code_html") else ""
+        link += f', <a href="{html.escape(entry["code_myhdl"])}">MyHDL map</a>' if link and entry.get("code_myhdl") else ""
+        link += ")" if link else ""
         parts.append(f'<tr><td class="name"><a href="#{coverage.design}">{coverage.design}</a></td>'
                      f'<td>{entry["bins"]}</td><td>{entry["hit"]}</td><td>{len(entry["waived"])}</td>'
                      f'<td class="{"hole" if entry["holes"] else ""}">{len(entry["holes"])}</td>'

@@ -106,6 +106,39 @@ def mobility_positions(size=8):
             ("aimed: 33 legal moves for the opponent", position.swap_side())]
 
 
+def capture_run_positions(size=8):
+    """For every square, direction and capture length the ray allows: black to move there capturing
+    that many discs that way (nothing else on the board), and the same board with white to move.
+    Each pattern cell then sees every run that can reach it, for the side to move and for its
+    opponent: long runs random and played positions rarely make, which the move checkers inside the
+    evaluator are built for. Not in aimed_positions: the batch benches reach them with their random
+    sets."""
+    out = []
+    for square in range(size * size):
+        for direction, capacity in enumerate(_capacity(square, size)):
+            for length in range(1, capacity + 1):
+                runs = [length if d == direction else 0 for d in range(len(DIRECTIONS))]
+                label, position = runs_position(square, runs, size, f"aimed: {square_name(square, size)} captures "
+                                                f"{length} towards {DIRECTIONS[direction][0]}")
+                out += [(label, position), (f"{label}, white to move", position.swap_side())]
+    return out
+
+
+def every_direction_capture_positions(size=8):
+    """For every square and capture length: black to move on the square capturing that many discs
+    (as many as the ray allows) in every direction at once, nothing else on the board; a board
+    already made for a shorter length is not repeated. Not in aimed_positions (as above)."""
+    boards = {}
+    for square in range(size * size):
+        capacity = _capacity(square, size)
+        for length in range(1, max(capacity) + 1):
+            label, position = runs_position(square, [min(length, c) for c in capacity], size,
+                                            f"aimed: {square_name(square, size)} captures up to {length} "
+                                            f"in every direction")
+            boards.setdefault((position.black, position.white), (label, position))
+    return list(boards.values())
+
+
 def aimed_positions(size=8):
     """[(label, Position)]: every aimed generator's positions for a board of ``size``."""
     return (flip_total_positions(size) + direction_count_positions(size) + stable_cycle_positions(size)

@@ -176,6 +176,42 @@ def random_cases(seed, scale):
     return cases
 
 
+AIMED_RANDOM_ROOTS = 16   # random occupancies among the aimed searches
+
+
+def aimed_cases(seed):
+    """Searches of boards no game reaches, aimed at cells of the engine that game positions leave
+    idle (SPEC section 7: the root is any board). For every square and capture length, black to
+    move capturing that many discs (as many as the ray allows) in every direction from the square,
+    searched to depth 1: the flipper relays every count across every cell of every ray, and the
+    centre squares, never empty in a game, are empty and legal; the same boards with white to move,
+    whose opponent has those captures. Then random occupancies to depth 2, whose leaves show the
+    move checkers and the evaluator empty centres and long lines."""
+    from tb.checks.aimed import every_direction_capture_positions
+    from tb.checks.directed import random_positions
+
+    cases = [SearchCase(board, 1, None, name) for label, position in every_direction_capture_positions(8)
+             for name, board in ((label, position), (f"{label}, white to move", position.swap_side()))]
+    rng = random.Random(seed + 2000)
+    roots = [p for _, p in random_positions("occupancy", rng, 4 * AIMED_RANDOM_ROOTS)
+             if legal_moves(p.own, p.opp)][:AIMED_RANDOM_ROOTS]
+    return cases + [SearchCase(p, 2, None, f"aimed: random occupancy #{i} (seed {seed}), depth 2")
+                    for i, p in enumerate(roots)]
+
+
+def deep_cases():
+    """A narrow endgame searched to the depth limit 16: black has the moves and white mostly
+    passes, so the tree reaches ply 16 in 13,198 nodes (47,262 cycles) and the stack's levels 12 to
+    15 are pushed and left, which the regression's searches never do (their deepest iterations
+    stop at 11)."""
+    return [SearchCase(parse_board(NARROW_ENDGAME), 16, None, "aimed: a narrow endgame reaching ply 16")]
+
+
+# Ten empties and three white discs: found by a random search for boards whose depth-16 tree
+# reaches ply 16 in few nodes (aimed_cases).
+NARROW_ENDGAME = "XXX-XXXXXXXXXXXXXXX-XO-XXXX--XXXOX-OXXXXXXXXXXXXXXXXXX-X-XXX-X-X X"
+
+
 def endgame_cases(seed, scale):
     rng = random.Random(seed + 1000)
     empties = SCALES[scale]["empties"]

