@@ -284,13 +284,13 @@ def bench_plan(design, sim, count=None, tests=None, search_scale=None):
         uart_tests = tuple(tests or TESTS)
         return Plan(", ".join(uart_tests),
                     lambda sim, root: run_uart(sim, uart_tests, tag=TAG, rtl_root=root, seed=int(seed)))
-    if design == "processor":
+    if design in ("processor", "processor_c2"):
         from tb.host.processor_bench import run_processor_bench
 
-        tests, env = processor_plan(sim)
+        tests, env = processor_plan(sim, design)
         return Plan(f"{', '.join(tests)} {env or ''}".strip(),
                     lambda sim, root: run_processor_bench(sim, tests, {**env, "GAMECHIP_SEED": seed}, tag=TAG,
-                                                          rtl_root=root))
+                                                          rtl_root=root, design=design))
     if design == "evaluator_axi":
         from tb.host.evaluator_axi_bench import run_evaluator_axi, run_stream
 

@@ -191,3 +191,21 @@ def test_results_merge_into_the_summary(tmp_path):
 def test_bad_input_is_one_line_and_status_2(args, expected):
     run = gamechip("gatelevel", *args)
     assert run.returncode == 2 and expected in run.stderr and "Traceback" not in run.stderr, run.stderr[-2000:]
+
+
+def test_every_design_but_the_board_top_has_a_bench_plan_at_gate_level():
+    """gamechip gatelevel runs each design's own bench; the board top (a PLL and the processor,
+    refereed by tb/test_board.py) is the one design without a plan."""
+    from gamechip.gatelevel import GateLevelError, bench_plan
+    from rtl.designs import DESIGNS
+
+    without = set()
+    for design in DESIGNS:
+        for sim in ("icarus", "verilator"):
+            try:
+                plan = bench_plan(design, sim)
+            except GateLevelError:
+                without.add(design)
+            else:
+                assert plan.what and callable(plan.run), design
+    assert without == {"board_ulx3s"}
