@@ -18,18 +18,16 @@ as the one-context engine's N clocks.
 
 import json
 import queue
-import socket
 import sys
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from gamechip.play import COLORS, finished_games, write_tables
+from gamechip.play import COLORS, TournamentProgress, finished_games
 from gamechip.processes import clear_stop, run_killable, stop_all
 
 PAIRED = "paired"   # the tournament mode (gamechip.play.describe, write_tables)
-GAMES_PER_ENGINE = (1, 2)
+GAMES_PER_ENGINE_CHOICES = (1, 2)   # one game a simulation, or one on each context of search_c2
 
 
 def check_games_per_engine(value, sim=None, contexts=1, mode="processor", cluster=None):
@@ -39,7 +37,7 @@ def check_games_per_engine(value, sim=None, contexts=1, mode="processor", cluste
         games = int(value)
     except (TypeError, ValueError):
         games = None
-    if games not in GAMES_PER_ENGINE:
+    if games not in GAMES_PER_ENGINE_CHOICES:
         raise ValueError(f"--games-per-engine is 1 (one game a simulation) or 2 (two games on the two contexts of "
                          f"search_c2), got '{value}'")
     if games == 2:
@@ -86,7 +84,6 @@ def run_paired_tournament(budget, levels, sim, jobs, out_dir, resume=False):
     every pair (``resume`` keeps the games already in ``out_dir``). The exit status: 0, or 1
     when a game failed."""
     from tb.host.paired_games import pair_up
-    from tb.host.runner import rtl_digest
 
     kept = finished_games(out_dir) if resume else {}
     tasks = [(level, color) for level in levels for color in COLORS if (level, color) not in kept]
@@ -95,8 +92,7 @@ def run_paired_tournament(budget, levels, sim, jobs, out_dir, resume=False):
     slots = queue.Queue()
     for slot in range(workers):
         slots.put(slot)
-    here, host = rtl_digest(), socket.gethostname()
-    games, failures, started, done = list(kept.values()), [], time.perf_counter(), 0
+    progress = TournamentProgress(len(tasks), kept, budget, sim, out_dir, mode=PAIRED)
     print(f"tournament: {len(tasks)} games{f' ({len(kept)} kept from the last run)' if kept else ''} in "
           f"{len(pairs)} simulations of two games, processor budget {budget:,} cycles per move (each game's "
           f"context's cycles), on {sim}, {workers} at once; results in {out_dir}", file=sys.stderr, flush=True)
@@ -107,30 +103,19 @@ def run_paired_tournament(budget, levels, sim, jobs, out_dir, resume=False):
             pair = futures[future]
             try:
                 played = future.result()
-                for game in played:
-                    games.append(dict(game, host=host, rtl_digest=here))
-                outcome = ", ".join(f"{g['processor_discs']}-{g['reference_discs']}" for g in played)
             except Exception as error:  # a mismatch or a crash: both games of the pair failed; the others go on
-                failures += [{"level": level, "processor_color": color, "error": str(error)} for level, color in pair]
-                outcome = "FAILED"
-            done += len(pair)
-            write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=PAIRED)
-            elapsed = time.perf_counter() - started
-            bar = "#" * done + "-" * (len(tasks) - done)
-            names = " and ".join(f"level {level} processor {color}" for level, color in pair)
-            print(f"[{bar}] {done}/{len(tasks)} games, {names}: {outcome}; {elapsed:,.0f} s elapsed, "
-                  f"ETA {elapsed / done * (len(tasks) - done):,.0f} s", file=sys.stderr, flush=True)
+                progress.failed(pair, error)
+                continue
+            progress.played(pair, played)
     except KeyboardInterrupt:
         stop_all()
         pool.shutdown(wait=True, cancel_futures=True)
-        write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=PAIRED)
-        print(f"tournament interrupted after {len(games) + len(failures) - len(kept)} of {len(tasks)} games; the "
-              f"finished ones are in {Path(out_dir) / 'tournament.md'} and games.json", file=sys.stderr)
+        progress.interrupted()
         raise
     finally:
         pool.shutdown()
         clear_stop()
-    return write_tables(games, failures, budget, sim, out_dir, mode=PAIRED)
+    return progress.finish()
 
 
 def play_pair_main(spec_json, result_path):

@@ -286,6 +286,57 @@ class _ClusterGames:
         self.client.close()
 
 
+class TournamentProgress:
+    """The games of a tournament as they finish: each finished unit of work (one game, or the
+    games of one simulation) goes into the tables, rewritten at once, so that an interrupted or
+    crashed tournament keeps every game it finished, and a progress line goes to stderr. ``kept``:
+    the games of an earlier run that this one resumes."""
+
+    def __init__(self, total, kept, budget, sim, out_dir, mode="processor", contexts=1):
+        from tb.host.runner import rtl_digest
+
+        self.total, self.kept = total, kept
+        self.games, self.failures, self.done = list(kept.values()), [], 0
+        self.tables = dict(budget=budget, sim=sim, out_dir=out_dir, mode=mode, contexts=contexts)
+        self.here, self.started = rtl_digest(), time.perf_counter()
+
+    def played(self, units, games):
+        """``games`` of the tasks ``units`` ([(level, colour)]) finished."""
+        for game in games:
+            game.setdefault("host", socket.gethostname())
+            game.setdefault("rtl_digest", self.here)
+            if game["rtl_digest"] != self.here:
+                print(f"tournament: warning: level {game['level']} processor {game['processor_color']} was played on "
+                      f"{game['host']} with RTL digest {game['rtl_digest']}, not this machine's {self.here}",
+                      file=sys.stderr)
+            self.games.append(game)
+        self.report(units, ", ".join(f"{g['processor_discs']}-{g['reference_discs']}" for g in games))
+
+    def failed(self, units, error):
+        """The tasks ``units`` failed (a mismatch or a crash): the others go on."""
+        self.failures += [{"level": level, "processor_color": color, "error": str(error)} for level, color in units]
+        self.report(units, "FAILED")
+
+    def report(self, units, outcome):
+        self.done += len(units)
+        write_tables(self.games, self.failures, quiet=True, **self.tables)
+        elapsed = time.perf_counter() - self.started
+        eta = elapsed / self.done * (self.total - self.done)
+        bar = "#" * self.done + "-" * (self.total - self.done)
+        names = " and ".join(f"level {level} processor {color}" for level, color in units)
+        print(f"[{bar}] {self.done}/{self.total} games, {names}: {outcome}; {elapsed:,.0f} s elapsed, "
+              f"ETA {eta:,.0f} s", file=sys.stderr, flush=True)
+
+    def interrupted(self):
+        write_tables(self.games, self.failures, quiet=True, **self.tables)
+        print(f"tournament interrupted after {len(self.games) + len(self.failures) - len(self.kept)} of {self.total} "
+              f"games; the finished ones are in {Path(self.tables['out_dir']) / 'tournament.md'} and games.json",
+              file=sys.stderr)
+
+    def finish(self):
+        return write_tables(self.games, self.failures, **self.tables)
+
+
 def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=False, cluster=None, contexts=1):
     """Play every level x colour in ``jobs`` worker processes, or as the tasks of the Dask
     scheduler at ``cluster``. The tables are rewritten after every game, so an interrupted or
@@ -295,44 +346,27 @@ def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=
     kept = finished_games(out_dir) if resume else {}
     tasks = [(level, color) for level in levels for color in COLORS if (level, color) not in kept]
     pool = _ClusterGames(cluster) if cluster else _LocalGames(max(1, min(jobs, len(tasks))))
-    from tb.host.runner import rtl_digest
-
-    here = rtl_digest()
-    games, failures, started = list(kept.values()), [], time.perf_counter()
+    progress = TournamentProgress(len(tasks), kept, budget, sim, out_dir, mode, contexts)
     print(f"tournament: {len(tasks)} games{f' ({len(kept)} kept from the last run)' if kept else ''}, processor "
           f"budget {budget:,} clock cycles per move, {describe(sim, mode, contexts)}, {pool.where}; results in {out_dir}",
           file=sys.stderr, flush=True)
     try:
         futures = {pool.submit(level, color, budget, sim, mode, contexts): (level, color) for level, color in tasks}
-        for done, future in enumerate(pool.as_completed(futures), 1):
-            level, color = futures[future]
+        for future in pool.as_completed(futures):
+            task = futures[future]
             try:
                 game = future.result()
-                game.setdefault("host", socket.gethostname())
-                game.setdefault("rtl_digest", here)
-                if game["rtl_digest"] != here:
-                    print(f"tournament: warning: level {level} processor {color} was played on {game['host']} with "
-                          f"RTL digest {game['rtl_digest']}, not this machine's {here}", file=sys.stderr)
-                games.append(game)
-                outcome = f"{game['processor_discs']}-{game['reference_discs']}"
             except Exception as error:  # a mismatch or a crash: keep the others going
-                failures.append({"level": level, "processor_color": color, "error": str(error)})
-                outcome = "FAILED"
-            write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=mode, contexts=contexts)
-            elapsed = time.perf_counter() - started
-            eta = elapsed / done * (len(tasks) - done)
-            bar = "#" * done + "-" * (len(tasks) - done)
-            print(f"[{bar}] {done}/{len(tasks)} games, level {level} processor {color}: {outcome}; "
-                  f"{elapsed:,.0f} s elapsed, ETA {eta:,.0f} s", file=sys.stderr, flush=True)
+                progress.failed([task], error)
+                continue
+            progress.played([task], [game])
     except KeyboardInterrupt:
         pool.stop()
-        write_tables(games, failures, budget, sim, out_dir, quiet=True, mode=mode, contexts=contexts)
-        print(f"tournament interrupted after {len(games) + len(failures)} of {len(tasks)} games; the finished "
-              f"ones are in {Path(out_dir) / 'tournament.md'} and games.json", file=sys.stderr)
+        progress.interrupted()
         raise
     finally:
         pool.close()
-    return write_tables(games, failures, budget, sim, out_dir, mode=mode, contexts=contexts)
+    return progress.finish()
 
 
 def describe(sim, mode, contexts=1):
