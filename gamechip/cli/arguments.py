@@ -8,14 +8,15 @@ import math
 from golden.board import START, parse_board
 
 
-def whole_number_from(minimum, too_small):
-    """An argparse type: a whole number of at least ``minimum`` (``too_small`` says the bound)."""
+def whole_number_from(minimum, too_small, maximum=None):
+    """An argparse type: a whole number of at least ``minimum`` and, when given, at most
+    ``maximum`` (``too_small`` says the range)."""
     def parse(text):
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'")
-        if value < minimum:
+        if value < minimum or (maximum is not None and value > maximum):
             raise argparse.ArgumentTypeError(f"{too_small}, got {value}")
         return value
     return parse

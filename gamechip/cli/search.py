@@ -1,7 +1,6 @@
 """The search command: the tree search (SPEC 7), golden, and with --sim the engine with every
 node checked."""
 
-import argparse
 import json
 import os
 import sys
@@ -11,15 +10,7 @@ from gamechip.cli.arguments import board_or_start, cycles, positive, simulator_l
 from gamechip.cli.common import UsageError, announce_rtl, check_sim
 from golden.board import BoardError, draw, format_board, parse_square
 
-at_least_minus_infinity = whole_number_from(-256, "must be -256 (infinity) .. 256")
-
-
-def window_bound(text):
-    """A root window bound: a whole number -256 .. 256 (the values' range and its infinities)."""
-    value = at_least_minus_infinity(text)
-    if value > 256:
-        raise argparse.ArgumentTypeError(f"must be -256 .. 256 (infinity), got {value}")
-    return value
+window_bound = whole_number_from(-256, "must be -256 .. 256 (infinity)", maximum=256)   # a root window bound
 
 
 def search_arguments(parser):
