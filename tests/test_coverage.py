@@ -230,3 +230,21 @@ def test_the_report_of_a_design_whose_code_coverage_is_not_collected_says_why(tm
     page = (tmp_path / "index.html").read_text()
     assert "Code coverage not collected: its Verilator run failed: 1 failed" in page
     assert "code not reached" not in page
+
+
+def test_deferred_dense_samples_are_the_same_cases_sampled_last():
+    """The golden worker keeps a random test's dense prefix for after its last chunk: the same
+    cases sampled as without deferring, the sparse ones as they come and the prefix at the end."""
+    from tb.checks.coverage_samplers import DENSE_CASES, SPARSE_EVERY
+
+    total = 3 * DENSE_CASES + 77
+    recorder = CoverageRecorder("move_checker", "icarus", "fuzz", "unused")
+    seen = []
+    recorder.sample_one = lambda case, expected, hits: seen.append(case)
+    for first in range(0, total, 1000):
+        chunk = list(range(first, min(first + 1000, total)))
+        recorder.sample(chunk, chunk, defer_dense=True)
+    assert seen == [i for i in range(DENSE_CASES, total) if i % SPARSE_EVERY == 0]
+    recorder.sample_deferred()
+    assert seen[-DENSE_CASES:] == list(range(DENSE_CASES)) and recorder.deferred == []
+    assert recorder.sampled == len(seen) and recorder.cases == total

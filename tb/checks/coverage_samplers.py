@@ -377,6 +377,7 @@ class CoverageRecorder:
         self.design, self.sim, self.test, self.out = design, sim, test, out
         self.sample_one = sampler_for(design)
         self.hits, self.cases, self.sampled = {}, 0, 0
+        self.deferred = []   # (case, expected) pairs kept by sample(..., defer_dense=True)
         self.seconds = 0.0   # CPU seconds of the sampling thread spent sampling (gamechip bench shows them)
         self.targets = set(targets) if targets is not None else None
         self.dense = targets is not None or not test.startswith(SPARSE_TESTS)
@@ -397,20 +398,39 @@ class CoverageRecorder:
                 targets = json.load(listed)
         return cls(design, os.environ.get("GAMECHIP_SIM", "?"), test, out, targets)
 
-    def sample(self, cases, expected):
-        """Sample a checked chunk (``cases`` all matched ``expected``; two sequences)."""
+    def sample(self, cases, expected, defer_dense=False):
+        """Sample a checked chunk (``cases`` all matched ``expected``; two sequences).
+        ``defer_dense``: a random test's first DENSE_CASES are only kept, to be sampled by
+        ``sample_deferred``: the golden worker samples them after its last chunk, while the
+        simulator checks the chunks still in its slots, where the sampler's first, uncompiled
+        samples under PyPy cost the loop nothing."""
         started = time.thread_time()
         sample_one, hits, first, count = self.sample_one, self.hits, self.cases, len(cases)
         if self.dense:
-            offsets = range(count)
+            dense, sparse = range(count), ()
         else:   # the first DENSE_CASES of the test, then every SPARSE_EVERY-th case
             dense_end = max(0, min(count, DENSE_CASES - first))
             sparse_start = max(dense_end, -(first + dense_end) % SPARSE_EVERY + dense_end)
-            offsets = list(range(dense_end)) + list(range(sparse_start, count, SPARSE_EVERY))
-        for offset in offsets:   # by index: ``cases`` may build only the cases asked for
-            sample_one(cases[offset], expected[offset], hits)
-        self.sampled += len(offsets)
+            dense, sparse = range(dense_end), range(sparse_start, count, SPARSE_EVERY)
+        if defer_dense and not self.dense:
+            self.deferred.extend((cases[offset], expected[offset]) for offset in dense)
+            dense = ()
+        for offsets in (dense, sparse):
+            for offset in offsets:   # by index: ``cases`` may build only the cases asked for
+                sample_one(cases[offset], expected[offset], hits)
+        self.sampled += len(dense) + len(sparse)
         self.cases += count
+        HIT_IN_THIS_RUN.update(hits)
+        self.seconds += time.thread_time() - started
+
+    def sample_deferred(self):
+        """Sample the cases ``sample(..., defer_dense=True)`` kept."""
+        started = time.thread_time()
+        sample_one, hits = self.sample_one, self.hits
+        for case, want in self.deferred:
+            sample_one(case, want, hits)
+        self.sampled += len(self.deferred)
+        self.deferred = []
         HIT_IN_THIS_RUN.update(hits)
         self.seconds += time.thread_time() - started
 

@@ -201,7 +201,8 @@ def serve(block, size, seed, count, field_bytes, kernel=None, acks=sys.stdin, ou
             states = [rng.getstate() for rng in (positions_rng, moves_rng)]
             stimulus, expected, cases, seconds = maker.chunk(first)
             if coverage is not None:
-                coverage.sample(*(maker.checked if isinstance(maker, IntsKernel) else words_checked(maker)))
+                coverage.sample(*(maker.checked if isinstance(maker, IntsKernel) else words_checked(maker)),
+                                defer_dense=True)
             slot = index % slots
             with open(STIMULUS_FILE.format(slot), "wb") as f:
                 f.write(stimulus)
@@ -213,6 +214,7 @@ def serve(block, size, seed, count, field_bytes, kernel=None, acks=sys.stdin, ou
                  "expected": EXPECTED_FILE.format(slot), "states": states})
     finally:
         if coverage is not None:
+            coverage.sample_deferred()   # while the bench checks the chunks still in its slots
             coverage.save()
     say({"end": True})
 
