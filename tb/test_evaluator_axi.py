@@ -14,6 +14,7 @@ The converted ``evaluator_axi`` is the simulation's top level (tb.host.runner's 
 import logging
 import os
 import random
+import shutil
 import time
 
 import cocotb
@@ -32,7 +33,9 @@ from tb.checks.coverage_samplers import CoverageRecorder
 from tb.sim import axi_stream
 from tb.host import runner
 from tb.host.evaluator_axi_bench import STREAM_ENV, run_evaluator_axi, run_stream
+from tb.host.run_files import CASE_FILE, FAILURE_STREAM_FILE
 from tb.sim.batch import Tally, record_result, start_clock
+from tb.sim.results import case_record, environment, keep_first_case
 
 # per regression tier (tb.blocks.regression_tier) and simulator: (random transactions, random
 # games, search depth of the replayed searches, positions); Verilator's stream the same in both
@@ -69,6 +72,15 @@ class RecordingBus(Bus):
     def read(self, address):
         self.log.append(("r", address))
         return super().read(address)
+
+
+def save_bus_case(case, expected, actual, what):
+    """Keep the run's first failure as a case file (``case``: the test, and for the streamed
+    bench the stream and its stalls); the report's lines that name it."""
+    keep_first_case(case_record("evaluator_axi", case, environment(), expected=str(expected), actual=str(actual),
+                                failure=what))
+    return (f"case file: {os.path.abspath(CASE_FILE)}\n"
+            f"replay it with a waveform: gamechip replay {os.path.abspath(CASE_FILE)} --waves")
 
 
 class AxiTB:
@@ -120,7 +132,7 @@ class AxiTB:
                    f"expected: {expected}\nactual:   {actual}\n"
                    f"stored path (model): depth {self.model.depth}, last board "
                    f"{self.model.boards[-1] if self.model.boards else None}\n"
-                   f"last transactions: {self.last[-8:]}")
+                   f"last transactions: {self.last[-8:]}\n" + save_bus_case({"test": self.test}, expected, actual, what))
         record_result(self.test, Tally(checked=self.checked), failure=message)
         raise AssertionError(message)
 
@@ -513,8 +525,14 @@ async def searches_streamed(dut):
         comparison = axi_stream.compare(expected.result(), lines, context, contexts, done)
         checked, cycles, done = checked + comparison.checked, cycles + comparison.cycles, done + len(words)
         if comparison.failure:
+            if not os.environ.get(STREAM_ENV):   # the regression's stream: rewritten by the next run
+                shutil.copyfile(path, FAILURE_STREAM_FILE)
+            kept = path if os.environ.get(STREAM_ENV) else FAILURE_STREAM_FILE
+            case = {"test": "searches_streamed", "stream": os.path.abspath(kept),
+                    "stalls": AXI_STALLS in cocotb.plusargs, "first_transaction": done}
             message = (f"MISMATCH in evaluator_axi on {sim}, seed {seed}, test searches_streamed "
-                       f"(stream {os.path.abspath(path)}): {comparison.failure}")
+                       f"(stream {os.path.abspath(kept)}): {comparison.failure}\n"
+                       + save_bus_case(case, None, None, comparison.failure))
             record_result("searches_streamed", Tally(checked=checked), failure=message)
             raise AssertionError(message)
         print(f"gamechip: evaluator_axi streamed: {done:,}/{total:,} transactions, {checked:,} responses and boards "

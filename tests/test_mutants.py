@@ -4,10 +4,12 @@ a bench that cannot see that bug. The failure must be a named case with board te
 """
 
 import shutil
+from pathlib import Path
 
 import pytest
 
 from tb.host import runner
+from tb.host.casefile import read_case_file
 from tb.blocks import DESIGN_BLOCK
 
 # name: (design, file in rtl/, text to replace, replacement[, more text, its replacement ...])
@@ -222,14 +224,52 @@ def test_evaluator_axi_mutant_is_caught(name, tmp_path):
     from tb.host.evaluator_axi_bench import run_evaluator_axi
 
     file, *edits = AXI_MUTANTS[name]
+    root = mutant_root(tmp_path, file, *edits)
     outcome = run_evaluator_axi("icarus", ["register_map", "random_transactions", "games_with_backtracks"],
-                                tag=mutant_tag(name), rtl_root=mutant_root(tmp_path, file, *edits))
+                                tag=mutant_tag(name), rtl_root=root)
     assert not outcome.passed, f"mutant '{name}' passed every evaluator_axi test: the bench cannot see it"
     message = outcome.result.get("failure", "")
     assert "MISMATCH in evaluator_axi" in message and "expected:" in message, (
         f"mutant '{name}' failed without a named transaction:\n{outcome.log[-3000:]}")
     for test, failure in outcome.result["failures"].items():
         print(f"{name}: caught by test {test}, {failure.splitlines()[0]}")
+    record, case = read_case_file(outcome.failure_case)   # the case the report names, readable as such
+    assert f"case file: {outcome.failure_case}" in message and case["test"] == next(iter(outcome.result["failures"]))
+    assert Path(record["rtl_root"]) == Path(root), "the case replays on the RTL it failed on"
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("streamed", [False, pytest.param(True, marks=pytest.mark.extended)])
+def test_an_evaluator_axi_case_replays_on_the_rtl_it_failed_on(streamed, tmp_path):
+    """gamechip replay takes the peripheral's case file: the mutant fails again (its failing test
+    run whole, or its stream with the stalls it was played with, with a waveform), and the same
+    case passes on the project's RTL."""
+    import os
+    import subprocess
+    import sys
+
+    from tb.host.evaluator_axi_bench import run_evaluator_axi, run_stream
+
+    name = "evaluator_axi answers reads with a stale result (never refreshed)"
+    root = mutant_root(tmp_path, *AXI_MUTANTS[name])
+    tag = mutant_tag(name) + ("-stream" if streamed else "")
+    outcome = run_stream("verilator", tag=tag, rtl_root=root) if streamed else \
+        run_evaluator_axi("icarus", ["random_transactions"], tag=tag, rtl_root=root)
+    assert not outcome.passed and outcome.failure_case.exists(), outcome.log[-3000:]
+    _, case = read_case_file(outcome.failure_case)
+    assert case["test"] == ("searches_streamed" if streamed else "random_transactions")
+    assert not streamed or (case["stalls"] and Path(case["stream"]).is_file())
+
+    def replay(*env):
+        return subprocess.run([sys.executable, "-m", "gamechip", "replay", str(outcome.failure_case), "--waves"],
+                              cwd=runner.ROOT, capture_output=True, text=True, timeout=1800,
+                              env={**os.environ, **dict(env)})
+
+    again = replay()
+    assert again.returncode == 1 and "still fails; waveform: " in again.stderr, again.stderr[-3000:]
+    assert "MISMATCH in evaluator_axi" in again.stderr
+    fixed = replay(("GAMECHIP_RTL_ROOT", str(runner.ROOT)))
+    assert fixed.returncode == 0 and "the case no longer fails" in fixed.stdout, fixed.stderr[-3000:]
 
 
 # The same peripheral under the streamed replay on Verilator (whole NegaScout searches of both

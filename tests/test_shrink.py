@@ -226,13 +226,24 @@ def test_malformed_corpus_file_fails_its_own_test_with_one_clear_line(tmp_path):
     (["shrink", "{alu}"], "unknown design 'alu'"),
     (["corpus", "add", "/nonexistent/case.json", "--why", "x"], "cannot read case file"),
     (["corpus", "add", "{good}", "--why", " "], "--why must say which bug found the case"),
+    (["replay", "{bus_gone}"], "the stream file '/nonexistent/stream.hex' it replays does not exist"),
+    (["replay", "{bus_test}"], "'test' must be one of register_map"),
+    (["shrink", "{bus}"], "shrinking is not supported for block 'evaluator_axi'"),
+    (["corpus", "add", "{bus}", "--why", "x"], "the corpus holds cases of the batch blocks and the search engine"),
 ])
 def test_bad_input_is_one_clear_line(tmp_path, capsys, args, expected):
     from gamechip.cli import main
 
-    files = {"{bad}": tmp_path / "bad.json", "{alu}": tmp_path / "alu.json", "{good}": SEEDED[0]}
+    files = {"{bad}": tmp_path / "bad.json", "{alu}": tmp_path / "alu.json", "{good}": SEEDED[0],
+             "{bus}": tmp_path / "bus.json", "{bus_gone}": tmp_path / "bus_gone.json",
+             "{bus_test}": tmp_path / "bus_test.json"}
     files["{bad}"].write_text("[1, 2")
     files["{alu}"].write_text(json.dumps({**RECORD, "design": "alu", "case": {"board": "x"}}))
+    bus = {**RECORD, "block": "evaluator_axi", "design": "evaluator_axi", "case": {"test": "random_transactions"}}
+    files["{bus}"].write_text(json.dumps(bus))
+    files["{bus_gone}"].write_text(json.dumps({**bus, "case": {"test": "searches_streamed",
+                                                               "stream": "/nonexistent/stream.hex"}}))
+    files["{bus_test}"].write_text(json.dumps({**bus, "case": {"test": "fuzz"}}))
     status = main([str(files.get(a, a)) for a in args])  # in this process: no interpreter start per case
     stderr = capsys.readouterr().err
     assert status == 2 and expected in stderr, stderr

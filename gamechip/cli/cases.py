@@ -233,7 +233,12 @@ def run_replay(args):
     root = case_rtl(record)
     if record["block"] == "search":
         return _replay_search(args, record, root)
-    outcome, waves = replay_case(args.case, waves=args.waves, echo=True, rtl_root=root)
+    if record["block"] == "evaluator_axi":
+        from tb.host.evaluator_axi_bench import replay_bus_case
+
+        outcome, waves = replay_bus_case(args.case, waves=args.waves, echo=True, rtl_root=root)
+    else:
+        outcome, waves = replay_case(args.case, waves=args.waves, echo=True, rtl_root=root)
     where = f"; waveform: {waves}" if waves else " (add --waves for a waveform)"
     if outcome.passed:
         print(f"the case no longer fails on {record['sim']}{where}")
@@ -253,9 +258,13 @@ def shrink_arguments(parser):
 
 
 def run_shrink(args):
-    from tb.host.shrink import ShrinkError, shrink_record
+    from tb.host.shrink import ShrinkError, reduction_for, shrink_record
 
     record, case = read_case(args.case)
+    try:
+        reduction_for(record["block"], case)   # a block whose cases cannot be shrunk: one line, status 2
+    except ShrinkError as error:
+        raise UsageError(str(error))
     check_sim(record["sim"])
     root = case_rtl(record)
     out = Path(args.out) if args.out else Path(args.case).with_name(Path(args.case).name.removesuffix(".json")
@@ -277,7 +286,10 @@ def _run_corpus_add(args):
     from tb.host import corpus
     if not args.why.strip():
         raise UsageError("--why must say which bug found the case")
-    read_case(args.case)  # bad input is one line, before anything is copied
+    record, _ = read_case(args.case)  # bad input is one line, before anything is copied
+    if record["block"] == "evaluator_axi":
+        raise UsageError("the corpus holds cases of the batch blocks and the search engine; an evaluator_axi case "
+                         "is a test or a stream of bus transactions: keep its file and replay it with gamechip replay")
     try:
         path, added = corpus.add(args.case, args.why.strip())
     except OSError as error:

@@ -52,6 +52,8 @@ def parse_case_record(record, source):
         raise CaseFileError(f"{source}: 'case' must be an object, got {record['case']!r}")
     if record["block"] == "search" or record["design"] == "search":
         return _search_case(record, source)
+    if record["block"] == "evaluator_axi" or record["design"] == "evaluator_axi":
+        return _bus_case(record, source)
     if record["design"] not in DESIGN_BLOCK:
         raise CaseFileError(f"{source}: {unknown('design', record['design'], list(DESIGN_BLOCK) + ['search'])}")
     if DESIGN_BLOCK[record["design"]].name != record["block"]:
@@ -177,6 +179,26 @@ def _search_case(record, source):
         raise CaseFileError(f"{source}: the case has no {error} field")
     except (BoardError, TypeError, ValueError) as error:
         raise CaseFileError(f"{source}: bad case: {error}")
+
+
+def _bus_case(record, source):
+    """The peripheral's case (tb/test_evaluator_axi.py): a test of its bench, run again whole
+    (its transactions follow from the seed), or for the streamed bench a stream file of bus
+    transactions; returned as its dict."""
+    from tb.host.evaluator_axi_bench import DESIGN, STREAMED, TESTS
+
+    case = record["case"]
+    if record["block"] != DESIGN or record["design"] != DESIGN:
+        raise CaseFileError(f"{source}: the peripheral's block and design are both '{DESIGN}', got "
+                            f"{record['block']!r} and {record['design']!r}")
+    if case.get("test") not in (*TESTS, STREAMED):
+        raise CaseFileError(f"{source}: 'test' must be one of {', '.join((*TESTS, STREAMED))}, got {case.get('test')!r}")
+    if case["test"] == STREAMED:
+        if not isinstance(case.get("stream"), str) or not Path(case["stream"]).is_file():
+            raise CaseFileError(f"{source}: the stream file {case.get('stream')!r} it replays does not exist")
+        if not isinstance(case.get("stalls", False), bool):
+            raise CaseFileError(f"{source}: 'stalls' must be true or false, got {case['stalls']!r}")
+    return case
 
 
 def write_case_file(path, record):

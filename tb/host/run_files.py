@@ -5,6 +5,7 @@ import cocotb and the bench library (tb.sim.batch) to know them."""
 RESULT_FILE = "gamechip_result.json"
 CASE_FILE = "gamechip_failure.json"
 ACTUAL_FILE = "gamechip_actual.json"  # what the block answered for a replayed case
+FAILURE_STREAM_FILE = "gamechip_failure_stream.hex"  # the bus transactions a streamed failure's case file replays
 
 # What tb.host.runner tells a bench about its top level: "hdl" when it is the design's clocked harness
 # (tb.host.harness), which makes the clock itself; "python" when it is the design or a batch harness.

@@ -215,6 +215,9 @@ def reduction_for(block, case):
     list needs its own reduction, and says so rather than producing a meaningless case."""
     if block in REDUCTIONS:
         return REDUCTIONS[block]
+    if not hasattr(case, "position"):
+        raise ShrinkError(f"shrinking is not supported for block '{block}': its case is a sequence of bus "
+                          f"transactions, not a position")
     if case.moves or case.legal is not None:
         raise ShrinkError(f"shrinking is not supported for block '{block}': its cases are not plain positions "
                           f"(add a reduction to REDUCTIONS in tb/host/shrink.py)")

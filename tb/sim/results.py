@@ -32,9 +32,11 @@ def environment():
 
 def case_record(block, case, env, **more):
     """A case file's fields: what was run, on which simulator and RTL (so that a replay tests the
-    RTL the case failed on), the case, and whatever the bench adds (expected, actual, ...)."""
+    RTL the case failed on), the case (a tb.sim.batch.Case, or the fields of a bench's own kind
+    of case as a dict), and whatever the bench adds (expected, actual, ...)."""
     return {"block": block, "design": env["design"], "sim": env["sim"], "seed": env["seed"],
-            "rtl_root": env["rtl_root"], "rtl_digest": env["rtl_digest"], "case": case.to_dict(), **more}
+            "rtl_root": env["rtl_root"], "rtl_digest": env["rtl_digest"],
+            "case": case if isinstance(case, dict) else case.to_dict(), **more}
 
 
 @dataclass
@@ -99,9 +101,13 @@ def failure_message(check, case, expected, actual, env):
 
 def save_failure(check, case, expected, actual, env):
     """Keep the first failing case of a run (the runner clears the file before each run)."""
+    keep_first_case(case_record(check.block, case, env, expected=repr(expected), actual=repr(actual)))
+
+
+def keep_first_case(record):
+    """Write case-file ``record`` unless the run has kept a failing case already."""
     if os.path.exists(CASE_FILE):
         return
-    record = case_record(check.block, case, env, expected=repr(expected), actual=repr(actual))
     with open(CASE_FILE, "w") as out:
         json.dump(record, out, indent=2)
 
