@@ -252,7 +252,7 @@ def bench_plan(design, sim, count=None, tests=None, search_scale=None):
     """The Plan of ``design``'s bench on ``sim``: the regression's sets; ``count`` positions instead
     of a batch block's regression count, ``tests`` instead of the bench's tests (batch blocks, the
     engine, the UART), ``search_scale`` instead of the engine's scale."""
-    from tb.blocks import DESIGN_BLOCK, processor_plan
+    from tb.blocks import DESIGN_BLOCK, board_plan, processor_plan
     from tb.host import runner
 
     seed = os.environ.get("GAMECHIP_SEED", "1")
@@ -291,12 +291,22 @@ def bench_plan(design, sim, count=None, tests=None, search_scale=None):
         return Plan(f"{', '.join(tests)} {env or ''}".strip(),
                     lambda sim, root: run_processor_bench(sim, tests, {**env, "GAMECHIP_SEED": seed}, tag=TAG,
                                                           rtl_root=root, design=design))
+    if design == "board_ulx3s":
+        from tb.host.board_bench import run_board_bench
+
+        tests, env = board_plan(sim)
+        return Plan(f"{', '.join(tests)} over the board's pins, UART at its real divisor "
+                    f"({env.get('GAMECHIP_BOARD_MAX_REPLIES', 'every')} replies of a game)",
+                    lambda sim, root: run_board_bench(sim, tests, {**env, "GAMECHIP_SEED": seed}, tag=TAG,
+                                                      rtl_root=root))
     if design == "evaluator_axi":
-        from tb.host.evaluator_axi_bench import run_evaluator_axi, run_stream
+        from tb.host.evaluator_axi_bench import replay_bus_case, run_evaluator_axi, run_stream
 
         if sim == "verilator":
-            return Plan("the streamed searches", lambda sim, root: run_stream(sim, tag=TAG, rtl_root=root))
-        return Plan("every bus test", lambda sim, root: run_evaluator_axi(sim, tag=TAG, rtl_root=root))
+            return Plan("the streamed searches", lambda sim, root: run_stream(sim, tag=TAG, rtl_root=root),
+                        replay_bus_case)
+        return Plan("every bus test", lambda sim, root: run_evaluator_axi(sim, tag=TAG, rtl_root=root),
+                    replay_bus_case)
     raise GateLevelError(f"no bench is registered for design '{design}'")
 
 

@@ -12,7 +12,8 @@
   ECP5's and iCE40's flip-flops do), which is "in reset": the processor starts from reset
   without a press.
 * **UART.** ``rx`` and ``tx`` at ``baud`` (115,200 by default); the divisor is the processor
-  clock over the baud rate, rounded, computed from ``clock_hz``.
+  clock over the baud rate, rounded, computed from ``clock_hz``. The reset holds ``tx`` high, so
+  the line idles from power-up, before the transmitter's flip-flop has seen a clock edge.
 * **Budget.** The search's cycle budget per move is an elaboration parameter, tied to the
   processor's ``budget`` port; by default the seed's 0.1 s a move at ``clock_hz``.
 * **LEDs.** Each LED shows one status bit (``STATUS``), in the board's order and polarity:
@@ -238,12 +239,20 @@ def board_top(clk, button, rx, tx, led, clock_hz, leds, led_active=1, button_act
     last_nodes = Signal(intbv(0)[32:])
     last_value = Signal(intbv(0, min=-256, max=256))
     trace_signature = Signal(intbv(0)[64:])
+    core_tx = Signal(bool(1))
     if core == "processor":
-        logic = processor(core_clk, rst, rx, budget_cycles, tx, status["thinking"], status["game_over"],
+        logic = processor(core_clk, rst, rx, budget_cycles, core_tx, status["thinking"], status["game_over"],
                           status["out_of_book"], last_depth, last_cycles, last_nodes, last_value,
                           trace_signature, status["fault"], divisor=divisor, depth_limit=depth_limit)
     else:
-        logic = serial_echo(core_clk, rst, rx, tx, status["thinking"], divisor)
+        logic = serial_echo(core_clk, rst, rx, core_tx, status["thinking"], divisor)
+
+    @always_comb
+    def drive_tx():
+        # The transmitter's flip-flop powers up at 0, as every flip-flop of the FPGA does, and
+        # idles at 1 only from the first clock edge of the reset: the reset holds the pin high
+        # meanwhile, so the line shows no falling edge (a start bit to the far end) at power-up.
+        tx.next = core_tx or rst
 
     illegal = Signal(bool(0))
     watch = input_watch(core_clk, rst, rx, illegal, divisor)
@@ -264,7 +273,7 @@ def board_top(clk, button, rx, tx, led, clock_hz, leds, led_active=1, button_act
     def drive_leds():
         led.next = lit ^ inverted
 
-    return (clocking, synchroniser, release, logic, watch, stretcher, blinker, mirror_status,
+    return (clocking, synchroniser, release, logic, drive_tx, watch, stretcher, blinker, mirror_status,
             drive_leds)
 
 

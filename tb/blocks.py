@@ -172,11 +172,15 @@ def unknown(kind, name, valid):
 # The board top's bench (tb/test_board.py, rtl/board.py): the processor on the ULX3S's pins, UART at
 # the board's real divisor, on Verilator. The default tier checks power-on, the illegal-input LED
 # and the first replies of a game as black (book moves and searches); the full tier whole games in
-# both colours, a reset by the button and the game-over LED.
+# both colours, a reset by the button and the game-over LED. The regression runs the board on
+# Verilator only; the Icarus sets (power-on, the illegal-input LED and the first replies as black)
+# serve ``gamechip gatelevel``, whose netlists run on both simulators.
 BOARD_PLANS = {
-    "default": {"verilator": (["power_on", "illegal_input", "game_black"], {"GAMECHIP_BOARD_MAX_REPLIES": "12"})},
+    "default": {"verilator": (["power_on", "illegal_input", "game_black"], {"GAMECHIP_BOARD_MAX_REPLIES": "12"}),
+                "icarus": (["power_on", "illegal_input", "game_black"], {"GAMECHIP_BOARD_MAX_REPLIES": "4"})},
     "full": {"verilator": (["power_on", "illegal_input", "game_black", "game_white", "button_reset", "game_over"],
-                           {})},
+                           {}),
+             "icarus": (["power_on", "illegal_input", "game_black"], {"GAMECHIP_BOARD_MAX_REPLIES": "12"})},
 }
 
 

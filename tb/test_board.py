@@ -39,11 +39,10 @@ from golden.processor import SEARCH, GoldenProcessor
 from rtl.board import BOARDS
 from rtl.designs import PROCESSOR_BUDGET
 from tb.blocks import board_plan
-from tb.host import runner
+from tb.host.board_bench import run_board_bench
 from tb.sim.batch import progress, start_clock
 from tb.sim.referee_line import NO_REPLY, QueueEndpoint, RefereeLine
 
-DESIGN = "board_ulx3s"
 BOARD = BOARDS["ulx3s"]
 CLOCK_NS = 10
 DIVISOR = BOARD.divisor
@@ -235,13 +234,6 @@ async def game_over(dut):
 
 
 # --- pytest -------------------------------------------------------------------------------
-
-def run_board_bench(sim, tests, env=None, tag=""):
-    """Run cocotb ``tests`` of this bench on ``sim`` (the HDL-clocked harness is the top level)."""
-    full_env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"), **(env or {})}
-    return runner.run_design(DESIGN, sim, "tb.test_board", tests, env=full_env, tag="-".join(filter(None, (tag, "clocked"))),
-                             clocked=True, quick_build=True, short_run=True, quiet=True)
-
 
 @pytest.mark.parametrize("sim", ["verilator"])
 def test_board(sim):
