@@ -34,6 +34,7 @@ from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 from golden.board import draw, format_board
 from golden.search import MINUS_INFINITY, PLUS_INFINITY, search_events
 from tb.checks.search_cases import SCALES, aimed_cases, deep_cases, directed_cases, endgame_cases, random_cases
+from tb.checks.aimed_search import cut_at_15_cases, full_board_cases
 from tb.blocks import regression_tier
 from tb.checks.coverage_benches import context_bins
 from tb.checks.coverage_samplers import CoverageRecorder
@@ -449,6 +450,23 @@ async def aimed_deep(dut):
 
 
 @cocotb.test()
+async def aimed_full_boards(dut):
+    """Full boards split between the colours by a row or column boundary, either side to move
+    (tb.checks.aimed_search full_board_cases): finished games at the root, whose lines give every
+    pattern cell of the node's and the evaluator's move checkers every run that can reach it, for
+    either side; the Verilator runs that collect code coverage add it (CODE_COVERAGE_TESTS)."""
+    await check_searches(dut, full_board_cases(), "aimed_full_boards")
+
+
+@cocotb.test()
+async def aimed_cut_at_15(dut):
+    """A depth-16 search in which a node at ply 15 cuts its parent off, so that the engine returns
+    two levels from level 15 (tb.checks.aimed_search cut_at_15_cases); the Verilator runs that
+    collect code coverage add it (CODE_COVERAGE_TESTS)."""
+    await check_searches(dut, cut_at_15_cases(), "aimed_cut_at_15")
+
+
+@cocotb.test()
 async def replay(dut):
     with open(search_environment()["case"]) as saved:
         case = SearchCase.from_dict(json.load(saved)["case"])
@@ -556,9 +574,9 @@ def test_search(sim):
 
 
 # Aimed searches that only code coverage needs and that cost the regression seconds (the aimed
-# boards: hundreds of small searches; the deep one: thousands of nodes, each checked): gamechip
+# boards: hundreds of small searches; the deep ones: thousands of nodes, each checked): gamechip
 # coverage's Verilator runs, which collect code coverage (tb.host.toolchain CODE_COVERAGE_FOLDER), add them.
-CODE_COVERAGE_TESTS = ["aimed", "aimed_deep"]
+CODE_COVERAGE_TESTS = ["aimed", "aimed_deep", "aimed_full_boards", "aimed_cut_at_15"]
 
 
 def code_coverage_tests(sim):

@@ -2,7 +2,10 @@
 names, per point, the generator that covers it): every total number of flips of one move up to
 the largest the board allows, captures in every number of directions at once, and stable sets
 that take every number of cycles an aimed search found, a board of high mobility. The directed set (tb.checks.directed)
-includes them, so every bench that runs it checks them.
+includes them, so every bench that runs it checks them. Not among them: every capture run from every square
+(capture_run_positions, every_direction_capture_positions) and full boards split between the colours
+(split_board_positions), which serve the benches of their own (the AXI evaluator's stream, the search bench's code
+coverage runs).
 """
 
 from golden.board import Position, square_name
@@ -137,6 +140,33 @@ def every_direction_capture_positions(size=8):
                                             f"in every direction")
             boards.setdefault((position.black, position.white), (label, position))
     return list(boards.values())
+
+
+def _span(first, last):
+    return first if first == last else f"{first}-{last}"
+
+
+def split_board_positions(size=8):
+    """Full boards cut in two by a boundary between two rows (or two columns): one colour up to the
+    boundary, the other beyond it, for every boundary, both ways round, each with either side to
+    move. A full board ends the game, so a search's root is its one terminal node, which the
+    evaluator reads as it reads a leaf at the end of a game. Every line that crosses the boundary
+    holds a disc of one colour followed by a run of the other as long as the line allows: the row
+    boundaries give every pattern cell of both move checkers (the side to move's and its
+    opponent's) every run that can reach it in the six directions with a row step, the column
+    boundaries in the two without. Not in aimed_positions (as above)."""
+    full = (1 << size * size) - 1
+    out = []
+    for axis, names in ((0, [str(row + 1) for row in range(size)]), (1, "ABCDEFGH"[:size])):
+        kind = "rows" if axis == 0 else "columns"
+        for boundary in range(size - 1):
+            low = sum(1 << square for square in range(size * size) if divmod(square, size)[axis] <= boundary)
+            for low_colour, high_colour, black in (("black", "white", low), ("white", "black", full & ~low)):
+                label = (f"aimed: full board, {low_colour} on {kind} {_span(names[0], names[boundary])}, "
+                         f"{high_colour} on {_span(names[boundary + 1], names[-1])}")
+                position = Position(black, full & ~black, False, size)
+                out += [(f"{label}, black to move", position), (f"{label}, white to move", position.swap_side())]
+    return out
 
 
 def aimed_positions(size=8):
