@@ -393,6 +393,22 @@ def test_chess_board_pictures_fill_the_squares_of_the_wrong_move():
         assert svg.count('fill="#d62728"') == 2  # the from and to squares, filled red
 
 
+def test_repetition_pictures_step_over_idle_and_a_later_init():
+    """A repetition case's commands that move no piece (idle steps, an init after the first) are
+    passed over on the way to the first difference; the view has what write_replay_views reads."""
+    from gamechip.views.replay import board_pictures
+
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    outputs = [(0, 0, 0, 0, 0, 63)] * 5
+    record = {"block": "chess_repetition", "design": "chess_repetition", "sim": "icarus", "seed": 1,
+              "case": {"fen": fen, "label": "x", "kind": "repetition", "mode": 0,
+                       "moves": ["init", "idle", "g1f3", "init", "idle"], "dbg": [1, 1, 1, 1, 1]},
+              "expected": repr(outputs[:4] + [(0, 0, 0, 0, 0, 1)]), "actual": repr(outputs)}
+    view, pictures = board_pictures(record)
+    assert (view.vector, view.cycle, view.expected_outputs) == (4, None, {})
+    assert "after command 4 (idle)" in pictures["board-expected.svg"]
+
+
 def test_a_run_that_failed_before_any_check_shows_the_first_traceback_however_far_up():
     from tb.host.runner import RunResult
 

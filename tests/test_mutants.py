@@ -102,6 +102,12 @@ MUTANTS = {
         "chess_repetition", "chess/repetition.py",
         "inside.next = inside_before and count >= k and not irrev",
         "inside.next = inside_before and count >= k"),
+    # a cycle without a command empties the window (the count cleared): only the bench's idle steps
+    # give the detector such cycles (the batch harness gives a command at every other clock edge)
+    "chess_repetition forgets its stored plies on a cycle without a command": (
+        "chess_repetition", "chess/repetition.py",
+        "            wtm.next = not wtm\n\n    return cells",
+        "            wtm.next = not wtm\n        else:\n            count.next = 0\n\n    return cells"),
 }
 
 

@@ -52,10 +52,11 @@ def board_pictures(record):
 
 
 class _ChessView:
-    """Where a chess case first differs: its request (vector) index; the waveform marker uses it."""
+    """Where a chess case first differs: its request (vector) index; the waveform marker uses it.
+    No expected port values: the signal window marks the request without them."""
 
     def __init__(self, vector):
-        self.vector, self.cycle = vector, None
+        self.vector, self.cycle, self.expected_outputs = vector, None, {}
 
 
 def write_replay_views(record, waveform, sim_dir):

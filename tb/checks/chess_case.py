@@ -13,8 +13,9 @@ from golden.chess.encoding import format_fen, parse_fen_any
 from golden.chess.movegen import ordered_moves
 
 
-# A step of a move generator case that sends no request: the harness runs its whole cycle budget, in
-# which no reply may come and busy stays low.
+# A step that sends no request: the harness runs its whole cycle budget. In a move generator case no
+# reply may come in it and busy stays low; in a repetition detector case no command is given, and the
+# outputs must still show what the last command left.
 IDLE = "idle"
 
 
@@ -25,7 +26,7 @@ class ChessCase:
     kind: str = "walk"  # walk: start, then next after every move of the golden list; entry: start, then
     # next after the listed moves (any order; IDLE: a step without any request); repetition: detector commands
     mode: int = 0  # 1: captures only
-    moves: tuple = ()  # entry: the last_mv of each next (UCI); repetition: "init", a UCI move (push) or "pop"
+    moves: tuple = ()  # entry: the last_mv of each next (UCI); repetition: "init", a UCI move (push), "pop" or IDLE
     dbg: tuple = ()  # repetition: rd_dbg_k of each command
 
     @property

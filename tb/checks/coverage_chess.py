@@ -7,6 +7,7 @@ import chess
 
 from golden.chess.encoding import word_move
 from golden.chess.movegen import DONE, ILLEGAL, MOVE, victim
+from tb.checks.chess_case import IDLE
 
 PIECES = {chess.PAWN: "P", chess.KNIGHT: "N", chess.BISHOP: "B", chess.ROOK: "R", chess.QUEEN: "Q", chess.KING: "K"}
 VICTIMS = {0: "none", **PIECES}
@@ -69,9 +70,17 @@ def sample_chess_movegen(case, expected, hits, size):
 
 
 def sample_chess_repetition(case, expected, hits, size):
-    keys = []
-    for command, (rep, rep_dist, near, _, _, dbg_d) in zip(case.moves, expected):
+    keys, previous, previous_k = [], None, None
+    for command, k, (rep, rep_dist, near, _, _, dbg_d) in zip(case.moves, case.dbg, expected):
+        if command == IDLE:   # no command: what the detector keeps across it
+            keys.append(f"idle_after:{previous}")
+            keys += [f"idle_kept:{name}" for name, shown in (("rep", rep), ("near", near)) if shown]
+            if k != previous_k and dbg_d != 63:
+                keys.append("idle_kept:debug_d_new_k")
+            previous, previous_k = "idle", k
+            continue
         kind = "init" if command == "init" else "pop" if command == "pop" else "push"
+        previous, previous_k = kind, k
         keys.append(f"command:{kind}")
         if rep:
             keys.append(f"rep_distance:{rep_dist}")

@@ -89,7 +89,7 @@ def _chess_case(record, source):
     if not isinstance(moves, list):
         raise CaseFileError(f"{source}: 'moves' must be a list, got {moves!r}")
     for move in moves:
-        if kind == "repetition" and move in ("init", "pop"):
+        if kind == "repetition" and move in ("init", "pop", IDLE):
             continue
         if kind == "entry" and move == IDLE:
             continue
@@ -97,10 +97,16 @@ def _chess_case(record, source):
             chess.Move.from_uci(move)
         except (ValueError, TypeError):
             raise CaseFileError(f"{source}: {move!r} is not a move in UCI form (e2e4, e7e8q)"
-                                + (f" or {IDLE!r}" if kind == "entry" else ""))
+                                + (f" or {IDLE!r}" if kind == "entry" else
+                                   f", 'init', 'pop' or {IDLE!r}" if kind == "repetition" else ""))
     dbg = case.get("dbg", [])
     if not isinstance(dbg, list) or not all(_whole(k) and 0 <= k < 64 for k in dbg):
         raise CaseFileError(f"{source}: 'dbg' must be a list of distances 0..63, got {dbg!r}")
+    if kind == "repetition" and (not moves or moves[0] != "init"):
+        # SPEC-chess §6 says nothing of the detector before its first init, so the bench checks from there
+        raise CaseFileError(f"{source}: a repetition case starts with 'init', got {moves[:1]!r}")
+    if kind == "repetition" and len(dbg) != len(moves):
+        raise CaseFileError(f"{source}: 'dbg' needs one rd_dbg_k per command: {len(moves)} commands, {len(dbg)} values")
     try:
         return ChessCase.from_dict(case)
     except KeyError as error:
