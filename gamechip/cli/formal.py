@@ -16,8 +16,13 @@ def formal_arguments(parser):
     parser.add_argument("--no-equivalence", action="store_true", help="skip netlist-against-RTL equivalence")
     parser.add_argument("--no-proofs", action="store_true", help="skip the property proofs")
     parser.add_argument("--replay", action="store_true",
-                        help="replay each planted bug's case file on Icarus (the bench must fail too)")
+                        help="replay each planted bug's case file on Icarus (the bench must fail too), or for "
+                             "a block without a batch bench its counterexample trace (see --replay-trace)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--replay-trace", metavar="FOLDER",
+                        help="only replay a saved counterexample (a replays/<design>-planted folder) on Icarus: "
+                             "on the planted copy it must fail as the proof did, on the RTL pass; writes "
+                             "planted.vcd and rtl.vcd there")
 
 
 def run_formal(args):
@@ -26,6 +31,8 @@ def run_formal(args):
     from rtl.designs import PORTS
     from tb.host.runner import resolve_rtl_root
 
+    if args.replay_trace:
+        return replay_trace(args.replay_trace)
     designs = list(dict.fromkeys(args.designs or list(PORTS)))
     for design in designs:
         if design not in PORTS:
@@ -47,6 +54,24 @@ def run_formal(args):
         print(f"\n{word}: {'unchecked at this depth: ' + ', '.join(unchecked) + '; ' if unchecked else ''}"
               f"summary in {out / 'summary.json'}")
     return 0 if passed else 1
+
+
+def replay_trace(folder):
+    """``--replay-trace``: 0 when the planted copy fails as the proof did and the RTL passes."""
+    from pathlib import Path
+
+    from gamechip.formal.replay import RECORD, ReplayError, verdicts
+
+    if not (Path(folder) / RECORD).is_file():
+        raise UsageError(f"--replay-trace: {folder} is not a replay folder (no {RECORD}; gamechip formal writes "
+                         f"them under <out>/replays/)")
+    try:
+        said, ok = verdicts(folder)
+    except ReplayError as error:
+        raise UsageError(f"--replay-trace: {error}")
+    print(f"planted bug: {said['planted']}\nRTL:         {said['rtl']}")
+    print(f"\n{'PASS' if ok else 'FAIL'}: the counterexample {'replays' if ok else 'does not replay'} in simulation")
+    return 0 if ok else 1
 
 
 COMMANDS = {"formal": (formal_arguments, run_formal)}

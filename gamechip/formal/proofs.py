@@ -260,15 +260,13 @@ def assertion_names(harness_text):
     return _ASSERT_NAME.findall(harness_text)
 
 
-def run(proof, rtl_root, work, variant="rtl", progress=None):
-    """Run ``proof`` on the converted designs of ``rtl_root`` in folder ``work``; an Outcome."""
+def write_sources(proof, rtl_root, work, harness_text=None):
+    """Write into ``work`` what ``proof`` reads: the proof's own copies of the converted designs
+    of ``rtl_root`` (probes and cuts made), the generated references and the harness
+    (``harness_text`` instead of the harness file when given); the file names, designs first."""
     from tb.host.runner import hdl_dir
 
-    env = tool_environment()
     work = Path(work)
-    if work.exists():
-        shutil.rmtree(work)
-    work.mkdir(parents=True)
     sources = []
     for design in proof.instantiated:
         verilog = (hdl_dir(design, rtl_root) / f"{design}.v").read_text()
@@ -280,9 +278,20 @@ def run(proof, rtl_root, work, variant="rtl", progress=None):
         pattern, generate = GENERATED[kind]
         (work / pattern.format(size)).write_text(generate(size))
         sources.append(pattern.format(size))
-    harness_text = proof.harness.read_text()
-    shutil.copy(proof.harness, work / proof.harness.name)
+    (work / proof.harness.name).write_text(proof.harness.read_text() if harness_text is None else harness_text)
     sources.append(proof.harness.name)
+    return sources
+
+
+def run(proof, rtl_root, work, variant="rtl", progress=None):
+    """Run ``proof`` on the converted designs of ``rtl_root`` in folder ``work``; an Outcome."""
+    env = tool_environment()
+    work = Path(work)
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    sources = write_sources(proof, rtl_root, work)
+    harness_text = proof.harness.read_text()
     (work / f"{proof.design}.sby").write_text(sby_config(proof, sources))
     if progress:
         progress(f"formal: {proof.design} ({variant}): sby {proof.mode}, depth {proof.depth}, {ENGINE} ...")

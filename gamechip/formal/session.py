@@ -3,11 +3,13 @@ designs asked for, and keep their verdicts in ``summary.json``:
 
     {design: {"properties": [{"name", "status", "depth", "engine", "seconds"}],
               "equivalence": {"status", "method", "seconds"},
-              "planted_bug": {"why", "status", "caught_by", "trace", "case", "replay", "seconds"}}}
+              "planted_bug": {"why", "status", "caught_by", "trace", "case", "replay", "seconds",
+                              "trace_replay", "replay_ok", "replay_planted", "replay_rtl"}}}
 
 A property's status is ``proved`` (combinational bmc over every input, or k-induction),
 ``bounded`` (bmc from reset to ``depth`` cycles) or ``failed``; a planted bug must end
-``caught`` (its proof failed with a counterexample trace). Earlier entries of designs not run
+``caught`` (its proof failed with a counterexample trace), and a counterexample replayed in
+simulation must fail there too and pass on the project's RTL (``replay_ok``). Earlier entries of designs not run
 this time are kept, so the file describes every design that was ever run with this tree.
 """
 
@@ -36,7 +38,8 @@ def property_rows(outcome):
 
 def planted_bug(proof, rtl_root, out, replay):
     """Run ``proof`` on a copy of the RTL with its bug planted; the counterexample's VCD and,
-    where the block has a batch bench, a case file (replayed on that RTL with ``replay``)."""
+    where the block has a batch bench, a case file (replayed on that RTL with ``replay``), else a
+    trace replay folder (gamechip.formal.replay; run on both RTLs with ``replay``)."""
     from tb.host.casefile import write_case_file
 
     bug = proof.bug
@@ -47,23 +50,46 @@ def planted_bug(proof, rtl_root, out, replay):
              "seconds": outcome.seconds, "rtl_root": str(root)}
     if outcome.status == "error":
         entry["status"], entry["detail"] = "error", outcome.detail
-    if outcome.trace:
-        record = case_record(proof.design, outcome.trace, root, f"planted bug: {bug.why}")
-        if record:
-            case_file = write_case_file(out / "cases" / f"{proof.design}-planted.json", record)
-            entry["case"] = str(case_file)
-            if replay:
-                from tb.host.runner import replay_case
+    record = case_record(proof.design, outcome.trace, root, f"planted bug: {bug.why}") if outcome.trace else None
+    if outcome.trace and not record:
+        entry.update(trace_replay(proof, outcome, root, rtl_root, out, replay))
+    if record:
+        case_file = write_case_file(out / "cases" / f"{proof.design}-planted.json", record)
+        entry["case"] = str(case_file)
+        if replay:
+            from tb.host.runner import replay_case
 
-                say(f"formal: replaying {case_file} on the planted bug (icarus) ...")
-                result, _ = replay_case(case_file, waves=True, rtl_root=root)
-                entry["replay"] = "failed as expected" if not result.passed else "passed: the bench does not see it"
+            say(f"formal: replaying {case_file} on the planted bug (icarus) ...")
+            result, _ = replay_case(case_file, waves=True, rtl_root=root)
+            entry["replay"] = "failed as expected" if not result.passed else "passed: the bench does not see it"
     say(f"formal: {proof.design} with the planted bug ({bug.why}): {entry['status']}"
         + (f" by {', '.join(outcome.failed)}" if outcome.failed else "")
         + (f"; trace {outcome.trace}" if outcome.trace else "")
         + (f"; case {entry['case']} (gamechip replay {entry['case']})" if entry["case"] else "")
+        + (f"; trace replay {entry['trace_replay']} (gamechip formal --replay-trace {entry['trace_replay']})"
+           if entry.get("trace_replay") else "")
         + (f"; replay {entry['replay']}" if entry["replay"] else ""))
     return entry
+
+
+def trace_replay(proof, outcome, planted_rtl, rtl_root, out, replay):
+    """The entry fields of a counterexample replayed in simulation (gamechip.formal.replay): the
+    replay folder, and with ``replay`` its verdicts on the planted copy and on the project's RTL."""
+    from gamechip.formal import replay as trace
+
+    testbench = Path(outcome.trace).with_name(Path(outcome.trace).stem + "_tb.v")
+    if not testbench.exists():
+        return {"trace_replay": None, "replay": f"no testbench {testbench.name} beside the trace"}
+    folder = out / "replays" / f"{proof.design}-planted"
+    trace.prepare(proof, testbench, planted_rtl, rtl_root, folder, outcome.failed, proof.bug.why)
+    fields = {"trace_replay": str(folder)}
+    if replay:
+        say(f"formal: replaying the counterexample of {proof.design} on Icarus: the planted copy, then the RTL ...")
+        said, ok = trace.verdicts(folder)
+        fields.update(replay="failed as expected" if ok else "did not reproduce the proof's failure",
+                      replay_ok=ok, replay_planted=said["planted"], replay_rtl=said["rtl"])
+        say(f"formal: {proof.design} trace replay: planted bug {said['planted']}; RTL {said['rtl']}")
+    return fields
 
 
 def run_designs(designs, out, rtl_root, proofs=True, planted=True, equivalent=True, replay=False):
@@ -123,12 +149,15 @@ def verdict(summary, designs):
                          f"{prop['seconds']:.0f} s)")
         bug = entry.get("planted_bug")
         if bug:
-            passed &= bug["status"] == "caught"
+            passed &= bug["status"] == "caught" and bug.get("replay_ok", True)
             lines.append(f"{design:16} {'planted bug':28} {bug['status']}: {bug['why']}"
-                         + (f" (by {', '.join(bug['caught_by'])})" if bug.get("caught_by") else ""))
+                         + (f" (by {', '.join(bug['caught_by'])})" if bug.get("caught_by") else "")
+                         + (f"; replayed in simulation: {bug['replay']}" if bug.get("trace_replay") and bug.get("replay")
+                            else ""))
         eq = entry.get("equivalence")
         if eq:
             passed &= eq["status"] not in ("failed", "unknown")
             lines.append(f"{design:16} {'netlist = RTL':28} {eq['status']}"
-                         + (f" ({eq['seconds']:.0f} s)" if eq["status"] != "not attempted" else ""))
+                         + (f" ({eq['seconds']:.0f} s)" if eq["status"] != "not attempted" else "")
+                         + (f": {eq['detail']}" if eq.get("detail") and eq["status"] != "proved" else ""))
     return passed, unchecked, lines
