@@ -66,8 +66,11 @@ from tb.checks.evaluator import signed9
 from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, PASS_GAME_SEED_C2, GoldenProcessorProcess, JobLog,
                                  RecordingGolden, TrustingEndpoint, extra_games, formed_message, job_port_difference,
                                  noise_burst, square_tokens)
+from tb.checks.book_games import COLOURS, BookLineOpponent, book_games, mover_is_processor, processor_replies
+from tb.checks.processor_stimulus import GLITCH, GLITCH_CYCLES, ByteSweep, InProcessGolden, LateBudgetGolden, empties
 from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
+from tb.host.toolchain import coverage_only_tests
 from tb.sim.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, MUTANT_GROUP, RESULT_FILE, each_mutant, progress, start_clock
 from tb.sim.referee_line import NO_REPLY, QueueEndpoint, RefereeLine
 
@@ -114,6 +117,11 @@ class ProcessorTB(RefereeLine):
         for token in tokens:
             if token == FRAME_ERROR:
                 await self.send_byte(0x00, frame_error=True)
+            elif token == GLITCH:   # shorter than half a bit: no start bit, no frame
+                self.dut.rx.value = 0
+                await Timer(GLITCH_CYCLES * CLOCK_NS, "ns")
+                self.dut.rx.value = 1
+                await Timer(2 * BIT_NS, "ns")
             else:
                 await self.send_byte(token)
 
@@ -175,19 +183,27 @@ def golden_process():
 
 
 async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max_replies=None,
-                             on_reply=None, searches=None, on_move=None):
+                             on_reply=None, searches=None, on_move=None, bursts=None, golden=None,
+                             late_budget=None):
     """Referee one game: the processor (over its pins) against ``opponent``; check every
     reply against the golden processor, which runs in a process of its own: each referee
     message goes to it as soon as the referee sends it, so that its search runs while the
     simulator runs the processor's (with noise the bench needs its answer first: the board
     the noise is drawn for, and whether the processor will be thinking). Returns (GameResult,
-    replies, passes sent)."""
+    replies, passes sent). ``bursts``: noise of the bench's choosing instead of the random
+    bursts of ``noise_seed``, a callable (board) -> tokens. ``golden``: another golden side
+    with the interface of GoldenProcessorProcess. ``late_budget`` (empties, budget): the budget
+    port is set to ``budget`` before each message after which the processor searches a
+    position with ``empties`` empty squares or fewer (the golden side must do the same)."""
     requests, replies = queue.Queue(), queue.Queue()
     endpoint = SimEndpoint(requests, replies)
-    golden = golden_process()
+    golden = golden or golden_process()
     golden.new_game(BUDGET, DEPTH_LIMIT, CONTEXTS)
+    tb.dut.budget.value = BUDGET
     board = start_position()   # the golden endpoint's board: before the next message
     rng = random.Random(noise_seed) if noise_seed is not None else None
+    if rng is not None:
+        bursts = functools.partial(noise_burst, rng)
     referee_thread(opponent, processor_black, endpoint, requests, on_move)
     answered = passes = 0
     searches = [] if searches is None else searches   # positions the processor searched
@@ -206,11 +222,13 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
             continue
         golden.submit(message)
         answer = None
-        if rng is not None:
+        if bursts is not None:
             answer = golden.answer()
-            burst = noise_burst(rng, board)
-            coverage.noise(burst)
+            burst = bursts(board)
+            coverage.noise([token for token in burst if token != GLITCH])
             await tb.send_tokens(burst)
+        if late_budget is not None and empties(board) - (message[1] in "12345678") <= late_budget[0]:
+            tb.dut.budget.value = late_budget[1]
         await tb.send_text(message)
         if message in (YOU_LOST, YOU_WON):
             answer = answer or golden.answer()
@@ -474,6 +492,74 @@ async def games(dut):
         check_completed(result, processor_black)
 
 
+@cocotb.test()
+@ends_run_on_failure
+async def noise_bytes(dut):
+    """Every byte value, every square as a dropped move, YY once the colour is known and a glitch
+    on rx (tb.checks.processor_stimulus ByteSweep) before the messages of a game in each colour."""
+    tb = ProcessorTB(dut)
+    for processor_black in (True, False):
+        await tb.reset()
+        sweep = ByteSweep()
+        _, answered, _ = await play_refereed_game(tb, ReferencePlayer(1), processor_black, bursts=sweep,
+                                                  max_replies=SWEEP_REPLIES)
+        assert sweep.sent == set(range(256)), f"byte values never sent: {sorted(set(range(256)) - sweep.sent)}"
+        centre = {27, 28, 35, 36}
+        assert centre <= sweep.squares, f"centre squares never sent as a move: {sorted(centre - sweep.squares)}"
+        progress(f"noise_bytes: {len(sweep.sent)} byte values, {len(sweep.squares)} squares, {answered} replies")
+
+
+SWEEP_REPLIES = 10   # ByteSweep's eight bursts of 32 byte values come before the first eight messages
+
+
+@cocotb.test()
+@ends_run_on_failure
+async def book_lines(dut):
+    """A game along every book line the processor can be led through in each colour
+    (tb.checks.book_games), stopped after its reply that leaves the line; its moves on the line
+    must be the line's, from the book."""
+    tb = ProcessorTB(dut)
+    for colour in COLOURS:
+        games = book_games(colour)
+        for number, game in enumerate(games, 1):
+            await tb.reset()
+            own = []
+            await play_refereed_game(tb, BookLineOpponent(game), colour == "black",
+                                     max_replies=processor_replies(game, colour),
+                                     on_reply=lambda position, reply, status: own.append((reply, status["source"])))
+            expected = [(encode_move(move), "book") for ply, move in enumerate(game) if mover_is_processor(ply, colour)]
+            assert own[:len(expected)] == expected, (f"book line {number} as {colour}: the processor's moves "
+                                                     f"{own[:len(expected)]}, the line's {expected}")
+        progress(f"book_lines: {len(games)} book lines as {colour}")
+
+
+# RandomPlayer seeds (the processor white) whose games reach ply 16 with DEEP_BUDGET cycles a move
+# once DEEP_EMPTIES squares or fewer are empty (found with the golden processor): stack levels 7-15.
+DEEP_GAMES = (2, 5)
+DEEP_EMPTIES, DEEP_BUDGET = 14, 400_000
+
+
+@cocotb.test()
+@ends_run_on_failure
+async def deep_endgame(dut):
+    """Whole games whose last moves the processor searches with DEEP_BUDGET cycles, checked
+    against the golden processor with the same budgets (processor_stimulus LateBudgetGolden)."""
+    tb = ProcessorTB(dut)
+    tb.reply_timeout_ns = (20 * DEEP_BUDGET + 64 * DIVISOR + 2000) * CLOCK_NS
+    golden = InProcessGolden(lambda budget, depth, contexts: LateBudgetGolden(budget, depth, contexts,
+                                                                               DEEP_EMPTIES, DEEP_BUDGET))
+    for seed in DEEP_GAMES:
+        await tb.reset()
+        depths = []
+        result, _, _ = await play_refereed_game(tb, RandomPlayer(seed), False, golden=golden,
+                                                late_budget=(DEEP_EMPTIES, DEEP_BUDGET),
+                                                on_reply=lambda position, reply, status: depths.append(status["depth"]))
+        check_completed(result, False)
+        progress(f"deep_endgame: RandomPlayer({seed}): deepest iteration {max(depths)}")
+        if CONTEXTS == 1:
+            assert max(depths) == DEPTH_LIMIT, f"RandomPlayer({seed}): deepest iteration {max(depths)}, expected {DEPTH_LIMIT}"
+
+
 # A RandomPlayer seed whose game against the golden processor playing black makes the processor
 # pass before the end (found as tb.checks.processor pass_game_seed finds PASS_GAME_SEED for white)
 BLACK_PASS_GAME_SEED = 84
@@ -585,10 +671,17 @@ async def play(dut):
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_processor(sim):
     tests, env = processor_plan(sim)
-    outcome = run_processor_bench(sim, tests, env)
+    outcome = run_processor_bench(sim, tests + coverage_only_tests(sim, CODE_COVERAGE_TESTS), env)
     if not outcome.passed:
         pytest.fail(f"processor bench on {sim} ({', '.join(tests)}) failed:\n"
                     f"{outcome.log[-4000:]}", pytrace=False)
+
+
+# Aimed stimulus that only code coverage needs (every byte value, every reachable book line, deep
+# endgame searches: a few minutes of simulation): gamechip coverage's Verilator runs, which collect
+# code coverage (tb.host.toolchain CODE_COVERAGE_FOLDER), add them.
+CODE_COVERAGE_TESTS = ["noise_bytes", "book_lines", "deep_endgame"]
+
 
 
 @pytest.mark.parametrize("sim", [pytest.param(sim, marks=pytest.mark.full if sim == "ghdl" else ())

@@ -40,6 +40,7 @@ from tb.checks.coverage_benches import context_bins
 from tb.checks.coverage_samplers import CoverageRecorder
 from tb.host import runner
 from tb.host.search_bench import DESIGN, INTERLEAVED, replay_search_case, run_search_bench
+from tb.host.toolchain import coverage_only_tests
 from tb.sim.results import SearchCounts, case_record, end_run_if_failed, environment, progress, record_result
 from tb.host.run_files import ACTUAL_FILE, CASE_FILE
 from tb.checks.search import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, LEAF_FIELDS, STALL_CYCLES,
@@ -569,7 +570,7 @@ def test_search(sim):
     scale = os.environ.get("GAMECHIP_SEARCH_SCALE") or SCALE_FOR_SIM[regression_tier()][sim]
     if scale not in SCALES:
         pytest.fail(f"GAMECHIP_SEARCH_SCALE must be one of {', '.join(SCALES)}, got '{scale}'", pytrace=False)
-    tests = SEARCH_TESTS[regression_tier()][sim] + code_coverage_tests(sim)
+    tests = SEARCH_TESTS[regression_tier()][sim] + coverage_only_tests(sim, CODE_COVERAGE_TESTS)
     settle_run(run_search_bench(sim, tests, scale, seed), "the search bench")
 
 
@@ -578,11 +579,6 @@ def test_search(sim):
 # coverage's Verilator runs, which collect code coverage (tb.host.toolchain CODE_COVERAGE_FOLDER), add them.
 CODE_COVERAGE_TESTS = ["aimed", "aimed_deep", "aimed_full_boards", "aimed_cut_at_15"]
 
-
-def code_coverage_tests(sim):
-    from tb.host.toolchain import CODE_COVERAGE_FOLDER
-
-    return CODE_COVERAGE_TESTS if sim == "verilator" and os.environ.get(CODE_COVERAGE_FOLDER) else []
 
 
 def settle_run(outcome, bench):
@@ -612,6 +608,6 @@ INTERLEAVED_TESTS = {"default": {"verilator": ["directed", "random_play", "endga
 @pytest.mark.parametrize("sim", [pytest.param(sim, marks=pytest.mark.full) if sim == "ghdl" else sim
                                  for sim in runner.SIMULATORS])
 def test_search_interleaved(sim):
-    tests = INTERLEAVED_TESTS[regression_tier()][sim] + code_coverage_tests(sim)
+    tests = INTERLEAVED_TESTS[regression_tier()][sim] + coverage_only_tests(sim, CODE_COVERAGE_TESTS)
     settle_run(run_search_bench(sim, tests, "tiny", monitor="python", design=INTERLEAVED),
                "the interleaved search bench")

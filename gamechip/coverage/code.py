@@ -244,10 +244,94 @@ def guard_beyond_run_length(context, line):
     return False
 
 
+LOADED, GATE = r"^(\s*){register} <= (.*);$", re.compile(r"^\s*(?:else\s+)?if \(\(?(\w+)\)?\) begin$")
+
+
+def rom_ones(context, subject, output):
+    """The items of the ``case (subject)`` (a ROM) setting ``output`` non-zero, or None without one."""
+    for number, text in enumerate(context.lines, 1):
+        if CASE_SUBJECT.match(text) and CASE_SUBJECT.match(text)[1] == subject:
+            items = {}
+            for item_text in context.lines[number:]:
+                if item_text.strip() == "endcase":
+                    break
+                found = re.match(rf"^\s*(\d+): {output} = (\d+);$", item_text)
+                if found:
+                    items[int(found[1])] = int(found[2])
+            if items:
+                return {value for value, bit in items.items() if bit}
+    return None
+
+
+def case_item_never_loaded(context, line):
+    """Whether ``line`` is a case item whose register never holds its value: each assignment to the
+    register is a constant or ``register <= data;`` right under ``if (gate)``, gate a ROM of data."""
+    item = case_item(context, line)
+    if item is None:
+        return False
+    known = context.__dict__.setdefault("values_held", {})   # register -> the values it can hold, or None
+    known.setdefault(item[0], values_held(context, item[0]) if item[0] not in known else None)
+    if known[item[0]] is None:
+        return False
+    if item[1] is None:   # the default stands for every value no item lists
+        return not (known[item[0]] - listed_items(context, line))
+    return item[1] not in known[item[0]]
+
+
+def listed_items(context, default_line):
+    """The values the items of a case list before its ``default`` item at ``default_line``."""
+    _, case_line = enclosing(context, default_line, CASE_SUBJECT)
+    return {case_item(context, n)[1] for n in range(case_line + 1, default_line)
+            if CASE_ITEM.match(context.lines[n - 1])} - {None}
+
+
+def values_held(context, register):
+    """The values ``register`` can hold by case_item_never_loaded's rule, or None."""
+    held = set()
+    loads = [(number, m) for number, text in enumerate(context.lines, 1)
+             if (m := re.match(LOADED.format(register=re.escape(register)), text))]
+    assigned_otherwise = re.compile(rf"^\s*{re.escape(register)}(\[.*\])? =|^\s*{re.escape(register)}\[.*\] <=")
+    if not loads or any(assigned_otherwise.match(text) for text in context.lines):
+        return None
+    for number, load in loads:
+        if load[2].isdigit():
+            held.add(int(load[2]))
+            continue
+        if not re.fullmatch(r"\w+", load[2]):   # loaded from an expression: no bound
+            return None
+        indent = len(load[1])
+        parent = next((n for n in range(number - 1, 0, -1)
+                       if len(context.lines[n - 1]) - len(context.lines[n - 1].lstrip()) < indent), None)
+        gate = GATE.match(context.lines[parent - 1]) if parent else None
+        ones = rom_ones(context, load[2], gate[1]) if gate else None
+        if ones is None:
+            return None
+        held |= ones
+    return held
+
+
+def unreachable_book_item(context, line):
+    """Whether ``line`` is an item of the openings trie's ROMs (rtl/openings.py, at its ``node`` and
+    ``cursor``) that no game reads: tb.checks.book_games unread_trie_items (from the book and the
+    golden rule); the default when every node it stands for is one (they hold only node numbers)."""
+    item = case_item(context, line)
+    kind = None if item is None else item[0].rpartition("_")[2]
+    if kind not in ("node", "cursor"):
+        return False
+    from rtl.openings import book_trie
+    from tb.checks.book_games import unread_trie_items
+
+    unread = unread_trie_items()[kind]
+    if item[1] is not None:
+        return item[1] in unread
+    return set(range(len(book_trie()))) - listed_items(context, line) <= unread
+
+
 # Facts about the converted netlist an explanation may require besides its patterns: the name an
 # entry's ``check`` gives -> a function (design context, line) -> whether the fact holds there.
 CHECKS = {"beyond_run_length": case_item_beyond_run_length, "excluded_by_guard": case_item_excluded_by_guard,
-          "guard_beyond_run_length": guard_beyond_run_length}
+          "guard_beyond_run_length": guard_beyond_run_length, "never_loaded": case_item_never_loaded,
+          "unreachable_book_item": unreachable_book_item}
 
 
 @dataclass

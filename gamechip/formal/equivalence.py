@@ -195,7 +195,8 @@ def check(design, rtl_root, work, progress=None):
     sequential = any(name == "clk" for name, _, _ in ports)
     if progress:
         progress(f"equivalence: {design}: synth_{FAMILY} as gamechip area does, then "
-                 + ("induction over the register correspondence ..." if sequential else "a SAT miter against the RTL ..."))
+                 + ("a SAT miter against the RTL ..." if not sequential or design in BOUNDED_ONLY
+                    else "induction over the register correspondence ..."))
     try:
         synthesise(design, FAMILY, source, work)
         gate = flattened_netlist(design, work)

@@ -134,6 +134,12 @@ def verilator_coverage_command():
 CODE_COVERAGE_FOLDER = "GAMECHIP_CODE_COVERAGE"
 
 
+def coverage_only_tests(sim, tests):
+    """``tests`` (a bench's tests that only code coverage needs: they cost the regression time) when
+    this is a Verilator run collecting code coverage (CODE_COVERAGE_FOLDER set), else none."""
+    return list(tests) if sim == "verilator" and os.environ.get(CODE_COVERAGE_FOLDER) else []
+
+
 def requested_coverage_file(design, sim, coverage):
     """The coverage data file of a run of ``design`` on ``sim``: ``coverage`` when given (Verilator
     only: ValueError otherwise), else on Verilator a new file in the CODE_COVERAGE_FOLDER folder when
