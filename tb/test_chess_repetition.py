@@ -20,11 +20,11 @@ import pytest
 
 from golden.chess.encoding import format_fen
 from golden.chess.positions import random_game, repetition_cycle, repetition_walk
-from golden.chess.repetition import RepetitionModel, entry_of
+from golden.chess.repetition import entry_of
 from tb.host import runner
 from tb.sim.batch import BlockCheck, check_cases_counting_cycles, hex_field, run_replay
 from tb.checks.aimed_chess import repetition_cases
-from tb.checks.chess_case import IDLE, ChessCase
+from tb.checks.chess_case import IDLE, ChessCase, repetition_outputs
 from tb.checks.responses import MAX_CYCLES
 
 OUTPUT_CYCLES = 4  # SPEC-chess §6: outputs valid at most 4 cycles after a command
@@ -150,22 +150,7 @@ class ChessRepetitionCheck(BlockCheck):
         return "\n".join(lines)
 
     def expected(self, case):
-        board, model, out = case.board, None, []
-        for command, dbg in zip(case.moves, case.dbg):
-            if command == IDLE:
-                pass   # no command: the model's state, and so every output, stays as it is
-            elif command == "init":
-                model = RepetitionModel(board)
-            elif command == "pop":
-                board.pop()
-                model.pop(board)
-            else:
-                move = chess.Move.from_uci(command)
-                model.push(board, move)
-                board.push(move)
-            o = model.outputs(dbg)
-            out.append((o.rep, o.rep_dist, o.near, o.near_from, o.near_to, o.dbg_d))
-        return out
+        return repetition_outputs(case)
 
     def parse(self, lines, cases):
         out, index = [], 0

@@ -11,8 +11,8 @@ import pytest
 
 from gamechip.coverage.plan import design_plans
 from golden.chess.encoding import format_fen
-from golden.chess.repetition import RepetitionModel, transposition_distance
-from tb.checks.chess_case import IDLE, ChessCase
+from golden.chess.repetition import transposition_distance
+from tb.checks.chess_case import IDLE, ChessCase, repetition_outputs
 from tb.checks.coverage_chess import sample_chess_repetition
 from tb.host.casefile import CaseFileError, parse_case_record, read_case_file, write_case_file
 from tb.host.shrink import CommandPrefixes
@@ -34,22 +34,7 @@ def record_of(case):
 
 
 def expected_outputs(case):
-    """The outputs after each step, from the golden model: an idle step asks the model for its
-    outputs at the step's rd_dbg_k and changes nothing."""
-    board, model, out = case.board, None, []
-    for command, k in zip(case.moves, case.dbg):
-        if command == "init":
-            model = RepetitionModel(board)
-        elif command == "pop":
-            board.pop()
-            model.pop(board)
-        elif command != IDLE:
-            move = chess.Move.from_uci(command)
-            model.push(board, move)
-            board.push(move)
-        o = model.outputs(k)
-        out.append((o.rep, o.rep_dist, o.near, o.near_from, o.near_to, o.dbg_d))
-    return out
+    return repetition_outputs(case)
 
 
 def test_a_case_with_idle_steps_round_trips_through_a_case_file(tmp_path):

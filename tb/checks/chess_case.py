@@ -83,3 +83,25 @@ def entry_case(board, label, rng, mode=0):
 
 def start_case(board, label, fen=None):
     return ChessCase(fen or format_fen(board), label, "start")
+
+
+def repetition_outputs(case):
+    """The repetition detector's outputs (rep, rep_dist, near, near_from, near_to, rd_dbg_d) after
+    each command of a repetition ``case``, from the golden model (golden/chess/repetition.py): an
+    idle step changes nothing and is answered at its own rd_dbg_k."""
+    from golden.chess.repetition import RepetitionModel
+
+    board, model, out = case.board, None, []
+    for command, dbg in zip(case.moves, case.dbg):
+        if command == "init":
+            model = RepetitionModel(board)
+        elif command == "pop":
+            board.pop()
+            model.pop(board)
+        elif command != IDLE:
+            move = chess.Move.from_uci(command)
+            model.push(board, move)
+            board.push(move)
+        o = model.outputs(dbg)
+        out.append((o.rep, o.rep_dist, o.near, o.near_from, o.near_to, o.dbg_d))
+    return out
