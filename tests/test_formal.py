@@ -119,6 +119,8 @@ def test_disc_flipper_n4_netlist_is_equivalent_to_its_rtl(tmp_path):
     result = equivalence.check("disc_flipper_n4", ROOT, tmp_path)
     assert result["status"] == "proved", result
     assert equivalence.check("search", ROOT, tmp_path)["status"] == "not attempted"
+    stable = equivalence.check("stable_discs", ROOT, tmp_path)
+    assert stable["status"] == "not attempted" and "adder trees" in stable["method"], stable
 
 
 def test_the_area_evidence_column_reads_both_summaries(tmp_path):
