@@ -499,9 +499,9 @@ async def searches_streamed(dut):
     from tb.host.harness import AXI_RESPONSES, AXI_STALLS, AXI_TRANSACTIONS
 
     sim, seed = os.environ.get("GAMECHIP_SIM", "?"), int(os.environ.get("GAMECHIP_SEED", "1"))
-    path = os.environ.get(STREAM_ENV)
-    if not path:
-        path = "regression_stream.hex"
+    given = os.environ.get(STREAM_ENV)
+    path = given or "regression_stream.hex"
+    if not given:
         regression_stream(path, seed)
     with open(path) as stream:
         total = sum(1 for line in stream if line.strip() and not line.startswith("//"))
@@ -525,9 +525,9 @@ async def searches_streamed(dut):
         comparison = axi_stream.compare(expected.result(), lines, context, contexts, done)
         checked, cycles, done = checked + comparison.checked, cycles + comparison.cycles, done + len(words)
         if comparison.failure:
-            if not os.environ.get(STREAM_ENV):   # the regression's stream: rewritten by the next run
-                shutil.copyfile(path, FAILURE_STREAM_FILE)
-            kept = path if os.environ.get(STREAM_ENV) else FAILURE_STREAM_FILE
+            kept = given
+            if not given:   # the regression's stream is written again by the next run: a copy beside the case
+                kept = shutil.copyfile(path, FAILURE_STREAM_FILE)
             case = {"test": "searches_streamed", "stream": os.path.abspath(kept),
                     "stalls": AXI_STALLS in cocotb.plusargs, "first_transaction": done}
             message = (f"MISMATCH in evaluator_axi on {sim}, seed {seed}, test searches_streamed "

@@ -25,7 +25,7 @@ import subprocess
 import time
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # the MyHDL source of each converted line (generator_of, rtl_generators, verilog_blocks: also the tests')
@@ -209,9 +209,7 @@ def case_item_beyond_run_length(context, line):
         return False
     if item[1] is not None:
         return item[1] > largest
-    _, case_line = enclosing(context, line, CASE_SUBJECT)
-    listed = {case_item(context, n)[1] for n in range(case_line + 1, line)
-              if CASE_ITEM.match(context.lines[n - 1])} - {None}
+    listed = listed_items(context, line)
     return min(set(range(len(listed) + 1)) - listed) > largest
 
 
@@ -250,7 +248,7 @@ LOADED, GATE = r"^(\s*){register} <= (.*);$", re.compile(r"^\s*(?:else\s+)?if \(
 def rom_ones(context, subject, output):
     """The items of the ``case (subject)`` (a ROM) setting ``output`` non-zero, or None without one."""
     for number, text in enumerate(context.lines, 1):
-        if CASE_SUBJECT.match(text) and CASE_SUBJECT.match(text)[1] == subject:
+        if (case := CASE_SUBJECT.match(text)) and case[1] == subject:
             items = {}
             for item_text in context.lines[number:]:
                 if item_text.strip() == "endcase":
@@ -269,13 +267,14 @@ def case_item_never_loaded(context, line):
     item = case_item(context, line)
     if item is None:
         return False
-    known = context.__dict__.setdefault("values_held", {})   # register -> the values it can hold, or None
-    known.setdefault(item[0], values_held(context, item[0]) if item[0] not in known else None)
-    if known[item[0]] is None:
+    if item[0] not in context.values_held:
+        context.values_held[item[0]] = values_held(context, item[0])
+    held = context.values_held[item[0]]
+    if held is None:
         return False
     if item[1] is None:   # the default stands for every value no item lists
-        return not (known[item[0]] - listed_items(context, line))
-    return item[1] not in known[item[0]]
+        return not (held - listed_items(context, line))
+    return item[1] not in held
 
 
 def listed_items(context, default_line):
@@ -340,6 +339,7 @@ class DesignContext:
     lines: list
     source_map: "SourceMap"
     pattern_bounds: dict
+    values_held: dict = field(default_factory=dict)   # register -> the values it can hold, or None (never_loaded)
 
 
 @dataclass(frozen=True)
