@@ -60,7 +60,7 @@ from golden.openings import book_move
 from golden.othello import legal_moves
 from golden.processor import SEARCH, GoldenProcessor
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_C2_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
-from tb.blocks import processor_plan
+from tb.blocks import PROCESSOR_EVERY_TEST, processor_plan
 from tb.checks.coverage_benches import ProcessorCoverage
 from tb.checks.evaluator import signed9
 from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, PASS_GAME_SEED_C2, GoldenProcessorProcess, JobLog,
@@ -687,9 +687,12 @@ CODE_COVERAGE_TESTS = ["noise_bytes", "book_lines", "deep_endgame"]
 @pytest.mark.parametrize("sim", [pytest.param(sim, marks=pytest.mark.full if sim == "ghdl" else ())
                                  for sim in runner.SIMULATORS])
 def test_processor_c2(sim):
-    """The processor with two contexts: replies, status and every job of both contexts."""
+    """The processor with two contexts: replies, status and every job of both contexts. The
+    Verilator runs that collect code coverage add the one-context processor's other tests and its
+    coverage-only ones."""
     tests, env = processor_plan(sim, "processor_c2")
-    outcome = run_processor_bench(sim, tests, env, design="processor_c2")
+    extra = [test for test in PROCESSOR_EVERY_TEST + CODE_COVERAGE_TESTS if test not in tests]
+    outcome = run_processor_bench(sim, tests + coverage_only_tests(sim, extra), env, design="processor_c2")
     if not outcome.passed:
         pytest.fail(f"processor_c2 bench on {sim} ({', '.join(tests)}) failed:\n"
                     f"{outcome.log[-4000:]}", pytrace=False)

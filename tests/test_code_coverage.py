@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from gamechip.coverage import code
-from gamechip.coverage.code import (CodeCoverageError, Explanation, SourceMap, generator_of, load_explanations,
-                                    pattern_bounds, read_points, rtl_generators, verilog_blocks)
+from gamechip.coverage import code, unhit
+from gamechip.coverage.code import read_points
+from gamechip.coverage.source_map import SourceMap, generator_of, rtl_generators, verilog_blocks
+from gamechip.coverage.unhit import CodeCoverageError, Explanation, load_explanations, pattern_bounds
 from tb.host import runner, toolchain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,9 +141,9 @@ def test_run_length_check_explains_only_case_items_beyond_the_longest_arriving_r
         ("net0_pattern_cell1_extend_pattern", 32)]
     assert pattern_bounds(VERILOG, verilog_blocks(VERILOG)) == {"p0": 1, "p1": 2, "p2": 3}
     lines = VERILOG.splitlines()
-    context = code.DesignContext(lines, source_map, pattern_bounds(VERILOG, verilog_blocks(VERILOG)))
+    context = unhit.DesignContext(lines, source_map, pattern_bounds(VERILOG, verilog_blocks(VERILOG)))
     beyond = {(source_map.block_at(n)[0], lines[n - 1].strip().split(":")[0])
-              for n in range(1, len(lines) + 1) if code.case_item_beyond_run_length(context, n)}
+              for n in range(1, len(lines) + 1) if unhit.case_item_beyond_run_length(context, n)}
     # p0 is 0 or 1: cell0 never sees 2, nor 3 (the default); p1 is at most 2: cell1 never sees 3
     assert beyond == {("net0_pattern_cell0_extend_pattern", "2"), ("net0_pattern_cell0_extend_pattern", "default"),
                       ("net0_pattern_cell1_extend_pattern", "default")}
@@ -195,7 +196,7 @@ end
 def flip_context(verilog):
     text = VERILOG.replace("endmodule", verilog + "endmodule")
     source_map = SourceMap.of(text, {})
-    return code.DesignContext(text.splitlines(), source_map, pattern_bounds(text, verilog_blocks(text)))
+    return unhit.DesignContext(text.splitlines(), source_map, pattern_bounds(text, verilog_blocks(text)))
 
 
 def lines_where(context, check):
@@ -208,23 +209,23 @@ def test_guards_and_flip_count_bounds_explain_only_what_cannot_run():
     context = flip_context(FLIPS)
     # a count is one less than the pattern it starts from; one fed by an unbounded signal (f9) has no bound
     assert context.pattern_bounds == {"p0": 1, "p1": 2, "p2": 3, "fo": 0}
-    assert lines_where(context, code.case_item_excluded_by_guard) == {
+    assert lines_where(context, unhit.case_item_excluded_by_guard) == {
         ("originate_flips", "0: fo = 7;"), ("originate_flips", "1: fo = 0;"),
         ("relay_flips", "0: f0 = 7;"), ("relay_flips", "1: f0 = 0;"), ("extend_pattern", "0: p1 = 1;"),
         ("extend_pattern", "0: p2 = 1;")}
-    assert lines_where(context, code.guard_beyond_run_length) == {
+    assert lines_where(context, unhit.guard_beyond_run_length) == {
         ("originate_flips", "if ((place && (p0 >= 2))) begin"), ("originate_flips", "case (p0)")}
     either = flip_context(FLIPS.replace("(place && (p0 >= 2))", "(place || (p0 >= 2))"))
-    assert not lines_where(either, code.guard_beyond_run_length)
-    assert ("originate_flips", "0: fo = 7;") not in lines_where(either, code.case_item_excluded_by_guard)
+    assert not lines_where(either, unhit.guard_beyond_run_length)
+    assert ("originate_flips", "0: fo = 7;") not in lines_where(either, unhit.case_item_excluded_by_guard)
 
 
 def test_the_explanations_file_is_well_formed_and_every_entry_has_a_reason():
     explanations = load_explanations()
-    assert explanations, f"{code.EXPLANATIONS} explains nothing"
+    assert explanations, f"{unhit.EXPLANATIONS} explains nothing"
     for explanation in explanations:
         assert len(explanation.reason.split()) >= 15, explanation
-        assert not explanation.check or explanation.check in code.CHECKS
+        assert not explanation.check or explanation.check in unhit.CHECKS
 
 
 @pytest.mark.parametrize("entry, expected", [
@@ -242,7 +243,7 @@ def test_a_malformed_explanation_is_refused_with_what_is_wrong(tmp_path, entry, 
 def test_an_explanation_needs_its_design_block_text_and_check_to_hold():
     lines = VERILOG.splitlines()
     source_map = SourceMap.of(VERILOG, {})
-    context = code.DesignContext(lines, source_map, pattern_bounds(VERILOG, verilog_blocks(VERILOG)))
+    context = unhit.DesignContext(lines, source_map, pattern_bounds(VERILOG, verilog_blocks(VERILOG)))
     item_zero = lines.index("            0: p1 = 1;") + 1
     guard = Explanation("top", ("*_extend_pattern",), "^0:", "guarded by p0 != 0", "excluded_by_guard")
     assert guard.matches("top", source_map.block_at(item_zero)[0], item_zero, context)
@@ -251,6 +252,37 @@ def test_an_explanation_needs_its_design_block_text_and_check_to_hold():
         "top", source_map.block_at(item_zero)[0], item_zero, context)
     assert not Explanation("top", ("*",), "^0:", "r", "beyond_run_length").matches(
         "top", source_map.block_at(item_zero)[0], item_zero, context)
+
+
+def test_a_blocks_copy_is_credited_only_with_the_lines_its_own_bench_reached_in_the_same_logic():
+    """hit_in_block_bench: the copy inside a larger design (instance names before the label, its
+    nets renamed) takes a line's hit from the block's run; a copy whose logic differs by one
+    constant, or a line the block's run did not reach, gets nothing."""
+    standalone = VERILOG
+    block_lines = standalone.splitlines()
+    item = block_lines.index("            1: p2 = 2;") + 1
+    unreached = block_lines.index("            2: p2 = 3;") + 1
+    runs = unhit.BlockRuns(lambda: [("checker", "net_block", standalone,
+                                     frozenset(range(1, len(block_lines) + 1)) - {unreached})])
+
+    def copy(text, parent="checker"):   # MyHDL's call numbers of the cells shifted by 4, as in a larger elaboration
+        renamed = (text.replace("net0_", f"top0_{parent}3_net7_").replace("cell0_", "cell4_").replace("cell1_", "cell5_")
+                   .replace("own", "top0_own").replace("opp", "top0_opp")
+                   .replace("p1", "top0_checker0_p1").replace("p2", "top0_checker0_p2"))
+        lines = renamed.splitlines()
+        return unhit.DesignContext(lines, SourceMap.of(renamed, {}), {}, block_runs=runs), lines
+
+    context, lines = copy(standalone)
+    assert unhit.hit_in_block_bench(context, lines.index("            1: top0_checker0_p2 = 2;") + 1)
+    assert lines.index("            1: top0_checker0_p2 = 2;") + 1 == item
+    assert not unhit.hit_in_block_bench(context, lines.index("            2: top0_checker0_p2 = 3;") + 1)
+    changed, lines = copy(standalone.replace("if (own[2]) begin", "if (own[5]) begin"))
+    assert not unhit.hit_in_block_bench(changed, lines.index("            1: top0_checker0_p2 = 2;") + 1)
+    swapped, lines = copy(standalone.replace("case (p1)\n            0: p2", "case (p0)\n            0: p2"))
+    assert not unhit.hit_in_block_bench(swapped, lines.index("            1: top0_checker0_p2 = 2;") + 1)
+    assert not unhit.hit_in_block_bench(unhit.DesignContext(lines, SourceMap.of("\n".join(lines), {}), {}), item)
+    elsewhere, lines = copy(standalone, parent="flipper")   # the same text in an instance of another block
+    assert not unhit.hit_in_block_bench(elsewhere, lines.index("            1: top0_checker0_p2 = 2;") + 1)
 
 
 def test_coverage_builds_get_a_build_folder_of_their_own(tmp_path):

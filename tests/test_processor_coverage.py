@@ -1,6 +1,6 @@
 """The processor bench's aimed stimulus for code coverage (tb/checks/book_games.py,
 tb/checks/processor_stimulus.py) and the explanations' checks it leans on
-(gamechip/coverage/code.py never_loaded, unreachable_book_item): the book games reach every book
+(gamechip/coverage/unhit.py never_loaded, unreachable_book_item): the book games reach every book
 node a game can reach and read every trie item the explanation leaves, checked against an
 exhaustive walk of the games and a model of the openings block's trie walk; the byte sweep sends
 every byte value and forms no message."""
@@ -9,8 +9,9 @@ from golden.board import popcount, start_position
 from golden.openings import book_lines, book_move
 from golden.othello import legal_moves, play
 from golden.processor import GoldenProcessor
-from gamechip.coverage import code
-from gamechip.coverage.code import SourceMap, pattern_bounds, verilog_blocks
+from gamechip.coverage import unhit
+from gamechip.coverage.source_map import SourceMap, verilog_blocks
+from gamechip.coverage.unhit import pattern_bounds
 from rtl.openings import book_trie
 from tb.checks.book_games import (COLOURS, BookLineOpponent, book_games, legality_problem, mover_is_processor,
                                   processor_replies, reachable_prefixes, unread_trie_items)
@@ -155,7 +156,7 @@ def test_the_late_budget_starts_at_its_number_of_empty_squares():
 
 def context_of(verilog):
     text = f"module top;\n{verilog}endmodule\n"
-    return code.DesignContext(text.splitlines(), SourceMap.of(text, {}), pattern_bounds(text, verilog_blocks(text)))
+    return unhit.DesignContext(text.splitlines(), SourceMap.of(text, {}), pattern_bounds(text, verilog_blocks(text)))
 
 
 def items_where(context, check):
@@ -195,19 +196,19 @@ end
 
 
 def test_never_loaded_explains_only_the_values_the_gate_keeps_out():
-    assert items_where(context_of(LOADED_FROM_A_ROM), code.case_item_never_loaded) == {"2: y = 7;"}
+    assert items_where(context_of(LOADED_FROM_A_ROM), unhit.case_item_never_loaded) == {"2: y = 7;"}
     # MyHDL writes the last value as the default: explained when that value is never held
     last_default = LOADED_FROM_A_ROM.replace("3: y = 8;", "default: y = 8;")
-    assert items_where(context_of(last_default), code.case_item_never_loaded) == {"2: y = 7;"}
+    assert items_where(context_of(last_default), unhit.case_item_never_loaded) == {"2: y = 7;"}
     never_three = last_default.replace("3: g = 1;", "3: g = 0;")
-    assert items_where(context_of(never_three), code.case_item_never_loaded) == {"2: y = 7;", "default: y = 8;"}
+    assert items_where(context_of(never_three), unhit.case_item_never_loaded) == {"2: y = 7;", "default: y = 8;"}
     # loaded from an expression, or without the gate, the register may hold anything
     for variant in ("pc <= (d + 1);", "pc <= e;"):
         text = LOADED_FROM_A_ROM.replace("pc <= d;", "pc <= d;\n            end\n            else begin\n"
                                          f"                {variant}")
-        assert not items_where(context_of(text), code.case_item_never_loaded), variant
+        assert not items_where(context_of(text), unhit.case_item_never_loaded), variant
     ungated = LOADED_FROM_A_ROM.replace("if (g) begin", "if (h) begin")
-    assert not items_where(context_of(ungated), code.case_item_never_loaded)
+    assert not items_where(context_of(ungated), unhit.case_item_never_loaded)
 
 
 def test_unreachable_book_item_explains_the_unread_nodes_and_the_default_only():
@@ -216,10 +217,10 @@ def test_unreachable_book_item_explains_the_unread_nodes_and_the_default_only():
     items = "".join(f"        {n}: openings0_node_has_book = 1;\n" for n in range(size - 1))   # MyHDL: the last is the default
     rom = (f"always @(openings0_node) begin: openings0_rom7_read_rom\n    case (openings0_node)\n{items}"
            f"        default: openings0_node_has_book = 0;\n    endcase\nend\n")
-    explained = items_where(context_of(rom), code.unreachable_book_item)
+    explained = items_where(context_of(rom), unhit.unreachable_book_item)
     assert size - 1 in unread["node"] and size - 1 in unread["cursor"]
     assert explained == {f"{n}: openings0_node_has_book = 1;" for n in unread["node"] - {size - 1}} | {
         "default: openings0_node_has_book = 0;"}
     cursor = rom.replace("openings0_node", "openings0_cursor")
-    assert {line.split(":")[0] for line in items_where(context_of(cursor), code.unreachable_book_item)} == {
+    assert {line.split(":")[0] for line in items_where(context_of(cursor), unhit.unreachable_book_item)} == {
         str(n) for n in unread["cursor"] - {size - 1}} | {"default"}

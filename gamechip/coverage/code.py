@@ -17,32 +17,24 @@ signal bits that went 0->1 and 1->0, each direction a point. Only the design's o
 not the bench's harness.
 """
 
-import fnmatch
 import os
 import re
 import shutil
 import subprocess
 import time
-import tomllib
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 # the MyHDL source of each converted line (generator_of, rtl_generators, verilog_blocks: also the tests')
 from gamechip.coverage.source_map import SourceMap, generator_of, rtl_generators, verilog_blocks  # noqa: F401
+from gamechip.coverage.unhit import (BlockRuns, CodeCoverageError, DesignContext, load_explanations,
+                                     pattern_bounds)
 
-ROOT = Path(__file__).resolve().parents[2]
-# Unhit lines and why no test can reach them, argued from the SPEC (reviewed like tb/mutation_waivers.json)
-EXPLANATIONS = ROOT / "tb" / "coverage_unhit.toml"
 COVERAGE_SIM = "verilator"
 # Verilator's point types, as the coverage data names them (key t)
 LINE, BRANCH, TOGGLE = "line", "branch", "toggle"
 DATA_HEADER = "# SystemC::Coverage-3\n"
-
-
-class CodeCoverageError(RuntimeError):
-    """A coverage run could not be made or read: one message says what was expected and what was
-    seen, and where the log is."""
 
 
 # --- coverage data ----------------------------------------------------------------------------
@@ -122,269 +114,6 @@ def verilator_coverage_total(data_file, annotate_dir):
     if found is None:
         raise CodeCoverageError(f"verilator_coverage printed no 'Total coverage' line for {data_file}")
     return int(found[1]), int(found[2])
-
-
-# --- explanations of unhit lines ------------------------------------------------------------------
-
-CASE_ITEM = re.compile(r"^\s*(\d+|default)\s*:")
-CASE_SUBJECT = re.compile(r"^\s*case\s*\((\w+)\)")
-ASSIGNED = re.compile(r"^\s*(\w+)\s*=")
-CONDITION = re.compile(r"^\s*(?:else\s+)?if\s*\(")
-GUARD = re.compile(r"\((\w+) (>=|!=) (\d+)\)")
-# The generators of the cell networks (rtl/cells.py, rtl/disc_flipper.py) whose outputs are
-# bounded by what arrives: a run grows by one disc a cell (Table 1), a flip count falls by one (Table 2).
-RUN_START, RUN_GROWS, COUNT_FALLS = ("_start_pattern",), ("_extend_pattern",), ("_originate_flips", "_relay_flips")
-
-
-def pattern_bounds(verilog, blocks):
-    """signal -> the largest value it can carry, for the signals of the cell networks: a
-    line_start_cell's pattern is 0 or 1, a pattern_cell's at most one more than the largest arriving
-    at it (SPEC section 2, Table 1: a run grows by one disc a cell), and a flip count one less than
-    the largest pattern or count it comes from (Table 2: a count falls by one a hop). A signal whose
-    chain leaves these networks gets no bound."""
-    lines = verilog.splitlines()
-    driven = {}   # signal -> (step, [the signals its cell's cases read])
-    for label, first, last in blocks:
-        body = lines[first - 1:last]
-        outputs = {m[1] for m in map(ASSIGNED.match, body) if m}
-        subjects = [m[1] for m in map(CASE_SUBJECT.match, body) if m]
-        if len(outputs) != 1:
-            continue
-        if label.endswith(RUN_START):
-            driven[outputs.pop()] = (1, [])
-        elif label.endswith(RUN_GROWS) and len(subjects) == 1:
-            driven[outputs.pop()] = (1, subjects)
-        elif label.endswith(COUNT_FALLS) and subjects:
-            driven[outputs.pop()] = (-1, subjects)
-    bounds, visiting = {}, set()
-
-    def bound(signal):
-        if signal not in bounds:
-            if signal not in driven or signal in visiting:
-                return None
-            visiting.add(signal)
-            step, inputs = driven[signal]
-            before = [bound(source) for source in inputs]
-            visiting.discard(signal)
-            bounds[signal] = 1 if not inputs else None if None in before else max(before) + step
-        return bounds[signal]
-
-    for signal in list(driven):
-        bound(signal)
-    return {signal: value for signal, value in bounds.items() if value is not None}
-
-
-def enclosing(context, line, pattern):
-    """The match of ``pattern`` on the nearest line before ``line`` in its always block, and that line."""
-    block = context.source_map.block_at(line)
-    if block is None:
-        return None, None
-    for number in range(line - 1, block[1] - 1, -1):
-        found = pattern.match(context.lines[number - 1])
-        if found:
-            return found, number
-    return None, None
-
-
-def case_item(context, line):
-    """(subject, value) of a case item line (value None for default), or None."""
-    item = CASE_ITEM.match(context.lines[line - 1])
-    subject, _ = enclosing(context, line, CASE_SUBJECT) if item else (None, None)
-    if subject is None:
-        return None
-    return subject[1], None if item[1] == "default" else int(item[1])
-
-
-def guards(context, line, subject):
-    """[(operator, constant)] that the condition line ``line`` puts on ``subject``."""
-    return [(op, int(k)) for name, op, k in GUARD.findall(context.lines[line - 1]) if name == subject]
-
-
-def case_item_beyond_run_length(context, line):
-    """Whether ``line`` is a case item (or default) of a cell network whose value is larger than any
-    pattern or flip count that can arrive there (pattern_bounds)."""
-    item = case_item(context, line)
-    largest = None if item is None else context.pattern_bounds.get(item[0])
-    if largest is None:
-        return False
-    if item[1] is not None:
-        return item[1] > largest
-    listed = listed_items(context, line)
-    return min(set(range(len(listed) + 1)) - listed) > largest
-
-
-def case_item_excluded_by_guard(context, line):
-    """Whether ``line`` is a case item whose value the condition around its case rules out: the
-    item 0 under ``(x != 0)``, an item below k under ``(x >= k)``."""
-    item = case_item(context, line)
-    if item is None or item[1] is None:
-        return False
-    _, case_line = enclosing(context, line, CASE_SUBJECT)
-    _, condition = enclosing(context, case_line, CONDITION)
-    if condition is None or "||" in context.lines[condition - 1]:   # only a conjunction's guards all hold
-        return False
-    return any((op == "!=" and item[1] == k) or (op == ">=" and item[1] < k)
-               for op, k in guards(context, condition, item[0]))
-
-
-def guard_beyond_run_length(context, line):
-    """Whether ``line`` is a condition (or the case right under it) that a cell network's bound makes
-    false: ``(x >= k)`` with x at most k - 1, ``(x != 0)`` with x always 0 (pattern_bounds)."""
-    condition = line if CONDITION.match(context.lines[line - 1]) else None
-    if condition is None and CASE_SUBJECT.match(context.lines[line - 1]):
-        _, condition = enclosing(context, line, CONDITION)
-    if condition is None or "||" in context.lines[condition - 1]:   # one false guard falsifies a conjunction only
-        return False
-    for name, op, k in GUARD.findall(context.lines[condition - 1]):
-        largest = context.pattern_bounds.get(name)
-        if largest is not None and ((op == ">=" and largest < int(k)) or (op == "!=" and largest == 0 == int(k))):
-            return True
-    return False
-
-
-LOADED, GATE = r"^(\s*){register} <= (.*);$", re.compile(r"^\s*(?:else\s+)?if \(\(?(\w+)\)?\) begin$")
-
-
-def rom_ones(context, subject, output):
-    """The items of the ``case (subject)`` (a ROM) setting ``output`` non-zero, or None without one."""
-    for number, text in enumerate(context.lines, 1):
-        if (case := CASE_SUBJECT.match(text)) and case[1] == subject:
-            items = {}
-            for item_text in context.lines[number:]:
-                if item_text.strip() == "endcase":
-                    break
-                found = re.match(rf"^\s*(\d+): {output} = (\d+);$", item_text)
-                if found:
-                    items[int(found[1])] = int(found[2])
-            if items:
-                return {value for value, bit in items.items() if bit}
-    return None
-
-
-def case_item_never_loaded(context, line):
-    """Whether ``line`` is a case item whose register never holds its value: each assignment to the
-    register is a constant or ``register <= data;`` right under ``if (gate)``, gate a ROM of data."""
-    item = case_item(context, line)
-    if item is None:
-        return False
-    if item[0] not in context.values_held:
-        context.values_held[item[0]] = values_held(context, item[0])
-    held = context.values_held[item[0]]
-    if held is None:
-        return False
-    if item[1] is None:   # the default stands for every value no item lists
-        return not (held - listed_items(context, line))
-    return item[1] not in held
-
-
-def listed_items(context, default_line):
-    """The values the items of a case list before its ``default`` item at ``default_line``."""
-    _, case_line = enclosing(context, default_line, CASE_SUBJECT)
-    return {case_item(context, n)[1] for n in range(case_line + 1, default_line)
-            if CASE_ITEM.match(context.lines[n - 1])} - {None}
-
-
-def values_held(context, register):
-    """The values ``register`` can hold by case_item_never_loaded's rule, or None."""
-    held = set()
-    loads = [(number, m) for number, text in enumerate(context.lines, 1)
-             if (m := re.match(LOADED.format(register=re.escape(register)), text))]
-    assigned_otherwise = re.compile(rf"^\s*{re.escape(register)}(\[.*\])? =|^\s*{re.escape(register)}\[.*\] <=")
-    if not loads or any(assigned_otherwise.match(text) for text in context.lines):
-        return None
-    for number, load in loads:
-        if load[2].isdigit():
-            held.add(int(load[2]))
-            continue
-        if not re.fullmatch(r"\w+", load[2]):   # loaded from an expression: no bound
-            return None
-        indent = len(load[1])
-        parent = next((n for n in range(number - 1, 0, -1)
-                       if len(context.lines[n - 1]) - len(context.lines[n - 1].lstrip()) < indent), None)
-        gate = GATE.match(context.lines[parent - 1]) if parent else None
-        ones = rom_ones(context, load[2], gate[1]) if gate else None
-        if ones is None:
-            return None
-        held |= ones
-    return held
-
-
-def unreachable_book_item(context, line):
-    """Whether ``line`` is an item of the openings trie's ROMs (rtl/openings.py, at its ``node`` and
-    ``cursor``) that no game reads: tb.checks.book_games unread_trie_items (from the book and the
-    golden rule); the default when every node it stands for is one (they hold only node numbers)."""
-    item = case_item(context, line)
-    kind = None if item is None else item[0].rpartition("_")[2]
-    if kind not in ("node", "cursor"):
-        return False
-    from rtl.openings import book_trie
-    from tb.checks.book_games import unread_trie_items
-
-    unread = unread_trie_items()[kind]
-    if item[1] is not None:
-        return item[1] in unread
-    return set(range(len(book_trie()))) - listed_items(context, line) <= unread
-
-
-# Facts about the converted netlist an explanation may require besides its patterns: the name an
-# entry's ``check`` gives -> a function (design context, line) -> whether the fact holds there.
-CHECKS = {"beyond_run_length": case_item_beyond_run_length, "excluded_by_guard": case_item_excluded_by_guard,
-          "guard_beyond_run_length": guard_beyond_run_length, "never_loaded": case_item_never_loaded,
-          "unreachable_book_item": unreachable_book_item}
-
-
-@dataclass
-class DesignContext:
-    """What the checks read of one converted design."""
-    lines: list
-    source_map: "SourceMap"
-    pattern_bounds: dict
-    values_held: dict = field(default_factory=dict)   # register -> the values it can hold, or None (never_loaded)
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """Why some unhit lines of a converted design cannot be reached (tb/coverage_unhit.toml)."""
-    design: object   # a glob on the converted design's name (its file <design>.v), or a tuple of globs
-    block: tuple     # globs on the always block's label (one must match)
-    text: str        # a regular expression the stripped source line must match (search)
-    reason: str      # the argument, from the SPEC
-    check: str = ""  # a fact of CHECKS that must hold at the line too
-
-    def names(self, design):
-        """Whether the entry is about ``design`` (one of its design globs matches)."""
-        globs = (self.design,) if isinstance(self.design, str) else self.design
-        return any(fnmatch.fnmatchcase(design, glob) for glob in globs)
-
-    def matches(self, design, label, line, context):
-        return (self.names(design) and any(fnmatch.fnmatchcase(label or "", glob) for glob in self.block)
-                and re.search(self.text, context.lines[line - 1].strip()) is not None
-                and (not self.check or CHECKS[self.check](context, line)))
-
-
-def load_explanations(path=EXPLANATIONS):
-    """The explanations of the file; CodeCoverageError for an entry without a design, block, text or reason."""
-    if not Path(path).exists():
-        return []
-    entries = tomllib.loads(Path(path).read_text()).get("unhit", [])
-    explanations = []
-    for number, entry in enumerate(entries, 1):
-        missing = [key for key in ("design", "block", "text", "reason") if not str(entry.get(key, "")).strip()]
-        if missing:
-            raise CodeCoverageError(f"{path}: entry {number} has no {', '.join(missing)}: each needs design, "
-                                    f"block, text and reason")
-        check = entry.get("check", "")
-        if check and check not in CHECKS:
-            raise CodeCoverageError(f"{path}: entry {number} names the check '{check}': choose one of "
-                                    f"{', '.join(CHECKS)}")
-        try:
-            re.compile(entry["text"])
-        except re.error as error:
-            raise CodeCoverageError(f"{path}: entry {number}: text is not a regular expression: {error}")
-        globs = (entry["block"],) if isinstance(entry["block"], str) else tuple(entry["block"])
-        designs = entry["design"] if isinstance(entry["design"], str) else tuple(entry["design"])
-        explanations.append(Explanation(designs, globs, entry["text"], entry["reason"].strip(), check))
-    return explanations
 
 
 # --- one block ------------------------------------------------------------------------------------
@@ -488,6 +217,28 @@ def unhit_lines(points, context, design, explanations, used):
     return left
 
 
+def batch_block_lines(out_dir, exclude):
+    """[(block, design, converted Verilog, reached lines)] of the batch blocks' reports under ``out_dir``
+    but ``exclude``'s (BlockRuns): the lines a hit line or branch point stands for, less those
+    where an arm without statements was never taken."""
+    from tb.blocks import BLOCKS
+
+    runs = []
+    for name, block in BLOCKS.items():
+        merged = out_dir / name / f"{name}.dat"
+        if name == exclude or not merged.exists():
+            continue
+        points = read_points(merged)
+        for design in block.designs:
+            copy = out_dir / name / "verilog" / f"{design}.v"
+            own = [p for p in points if Path(p.file).name == copy.name]
+            if copy.exists() and own:
+                reached = {n for p in own if p.kind in (LINE, BRANCH) and p.hit for n in p.lines}
+                reached -= {arm.line for arm in untaken_empty_arms(own)}
+                runs.append((name, design, copy.read_text(), frozenset(reached)))
+    return runs
+
+
 def myhdl_page(designs, block_name):
     """HTML: every always block of each converted design with its line points hit, the MyHDL
     generator it came from, and a link to its lines in genhtml's annotated source."""
@@ -539,6 +290,7 @@ def report(block_name, designs, merged, out_dir, say=lambda line: None, explanat
     explanations = load_explanations() if explanations is None else explanations
     points = read_points(merged)
     own, unexplained, used, maps, analysed, copies = [], [], Counter(), [], [], {}
+    block_runs = BlockRuns(lambda: batch_block_lines(out_dir, block_name))
     for design in designs:
         sources = sorted({p.file for p in points if Path(p.file).name == f"{design}.v"})
         if len(sources) != 1:
@@ -552,7 +304,7 @@ def report(block_name, designs, merged, out_dir, say=lambda line: None, explanat
         copies[source].write_text(verilog)
         source_map = SourceMap.of(verilog, generators, design)
         context = DesignContext(verilog.splitlines(), source_map,
-                                pattern_bounds(verilog, [b[:3] for b in source_map.blocks]))
+                                pattern_bounds(verilog, [b[:3] for b in source_map.blocks]), block_runs=block_runs)
         maps.append(f"# {design}.v\n" + source_map.tsv())
         analysed.append((design, source_map, design_points))
         unexplained += unhit_lines(design_points, context, design, explanations, used)
@@ -674,7 +426,7 @@ def code_coverage(blocks, out_dir, progress=None, count=None, collected=None):
         check_tools()
     explanations = load_explanations()
     results = {}
-    for name in blocks:
+    for name in sorted(blocks, key=lambda name: name not in BLOCKS):   # batch blocks first: hit_in_block_bench
         if name in BLOCKS:
             results[name] = block_coverage(BLOCKS[name], out_dir, count, say, explanations)
         elif name in benches:
@@ -682,7 +434,7 @@ def code_coverage(blocks, out_dir, progress=None, count=None, collected=None):
         else:
             results[name] = not_collected(f"no regression test of it runs on {COVERAGE_SIM}; it is checked by "
                                           f"{CHECKED_ELSEWHERE[name]}")
-    return results
+    return {name: results[name] for name in blocks}
 
 
 def stale_explanations(results, explanations=None):

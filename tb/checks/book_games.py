@@ -10,7 +10,7 @@ whole book line, the processor's replies expected to be the book's), so that the
 reach every prefix either colour can reach, and scan every child the openings block
 (rtl/openings.py) can scan. :func:`unread_trie_items` gives the trie's ROM items no game can read
 (explained in tb/coverage_unhit.toml with the check ``unreachable_book_item`` of
-gamechip/coverage/code.py).
+gamechip/coverage/unhit.py).
 
 The trie's node of a prefix is rtl.openings ``book_trie``'s numbering (breadth first, children
 in order of first appearance in the table), the first child of a prefix being the book's move
