@@ -285,6 +285,35 @@ def test_a_blocks_copy_is_credited_only_with_the_lines_its_own_bench_reached_in_
     assert not unhit.hit_in_block_bench(elsewhere, lines.index("            1: top0_checker0_p2 = 2;") + 1)
 
 
+NEXT_ITERATION = """always @(posedge clk) begin: e0_control
+    if (e0_root_done) begin
+        if ((e0_iteration_late == e0_limit_late)) begin
+            e0_state <= 2'b11;
+        end
+        else begin
+            e0_iteration <= (e0_iteration_late + 1);
+            e0_state <= 2'b01;
+        end
+    end
+    else if (e0_cut) begin
+        if ((e0_level == 2)) begin
+            e0_state <= 2'b10;
+        end
+        else begin
+            e0_state <= 2'b01;
+        end
+    end
+end
+"""
+
+
+def test_the_next_iteration_arm_is_the_else_of_the_last_iteration_test_and_nothing_else():
+    context = unhit.DesignContext(NEXT_ITERATION.splitlines(), SourceMap.of(NEXT_ITERATION, {}), {})
+    marked = {context.lines[n - 1].strip() + f"@{n}" for n in range(1, len(context.lines) + 1)
+              if unhit.next_iteration_arm(context, n)}
+    assert marked == {"else begin@6", "e0_iteration <= (e0_iteration_late + 1);@7", "e0_state <= 2'b01;@8"}
+
+
 def test_coverage_builds_get_a_build_folder_of_their_own(tmp_path):
     sources = tmp_path / "0123456789abcdef"
     plain = runner.build_dir("move_checker", "verilator", sources)

@@ -10,4 +10,6 @@ report.
 - code.py: Verilator's line, toggle and branch coverage of the converted RTL (the batch blocks' runs
   and the runs of the designs with benches of their own).
 - source_map.py: each always block of the converted Verilog and the MyHDL generator it came from.
+- unhit.py: the explanations of unhit converted lines (tb/coverage_unhit.toml) and the facts about
+  the netlist they rest on.
 """

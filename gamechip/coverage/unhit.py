@@ -209,6 +209,41 @@ def values_held(context, register):
     return held
 
 
+LAST_ITERATION_TEST = re.compile(r"^(?:else )?if \(\((\w*)iteration_late == \1limit_late\)\) begin$")
+
+
+def indent(text):
+    return len(text) - len(text.lstrip())
+
+
+def enclosing_headers(context, line, first):
+    """The lines that open the constructs around ``line`` (MyHDL indents what they hold), innermost
+    first, back to the always block's first line ``first``."""
+    level = indent(context.lines[line - 1])
+    for number in range(line - 1, first - 1, -1):
+        if indent(context.lines[number - 1]) < level:
+            level = indent(context.lines[number - 1])
+            yield number
+
+
+def next_iteration_arm(context, line):
+    """Whether ``line`` is the ``else`` of the search engine's test for its last iteration,
+    ``if ((iteration_late == limit_late))`` (rtl/search.py control, at a root's return), or lies in
+    that else arm: the arm that starts the next iteration."""
+    block = context.source_map.block_at(line)
+    if block is None:
+        return False
+    for number in [line, *enclosing_headers(context, line, block[1])]:
+        text = context.lines[number - 1]
+        if text.strip() != "else begin":
+            continue
+        test = next((n for n in range(number - 1, block[1] - 1, -1) if indent(context.lines[n - 1]) == indent(text)
+                     and re.match(r"^\s*(else )?if \(", context.lines[n - 1])), None)
+        if test is not None and LAST_ITERATION_TEST.match(context.lines[test - 1].strip()):
+            return True
+    return False
+
+
 def unreachable_book_item(context, line):
     """Whether ``line`` is an item of the openings trie's ROMs (rtl/openings.py, at its ``node`` and
     ``cursor``) that no game reads: tb.checks.book_games unread_trie_items (from the book and the
@@ -340,7 +375,8 @@ def hit_in_block_bench(context, line):
 # entry's ``check`` gives -> a function (design context, line) -> whether the fact holds there.
 CHECKS = {"beyond_run_length": case_item_beyond_run_length, "excluded_by_guard": case_item_excluded_by_guard,
           "guard_beyond_run_length": guard_beyond_run_length, "never_loaded": case_item_never_loaded,
-          "unreachable_book_item": unreachable_book_item, "hit_in_block_bench": hit_in_block_bench}
+          "unreachable_book_item": unreachable_book_item, "hit_in_block_bench": hit_in_block_bench,
+          "next_iteration_arm": next_iteration_arm}
 
 
 @dataclass
