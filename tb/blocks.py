@@ -114,7 +114,8 @@ BENCH_SAMPLED_TESTS = {
 # interpret the processor far slower: in the default tier they run the assembler's corner cases
 # and the first GAMECHIP_PROC_MAX_REPLIES replies of a noisy game (then the referee's II); in the
 # full tier every directed test and whole game but the extra games.
-PROCESSOR_EVERY_TEST = ["assembler", "game_black", "game_white", "noise", "processor_pass", "referee_codes"]
+PROCESSOR_EVERY_TEST = ["assembler", "game_black", "game_white", "noise", "processor_pass", "referee_codes",
+                        "least_budget"]
 PROCESSOR_VERILATOR_PLAN = (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "24"})
 PROCESSOR_TRUNCATED_PLAN = (["assembler", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"})
 PROCESSOR_PLANS = {
@@ -128,12 +129,13 @@ PROCESSOR_PLANS = {
 # The two-context processor (design processor_c2, docs/root-split.md): every job of both contexts
 # checked against the golden root splitter. Icarus simulates it at a few hundred clocks a second:
 # its default tier is the assembler's cases, whose one search (the opponent's pass in book) runs
-# ROOT, PV, NULL and RESEARCH jobs; Verilator adds a whole game in each colour. GHDL runs in the
-# full tier only (tb/test_processor.py marks it). The full tier: every test on Verilator, the first
-# replies of a game as well on Icarus and GHDL.
+# ROOT, PV, NULL and RESEARCH jobs; Verilator adds a whole game in each colour and two games whose
+# searches get budgets of 0 and 1 clocks. GHDL runs in the full tier only (tb/test_processor.py
+# marks it). The full tier: every test on Verilator, the first replies of a game as well on Icarus
+# and GHDL.
 PROCESSOR_C2_TRUNCATED_PLAN = (["assembler", "game_black"], {"GAMECHIP_PROC_MAX_REPLIES": "6"})
 PROCESSOR_C2_PLANS = {
-    "default": {"verilator": (["assembler", "game_black", "game_white"], {}), "icarus": (["assembler"], {}),
+    "default": {"verilator": (["assembler", "game_black", "game_white", "least_budget"], {}), "icarus": (["assembler"], {}),
                 "ghdl": (["assembler"], {})},
     "full": {"verilator": (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "4"}),
              "icarus": PROCESSOR_C2_TRUNCATED_PLAN, "ghdl": PROCESSOR_C2_TRUNCATED_PLAN},

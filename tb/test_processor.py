@@ -560,6 +560,22 @@ async def deep_endgame(dut):
             assert max(depths) == DEPTH_LIMIT, f"RandomPlayer({seed}): deepest iteration {max(depths)}, expected {DEPTH_LIMIT}"
 
 
+@cocotb.test()
+@ends_run_on_failure
+async def least_budget(dut):
+    """Games in which every search gets a budget of 0 or 1 clocks on the budget port (the deadline
+    of the root splitter clamps at 0): the first iteration alone answers, as the golden processor's
+    with the same budget."""
+    tb = ProcessorTB(dut)
+    for budget, processor_black in ((0, True), (1, False)):
+        await tb.reset()
+        golden = InProcessGolden(lambda _, depth, contexts: LateBudgetGolden(budget, depth, contexts, 64, budget))
+        result, _, _ = await play_refereed_game(tb, RandomPlayer(budget + 7), processor_black, golden=golden,
+                                                late_budget=(64, budget))
+        check_completed(result, processor_black)
+        progress(f"least_budget: a whole game with budget {budget}")
+
+
 # A RandomPlayer seed whose game against the golden processor playing black makes the processor
 # pass before the end (found as tb.checks.processor pass_game_seed finds PASS_GAME_SEED for white)
 BLACK_PASS_GAME_SEED = 84
