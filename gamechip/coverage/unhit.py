@@ -324,13 +324,13 @@ class BlockRuns:
     @block function), called the first time a check needs it."""
 
     def __init__(self, runs):
-        self.runs, self.by_path, self.texts, self.paths = runs, None, {}, {}
+        self.runs, self.by_path, self.texts = runs, None, {}
 
-    def matching(self, context, label):
-        """The bench blocks at the same place in their block as ``label`` in a copy of the block: the
-        same generator, and the ranked instance path of the bench block ending that of ``label`` right
-        after an instance of the block's function (the flipper's ``flip_cell5_relay_flips`` for the
-        processor's ``search0_disc_flipper0_flip_cell5_relay_flips``)."""
+    def matching(self, path, generator):
+        """The bench blocks at the same place in their block as an always block of a copy of the block,
+        given by its ranked instance path and generator (ranked_paths): the same generator, and the
+        bench block's ranked path ending ``path`` right after an instance of the block's function (the
+        flipper's ``flip_cell5_relay_flips`` for the processor's ``search0_disc_flipper0_flip_cell5_relay_flips``)."""
         if self.by_path is None:
             self.by_path = {}
             for function, design, verilog, reached in self.runs():
@@ -339,10 +339,6 @@ class BlockRuns:
                 for name, first, last in blocks:
                     bench = BenchBlock(function, design, lines[first - 1:last], first, reached)
                     self.by_path.setdefault(ranked[name], []).append(bench)
-        key = id(context.source_map)
-        if key not in self.paths:
-            self.paths[key] = ranked_paths([block[0] for block in context.source_map.blocks])
-        path, generator = self.paths[key][label]
         return [bench for start in range(1, len(path) + 1) for bench in self.by_path.get((path[start:], generator), [])
                 if bench.function == path[start - 1][0]]
 
@@ -361,8 +357,10 @@ def hit_in_block_bench(context, line):
     if block is None or context.block_runs is None:
         return False
     label, first, last = block[:3]
+    if context.ranked_paths is None:
+        context.ranked_paths = ranked_paths([name for name, _, _, _ in context.source_map.blocks])
     mine = None
-    for bench in context.block_runs.matching(context, label):
+    for bench in context.block_runs.matching(*context.ranked_paths[label]):
         if len(bench.lines) != last - first + 1 or bench.first + line - first not in bench.reached:
             continue
         mine = mine if mine is not None else renamed(context.lines[first - 1:last])
@@ -387,6 +385,7 @@ class DesignContext:
     pattern_bounds: dict
     values_held: dict = field(default_factory=dict)   # register -> the values it can hold, or None (never_loaded)
     block_runs: object = None                         # BlockRuns of the batch blocks' runs (hit_in_block_bench)
+    ranked_paths: dict = None                         # label -> its ranked instance path and generator (the same)
 
 
 @dataclass(frozen=True)
