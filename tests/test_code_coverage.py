@@ -257,13 +257,16 @@ def test_an_explanation_needs_its_design_block_text_and_check_to_hold():
 def test_a_blocks_copy_is_credited_only_with_the_lines_its_own_bench_reached_in_the_same_logic():
     """hit_in_block_bench: the copy inside a larger design (instance names before the label, its
     nets renamed) takes a line's hit from the block's run; a copy whose logic differs by one
-    constant, or a line the block's run did not reach, gets nothing."""
+    constant, or a line the block's run did not reach, gets nothing, even when another design of
+    the block (another size) has the same always block there and reached the line."""
     standalone = VERILOG
     block_lines = standalone.splitlines()
     item = block_lines.index("            1: p2 = 2;") + 1
     unreached = block_lines.index("            2: p2 = 3;") + 1
+    other_size = standalone.replace("if (own[0]) begin", "if (own[3]) begin")
     runs = unhit.BlockRuns(lambda: [("checker", "net_block", standalone,
-                                     frozenset(range(1, len(block_lines) + 1)) - {unreached})])
+                                     frozenset(range(1, len(block_lines) + 1)) - {unreached}),
+                                    ("checker", "net_block_n6", other_size, frozenset(range(1, len(block_lines) + 1)))])
 
     def copy(text, parent="checker"):   # MyHDL's call numbers of the cells shifted by 4, as in a larger elaboration
         renamed = (text.replace("net0_", f"top0_{parent}3_net7_").replace("cell0_", "cell4_").replace("cell1_", "cell5_")

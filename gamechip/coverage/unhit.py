@@ -9,6 +9,7 @@ where the fact it argues from holds. Most argue that the lines cannot be reached
 """
 
 import fnmatch
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -244,6 +245,24 @@ def next_iteration_arm(context, line):
     return False
 
 
+def corner_flip_detector(context, line):
+    """Whether ``line`` lies in the flip detector (``flipped_cell``'s ``detect_flip``) of a corner
+    square: rtl/disc_flipper.py makes one flipped cell a square in square order, so the detector's
+    rank among its flipper's N*N flipped cells is its square (ranked_paths)."""
+    block = context.source_map.block_at(line)
+    if block is None or not block[0].endswith("_detect_flip"):
+        return False
+    if context.ranked_paths is None:
+        context.ranked_paths = ranked_paths([name for name, _, _, _ in context.source_map.blocks])
+    path, generator = context.ranked_paths[block[0]]
+    if generator != "detect_flip" or not path or path[-1][0] != "flipped_cell":
+        return False
+    cells = sum(1 for other, name in context.ranked_paths.values()
+                if name == "detect_flip" and other[:-1] == path[:-1] and other[-1][0] == "flipped_cell")
+    size = math.isqrt(cells)
+    return size * size == cells and path[-1][1] in {0, size - 1, cells - size, cells - 1}
+
+
 def unreachable_book_item(context, line):
     """Whether ``line`` is an item of the openings trie's ROMs (rtl/openings.py, at its ``node`` and
     ``cursor``) that no game reads: tb.checks.book_games unread_trie_items (from the book and the
@@ -318,55 +337,69 @@ class BenchBlock:
     reached: frozenset   # the design's converted lines that a hit point stands for
 
 
+def fingerprint(blocks):
+    """One value for a set of always blocks [(ranked path, generator, text lines)]: equal for two
+    sets exactly when they hold the same places, generators and logic (renamed)."""
+    return hash(tuple(sorted((path, generator, renamed(lines)) for path, generator, lines in blocks)))
+
+
 class BlockRuns:
     """The always blocks of the batch blocks' own code-coverage runs, for hit_in_block_bench: ``runs``
     is a function giving [(block, design, converted Verilog, reached lines)] (the block named as its
     @block function), called the first time a check needs it."""
 
     def __init__(self, runs):
-        self.runs, self.by_path, self.texts = runs, None, {}
+        self.runs, self.by_path, self.designs = runs, None, {}
 
-    def matching(self, path, generator):
-        """The bench blocks at the same place in their block as an always block of a copy of the block,
-        given by its ranked instance path and generator (ranked_paths): the same generator, and the
-        bench block's ranked path ending ``path`` right after an instance of the block's function (the
-        flipper's ``flip_cell5_relay_flips`` for the processor's ``search0_disc_flipper0_flip_cell5_relay_flips``)."""
+    def load(self):
+        self.by_path = {}
+        for function, design, verilog, reached in self.runs():
+            lines, blocks = verilog.splitlines(), verilog_blocks(verilog)
+            ranked = ranked_paths([name for name, _, _ in blocks])
+            self.designs[design] = fingerprint([(*ranked[name], lines[first - 1:last]) for name, first, last in blocks])
+            for name, first, last in blocks:
+                bench = BenchBlock(function, design, lines[first - 1:last], first, reached)
+                self.by_path.setdefault(ranked[name], []).append(bench)
+
+    def copies(self, context, path, generator):
+        """The bench blocks of which the always block at ``path`` (ranked) with ``generator`` in
+        ``context``'s design is a copy: the same generator at the same place in an instance of the
+        bench block's function (the flipper's ``flip_cell5_relay_flips`` for the processor's
+        ``search0_disc_flipper0_flip_cell5_relay_flips``), the instance being, always block by
+        always block, the same logic as the bench block's design (so the same size and weights)."""
         if self.by_path is None:
-            self.by_path = {}
-            for function, design, verilog, reached in self.runs():
-                lines, blocks = verilog.splitlines(), verilog_blocks(verilog)
-                ranked = ranked_paths([name for name, _, _ in blocks])
-                for name, first, last in blocks:
-                    bench = BenchBlock(function, design, lines[first - 1:last], first, reached)
-                    self.by_path.setdefault(ranked[name], []).append(bench)
-        return [bench for start in range(1, len(path) + 1) for bench in self.by_path.get((path[start:], generator), [])
-                if bench.function == path[start - 1][0]]
+            self.load()
+        found = []
+        for start in range(1, len(path) + 1):
+            for bench in self.by_path.get((path[start:], generator), []):
+                if bench.function == path[start - 1][0] and instance_fingerprint(context, path[:start]) == \
+                        self.designs[bench.design]:
+                    found.append(bench)
+        return found
 
-    def text(self, bench):
-        key = (bench.design, bench.first)
-        if key not in self.texts:
-            self.texts[key] = renamed(bench.lines)
-        return self.texts[key]
+
+def instance_fingerprint(context, prefix):
+    """fingerprint of the always blocks of ``context``'s design under the instance at ``prefix``
+    (a ranked path), their paths taken from there."""
+    if prefix not in context.instances:
+        blocks = [(path[len(prefix):], generator, context.lines[first - 1:last])
+                  for (name, first, last, _) in context.source_map.blocks
+                  for path, generator in [context.ranked_paths[name]] if path[:len(prefix)] == prefix]
+        context.instances[prefix] = fingerprint(blocks)
+    return context.instances[prefix]
 
 
 def hit_in_block_bench(context, line):
-    """Whether ``line`` lies in an always block that a batch block's own bench ran as well: the same
-    place in the block (BlockRuns.matching), the same logic (renamed: the same text but for the
-    names of nets), and that bench reached the line at the same place in the always block."""
+    """Whether ``line`` lies in a copy of a batch block (BlockRuns.copies) whose own bench reached
+    the line at the same place in the always block."""
     block = context.source_map.block_at(line)
     if block is None or context.block_runs is None:
         return False
     label, first, last = block[:3]
     if context.ranked_paths is None:
         context.ranked_paths = ranked_paths([name for name, _, _, _ in context.source_map.blocks])
-    mine = None
-    for bench in context.block_runs.matching(*context.ranked_paths[label]):
-        if len(bench.lines) != last - first + 1 or bench.first + line - first not in bench.reached:
-            continue
-        mine = mine if mine is not None else renamed(context.lines[first - 1:last])
-        if context.block_runs.text(bench) == mine:
-            return True
-    return False
+    return any(len(bench.lines) == last - first + 1 and bench.first + line - first in bench.reached
+               for bench in context.block_runs.copies(context, *context.ranked_paths[label]))
 
 
 # Facts about the converted netlist an explanation may require besides its patterns: the name an
@@ -374,7 +407,7 @@ def hit_in_block_bench(context, line):
 CHECKS = {"beyond_run_length": case_item_beyond_run_length, "excluded_by_guard": case_item_excluded_by_guard,
           "guard_beyond_run_length": guard_beyond_run_length, "never_loaded": case_item_never_loaded,
           "unreachable_book_item": unreachable_book_item, "hit_in_block_bench": hit_in_block_bench,
-          "next_iteration_arm": next_iteration_arm}
+          "next_iteration_arm": next_iteration_arm, "corner_flip_detector": corner_flip_detector}
 
 
 @dataclass
@@ -386,6 +419,7 @@ class DesignContext:
     values_held: dict = field(default_factory=dict)   # register -> the values it can hold, or None (never_loaded)
     block_runs: object = None                         # BlockRuns of the batch blocks' runs (hit_in_block_bench)
     ranked_paths: dict = None                         # label -> its ranked instance path and generator (the same)
+    instances: dict = field(default_factory=dict)     # ranked path of an instance -> its fingerprint (the same)
 
 
 @dataclass(frozen=True)
