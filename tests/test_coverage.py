@@ -232,6 +232,26 @@ def test_the_report_of_a_design_whose_code_coverage_is_not_collected_says_why(tm
     assert "code not reached" not in page
 
 
+def test_a_design_without_a_plan_has_a_row_and_a_json_entry_of_code_coverage_alone(tmp_path):
+    from gamechip.cli.coverage import code_only_designs, selected_designs
+    from gamechip.coverage.report import coverage_json, write_html
+
+    plans = design_plans()
+    assert code_only_designs(["all"]) == ["processor_c2"] and code_only_designs(["uart"]) == []
+    assert selected_designs(["processor_c2", "uart"], plans) == ["uart"]
+    coverage = design_coverage("uart", None, plans, load_waivers())
+    code = {"uart": {"line": 100.0, "toggle": 100.0, "branch": 100.0, "unexplained": []},
+            "processor_c2": {"line": 47.5, "toggle": 73.0, "branch": 97.0, "html": "processor_c2/html/index.html",
+                             "unexplained": ["processor_c2.v:10: x <= 1;  [always block control]"]}}
+    entry = coverage_json([coverage], code, ["processor_c2"])["blocks"]["processor_c2"]
+    assert (entry["bins"], entry["line"], entry["branch"], entry["toggle"]) == (0, 47.5, 97.0, 73.0)
+    assert entry["unexplained"] == code["processor_c2"]["unexplained"]
+    write_html(tmp_path / "index.html", [coverage], code, (), ["processor_c2"])
+    page = (tmp_path / "index.html").read_text()
+    assert 'href="#processor_c2"' in page and "code not reached: processor_c2.v:10: x &lt;= 1;" in page
+    assert 'href="processor_c2/html/index.html"' in page
+
+
 def test_deferred_dense_samples_are_the_same_cases_sampled_last():
     """The golden worker keeps a random test's dense prefix for after its last chunk: the same
     cases sampled as without deferring, the sparse ones as they come and the prefix at the end."""

@@ -15,7 +15,8 @@ from gamechip.cli.common import UsageError, output_dir
 
 def coverage_arguments(parser):
     parser.add_argument("--blocks", nargs="+", default=["all"],
-                        help="blocks or designs with a test plan (tb/testplans/), or all (default)")
+                        help="blocks or designs with a test plan (tb/testplans/), designs whose code coverage "
+                             "alone is collected (processor_c2), or all (default)")
     parser.add_argument("--sims", nargs="+", help="simulators to run the benches on (default: all three)")
     parser.add_argument("--out", default="runs/coverage", help="report folder (default runs/coverage)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
@@ -26,17 +27,30 @@ def coverage_arguments(parser):
 
 
 def selected_designs(names, plans):
-    """The designs ``names`` (blocks or designs of the plans, or all) select, in plan order."""
+    """The designs ``names`` (blocks or designs of the plans, or all) select, in plan order; the
+    designs without a plan whose code coverage alone is collected (code_only_designs) pass."""
+    from gamechip.coverage.runs import BENCH_CODE_TESTS
+
     if not names or names == ["all"]:
         return list(plans)
     designs = []
     for name in names:
+        if name in BENCH_CODE_TESTS:
+            continue
         matching = [d for d, plan in plans.items() if d == name or plan.block == name]
         if not matching:
             blocks = sorted({plan.block for plan in plans.values()})
-            raise UsageError(f"no test plan for '{name}': choose one of {', '.join(blocks)}, a design of theirs, or all")
+            raise UsageError(f"no test plan for '{name}': choose one of {', '.join(blocks)}, a design of theirs, "
+                             f"{', '.join(BENCH_CODE_TESTS)} (code coverage only), or all")
         designs += [d for d in matching if d not in designs]
     return designs
+
+
+def code_only_designs(names):
+    """The designs without a test plan whose code coverage ``names`` asks for (all: every one)."""
+    from gamechip.coverage.runs import BENCH_CODE_TESTS
+
+    return [d for d in BENCH_CODE_TESTS if not names or names == ["all"] or d in names]
 
 
 def collect_code_coverage(blocks, out_dir, progress, collected=None):
@@ -63,6 +77,7 @@ def run_coverage(args):
     except PlanError as error:
         raise UsageError(str(error))
     designs = selected_designs(args.blocks, plans)
+    code_only = [] if args.no_code else code_only_designs(args.blocks)
     out = output_dir(args.out, "--out")
 
     def progress(line):
@@ -92,9 +107,10 @@ def run_coverage(args):
     blocks = list(dict.fromkeys(c.block for c in coverages))
     # the code coverage data the Verilator runs of the designs with benches of their own wrote
     collected = {design: (passed, note) for design, sim, passed, note in runs if sim == "verilator"}
-    code = "not collected (--no-code)" if args.no_code else collect_code_coverage(blocks, out, progress, collected)
-    index = write_html(out / "index.html", coverages, code, runs)
-    summary = coverage_json(coverages, code)
+    code = ("not collected (--no-code)" if args.no_code
+            else collect_code_coverage(blocks + code_only, out, progress, collected))
+    index = write_html(out / "index.html", coverages, code, runs, code_only)
+    summary = coverage_json(coverages, code, code_only)
     (out / "coverage.json").write_text(json.dumps(summary, indent=2))
     exported = export_cocotb_coverage(coverages, out)
     if args.json:
@@ -106,6 +122,10 @@ def run_coverage(args):
                  f"waived {len(entry['waived']):>2}  {state}")
         for line in coverage.problems():
             progress(f"  {line}")
+    for design in code_only:
+        entry = summary["blocks"][design]
+        progress(f"{design:<18} code coverage only: line {entry['line']}, branch {entry['branch']}, toggle "
+                 f"{entry['toggle']}, {len(entry['unexplained'] or [])} unexplained lines")
     progress(f"report: {index}" + (f"; cocotb-coverage export: {exported[0]}, {exported[1]}" if exported else ""))
     failed = [r for r in runs if not r[2]]
     if failed:

@@ -37,8 +37,25 @@ def code_metrics(coverage, code):
     return code.get(coverage.design) or code.get(coverage.block)
 
 
-def coverage_json(coverages, code):
-    return {"blocks": {c.design: design_json(c, code) for c in coverages}}
+def code_only_json(design, code):
+    """The entry of a design without a test plan whose code coverage alone is collected: no bins."""
+    metrics = code.get(design) if isinstance(code, dict) else None
+    entry = {"bins": 0, "hit": 0, "waived": [], "holes": [], "cases": 0, "sampled": 0,
+             **{metric: (metrics or {}).get(metric) for metric in CODE_METRICS},
+             "unexplained": (metrics or {}).get("unexplained"),
+             "code_coverage": "code coverage only (no test plan: its block's plan is sampled on another design)"}
+    if metrics and metrics.get("not_collected"):
+        entry["code_coverage"] = f"not collected ({metrics['not_collected']})"
+    for key, name in (("html", "code_html"), ("myhdl", "code_myhdl")):
+        if metrics and metrics.get(key):
+            entry[name] = metrics[key]
+    return entry
+
+
+def coverage_json(coverages, code, code_only=()):
+    """--json: every design of ``coverages``, then the designs whose code coverage alone is collected."""
+    return {"blocks": {**{c.design: design_json(c, code) for c in coverages},
+                       **{design: code_only_json(design, code) for design in code_only}}}
 
 
 STYLE = """
@@ -96,9 +113,16 @@ def _code_cell(entry, metric):
     return "<td>not collected</td>" if value is None else f"<td>{value:.1f} %</td>"
 
 
-def write_html(path, coverages, code, runs=()):
-    """Write the report to ``path`` (its folder holds the code coverage's annotated source)."""
-    summary = coverage_json(coverages, code)["blocks"]
+def _links(entry):
+    link = f' (<a href="{html.escape(entry["code_html"])}">annotated source</a>' if entry.get("code_html") else ""
+    link += f', <a href="{html.escape(entry["code_myhdl"])}">MyHDL map</a>' if link and entry.get("code_myhdl") else ""
+    return link + ")" if link else ""
+
+
+def write_html(path, coverages, code, runs=(), code_only=()):
+    """Write the report to ``path`` (its folder holds the code coverage's annotated source); the
+    designs of ``code_only`` have a row and a section of code coverage alone."""
+    summary = coverage_json(coverages, code, code_only)["blocks"]
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>gamechip coverage</title>"
              f"<style>{STYLE}</style></head><body><h1>gamechip coverage</h1>"]
     if isinstance(code, str):
@@ -108,15 +132,18 @@ def write_html(path, coverages, code, runs=()):
     for coverage in coverages:
         entry = summary[coverage.design]
         verdict = '<span class="closed">closed</span>' if coverage.closed else '<span class="open">open</span>'
-        link = f' (<a href="{html.escape(entry["code_html"])}">annotated source</a>' if entry.get("code_html") else ""
-        link += f', <a href="{html.escape(entry["code_myhdl"])}">MyHDL map</a>' if link and entry.get("code_myhdl") else ""
-        link += ")" if link else ""
+        link = _links(entry)
         parts.append(f'<tr><td class="name"><a href="#{coverage.design}">{coverage.design}</a></td>'
                      f'<td>{entry["bins"]}</td><td>{entry["hit"]}</td><td>{len(entry["waived"])}</td>'
                      f'<td class="{"hole" if entry["holes"] else ""}">{len(entry["holes"])}</td>'
                      f'<td>{entry["cases"]:,}</td><td>{entry["sampled"]:,}</td>'
                      + "".join(_code_cell(entry, m) for m in CODE_METRICS)
                      + f'<td class="name">{verdict}{link}</td></tr>')
+    for design in code_only:
+        entry = summary[design]
+        parts.append(f'<tr><td class="name"><a href="#{design}">{design}</a></td>' + "<td>-</td>" * 6
+                     + "".join(_code_cell(entry, m) for m in CODE_METRICS)
+                     + f'<td class="name">code coverage only{_links(entry)}</td></tr>')
     parts.append("</table>")
     if runs:
         parts.append("<h2>Runs</h2><table><tr><th class='name'>design</th><th class='name'>simulator</th>"
@@ -142,6 +169,13 @@ def write_html(path, coverages, code, runs=()):
                 f"<li><code>{html.escape(b)}</code>: {html.escape(why)}</li>" for b, why in coverage.waived.items()) + "</ul>")
         parts.append("<h3>Points</h3>")
         parts += [_point_html(coverage, point) for point in coverage.points]
+    for design in code_only:
+        entry = summary[design]
+        parts.append(f'<h2 id="{design}">{design}</h2><p>{html.escape(entry["code_coverage"])}</p>')
+        unexplained = entry["unexplained"] or []
+        parts += [f"<p class='hole'>code not reached: {html.escape(str(line))}</p>" for line in unexplained]
+        if entry["line"] is not None and not unexplained:
+            parts.append('<p class="closed">every converted line hit or explained</p>')
     parts.append("</body></html>")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(parts))
