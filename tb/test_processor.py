@@ -22,19 +22,9 @@ reply, first of all, that search's lines must be the golden root splitter's job 
 node count and the signature of its node events): the first difference names the clock, the
 context, the job and the command that replays it.
 
-Noise (``GAMECHIP_PROC_NOISE=1``): before every referee message a burst of rubbish goes to
-``rx`` (random bytes, lower-case moves, ``Z9``, an illegal square, ``VV``, a framing error
-that ends the burst), and right after a message that makes the processor search, ``XX``
-arrives while it is thinking. None of it may change anything: the game goes on exactly as
-the golden processor's. Bursts are drawn so that, under the assembler rules of
-rtl/processor.py (mirrored in tb.checks.processor ``assembled``), they never form a referee code or a move
-that is legal for either side (those would be real messages, not noise).
-
-Directed (``assembler``, defined first so that cocotb runs it first and a mutant it kills dies
-in about a second): the assembler's corner cases one by one (a framing error, a byte that
-neither completes nor starts a message, a first character replacing a pending one, a lone rank
-digit after a reply) and an ``RR`` while in book, each checked against what :func:`assembled`
-and the golden processor make of it.
+Noise (the ``noise`` test, tb.checks.processor ``noise_burst``): rubbish on ``rx`` before every
+referee message and while the processor thinks must change nothing. The directed ``assembler``
+test comes first, so that a mutant it kills dies in about a second.
 """
 
 import atexit
@@ -64,10 +54,10 @@ from tb.blocks import PROCESSOR_EVERY_TEST, processor_plan
 from tb.checks.coverage_benches import ProcessorCoverage
 from tb.checks.evaluator import signed9
 from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, PASS_GAME_SEED_C2, GoldenProcessorProcess, JobLog,
-                                 RecordingGolden, TrustingEndpoint, extra_games, formed_message, job_port_difference,
-                                 noise_burst, square_tokens)
+                                 RecordingGolden, TrustingEndpoint, empties, extra_games, formed_message,
+                                 job_port_difference, noise_burst, square_tokens)
 from tb.checks.book_games import COLOURS, BookLineOpponent, book_games, mover_is_processor, processor_replies
-from tb.checks.processor_stimulus import GLITCH, GLITCH_CYCLES, ByteSweep, InProcessGolden, LateBudgetGolden, empties
+from tb.checks.processor_stimulus import GLITCH, GLITCH_CYCLES, ByteSweep
 from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
 from tb.host.toolchain import coverage_only_tests
@@ -194,11 +184,12 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
     bursts of ``noise_seed``, a callable (board) -> tokens. ``golden``: another golden side
     with the interface of GoldenProcessorProcess. ``late_budget`` (empties, budget): the budget
     port is set to ``budget`` before each message after which the processor searches a
-    position with ``empties`` empty squares or fewer (the golden side must do the same)."""
+    position with ``empties`` empty squares or fewer, and the golden side does the same
+    (tb.checks.processor LateBudgetGolden)."""
     requests, replies = queue.Queue(), queue.Queue()
     endpoint = SimEndpoint(requests, replies)
     golden = golden or golden_process()
-    golden.new_game(BUDGET, DEPTH_LIMIT, CONTEXTS)
+    golden.new_game(BUDGET, DEPTH_LIMIT, CONTEXTS, late=late_budget)
     tb.dut.budget.value = BUDGET
     board = start_position()   # the golden endpoint's board: before the next message
     rng = random.Random(noise_seed) if noise_seed is not None else None
@@ -543,16 +534,13 @@ DEEP_EMPTIES, DEEP_BUDGET = 14, 400_000
 @ends_run_on_failure
 async def deep_endgame(dut):
     """Whole games whose last moves the processor searches with DEEP_BUDGET cycles, checked
-    against the golden processor with the same budgets (processor_stimulus LateBudgetGolden)."""
+    against the golden processor with the same budgets."""
     tb = ProcessorTB(dut)
     tb.reply_timeout_ns = (20 * DEEP_BUDGET + 64 * DIVISOR + 2000) * CLOCK_NS
-    golden = InProcessGolden(lambda budget, depth, contexts: LateBudgetGolden(budget, depth, contexts,
-                                                                               DEEP_EMPTIES, DEEP_BUDGET))
     for seed in DEEP_GAMES:
         await tb.reset()
         depths = []
-        result, _, _ = await play_refereed_game(tb, RandomPlayer(seed), False, golden=golden,
-                                                late_budget=(DEEP_EMPTIES, DEEP_BUDGET),
+        result, _, _ = await play_refereed_game(tb, RandomPlayer(seed), False, late_budget=(DEEP_EMPTIES, DEEP_BUDGET),
                                                 on_reply=lambda position, reply, status: depths.append(status["depth"]))
         check_completed(result, False)
         progress(f"deep_endgame: RandomPlayer({seed}): deepest iteration {max(depths)}")
@@ -569,8 +557,7 @@ async def least_budget(dut):
     tb = ProcessorTB(dut)
     for budget, processor_black in ((0, True), (1, False)):
         await tb.reset()
-        golden = InProcessGolden(lambda _, depth, contexts: LateBudgetGolden(budget, depth, contexts, 64, budget))
-        result, _, _ = await play_refereed_game(tb, RandomPlayer(budget + 7), processor_black, golden=golden,
+        result, _, _ = await play_refereed_game(tb, RandomPlayer(budget + 7), processor_black,
                                                 late_budget=(64, budget))
         check_completed(result, processor_black)
         progress(f"least_budget: a whole game with budget {budget}")
@@ -699,7 +686,6 @@ def test_processor(sim):
 CODE_COVERAGE_TESTS = ["noise_bytes", "book_lines", "deep_endgame"]
 
 
-
 @pytest.mark.parametrize("sim", [pytest.param(sim, marks=pytest.mark.full if sim == "ghdl" else ())
                                  for sim in runner.SIMULATORS])
 def test_processor_c2(sim):
@@ -710,5 +696,4 @@ def test_processor_c2(sim):
     extra = [test for test in PROCESSOR_EVERY_TEST + CODE_COVERAGE_TESTS if test not in tests]
     outcome = run_processor_bench(sim, tests + coverage_only_tests(sim, extra), env, design="processor_c2")
     if not outcome.passed:
-        pytest.fail(f"processor_c2 bench on {sim} ({', '.join(tests)}) failed:\n"
-                    f"{outcome.log[-4000:]}", pytrace=False)
+        pytest.fail(f"processor_c2 bench on {sim} ({', '.join(tests)}) failed:\n{outcome.log[-4000:]}", pytrace=False)

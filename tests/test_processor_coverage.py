@@ -15,8 +15,8 @@ from gamechip.coverage.unhit import pattern_bounds
 from rtl.openings import book_trie
 from tb.checks.book_games import (COLOURS, BookLineOpponent, book_games, legality_problem, mover_is_processor,
                                   processor_replies, reachable_prefixes, unread_trie_items)
-from tb.checks.processor import FRAME_ERROR, assembled
-from tb.checks.processor_stimulus import GLITCH, ByteSweep, LateBudgetGolden, acted_pairs
+from tb.checks.processor import FRAME_ERROR, LateBudgetGolden, assembled
+from tb.checks.processor_stimulus import GLITCH, ByteSweep, acted_pairs
 
 
 def trie_walk(trie, moves):

@@ -11,7 +11,7 @@ import os
 
 from golden.contest.players import RandomPlayer
 from golden.contest.reference import ReferencePlayer
-from golden.board import square_name
+from golden.board import popcount, square_name
 from golden.contest.referee import OPPONENT_PASSED, PlayerEndpoint, play_game
 from golden.othello import legal_moves
 from golden.processor import GoldenProcessor
@@ -51,8 +51,12 @@ def harmful(pair, position):
 
 
 def noise_burst(rng, position):
-    """A burst of rubbish for ``position`` that the processor must drop; ends with a framing
-    error (clears any pending character)."""
+    """A burst of rubbish for ``position`` that the processor must drop: random bytes, lower-case
+    moves, ``Z9``, an illegal square, ``VV``; it ends with a framing error (clears any pending
+    character). Bursts are drawn so that, under the assembler rules of rtl/processor.py
+    (:func:`assembled`), they never form a referee code or a move legal for either side (those
+    would be real messages, not noise). The bench sends one before every referee message and,
+    right after a message that makes the processor search, ``XX`` or a move while it thinks."""
     empty_illegal = [s for s in range(64)
                      if not ((position.black | position.white) >> s & 1)
                      and not ((legal_moves(position.own, position.opp)
@@ -189,11 +193,30 @@ def golden_answer(golden, endpoint, reply):
     return answer
 
 
+class LateBudgetGolden(RecordingGolden):
+    """RecordingGolden whose searches of positions with ``late_empties`` empty squares or fewer
+    use the budget ``late_budget`` (the bench sets the processor's budget port there too)."""
+
+    def __init__(self, budget, depth_limit, contexts, late_empties, late_budget):
+        super().__init__(budget, depth_limit, contexts)
+        self.late_empties, self.late_budget = late_empties, late_budget
+
+    def search_position(self, position):
+        if empties(position) <= self.late_empties:
+            self.budget = self.late_budget
+        return super().search_position(position)
+
+
+def empties(position):
+    return 64 - popcount(position.black | position.white)
+
+
 def worker_main():
     """The golden processor in a process of its own (``python -m tb.checks.processor``, PyPy when
     installed), so that its searches run beside the simulation instead of before it. One JSON
-    request a line on stdin: ``{"game": {"budget": B, "depth_limit": D, "contexts": C}}`` starts a
-    game (a new RecordingGolden behind a PlayerEndpoint), ``{"message": M}`` hands it the referee's message
+    request a line on stdin: ``{"game": {"budget": B, "depth_limit": D, "contexts": C, "late": L}}``
+    starts a game (a new RecordingGolden behind a PlayerEndpoint; with ``late``, [empties, budget],
+    a LateBudgetGolden), ``{"message": M}`` hands it the referee's message
     M; each message is answered on stdout with one line of :func:`golden_answer` (or
     ``{"error": traceback}``). Exits when stdin closes."""
     import json
@@ -205,7 +228,9 @@ def worker_main():
         request = json.loads(text)
         if "game" in request:
             game = request["game"]
-            golden = RecordingGolden(game["budget"], game["depth_limit"], game.get("contexts", 1))
+            golden = (RecordingGolden(game["budget"], game["depth_limit"], game.get("contexts", 1))
+                      if game.get("late") is None else
+                      LateBudgetGolden(game["budget"], game["depth_limit"], game.get("contexts", 1), *game["late"]))
             endpoint = PlayerEndpoint(golden)
             continue
         try:
@@ -236,13 +261,15 @@ class GoldenProcessorProcess:
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
 
-    def new_game(self, budget, depth_limit, contexts=1):
+    def new_game(self, budget, depth_limit, contexts=1, late=None):
+        """A new game for the golden processor; ``late`` (empties, budget): LateBudgetGolden's."""
         while self.waiting:   # a game stopped by a failure between a message and its answer
             try:
                 self.answer()
             except RuntimeError:
                 pass
-        self._send({"game": {"budget": budget, "depth_limit": depth_limit, "contexts": contexts}})
+        self._send({"game": {"budget": budget, "depth_limit": depth_limit, "contexts": contexts,
+                             "late": None if late is None else list(late)}})
 
     def submit(self, message):
         self._send({"message": message})

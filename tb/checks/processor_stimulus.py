@@ -1,6 +1,5 @@
 """Aimed stimulus for the processor bench (tb/test_processor.py) that only its code-coverage runs
-add: a sweep of every byte value over the serial input, and games whose last moves are searched
-with a large budget (the engine's deep stack levels), with their golden side.
+add: a sweep of every byte value over the serial input.
 
 * :class:`ByteSweep`: noise bursts that together send every byte value 0..255 on ``rx``, each
   alone and each after a pending first character (a file letter or a code letter), every square
@@ -9,18 +8,11 @@ with a large budget (the engine's deep stack levels), with their golden side.
   (the receiver goes back to waiting for a start bit). Under the assembler rules of
   rtl/processor.py (tb.checks.processor ``assembled``) no burst forms a message the processor
   would act on.
-* :class:`LateBudgetGolden` and :class:`InProcessGolden`: the golden processor with a larger
-  budget from a number of empty squares on, answering in the bench's process with the interface
-  of tb.checks.processor ``GoldenProcessorProcess``.
 
 Imports golden and tb.checks only (no cocotb), so the unit tests run it without a simulator.
 """
 
-from collections import deque
-
-from golden.board import popcount
-from golden.contest.referee import PlayerEndpoint
-from tb.checks.processor import CODES, FILES, FRAME_ERROR, RANKS, RecordingGolden, assembled, golden_answer, harmful
+from tb.checks.processor import CODES, FILES, FRAME_ERROR, RANKS, assembled, harmful
 
 GLITCH = -2   # a token of a burst: rx low for GLITCH_CYCLES clocks, then idle (no frame)
 GLITCH_CYCLES = 2
@@ -76,44 +68,3 @@ class ByteSweep:
             tokens += [ord("Y"), ord("Y"), FRAME_ERROR]
         assert not acted_pairs(tokens, position, colour_known), f"the sweep's burst forms a message: {tokens}"
         return tokens
-
-
-class LateBudgetGolden(RecordingGolden):
-    """RecordingGolden whose searches of positions with ``late_empties`` empty squares or fewer
-    use the budget ``late_budget`` (the bench raises the processor's budget port there too)."""
-
-    def __init__(self, budget, depth_limit, contexts, late_empties, late_budget):
-        super().__init__(budget, depth_limit, contexts)
-        self.late_empties, self.late_budget = late_empties, late_budget
-
-    def search_position(self, position):
-        if empties(position) <= self.late_empties:
-            self.budget = self.late_budget
-        return super().search_position(position)
-
-
-def empties(position):
-    return 64 - popcount(position.black | position.white)
-
-
-class InProcessGolden:
-    """The golden processor answering in the bench's own process, with the interface of
-    tb.checks.processor GoldenProcessorProcess (``new_game``, ``submit``, ``answer``): for a
-    golden player of the bench's choosing, made by ``player(budget, depth_limit, contexts)``."""
-
-    def __init__(self, player):
-        self.player = player
-        self.golden = self.endpoint = None
-        self.answers = deque()
-
-    def new_game(self, budget, depth_limit, contexts=1):
-        self.golden = self.player(budget, depth_limit, contexts)
-        self.endpoint = PlayerEndpoint(self.golden)
-        self.answers.clear()
-
-    def submit(self, message):
-        self.golden.asked = False
-        self.answers.append(golden_answer(self.golden, self.endpoint, self.endpoint(message)))
-
-    def answer(self):
-        return self.answers.popleft()
