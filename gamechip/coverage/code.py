@@ -209,9 +209,10 @@ def unhit_lines(points, context, design, explanations, used):
     left = []
     for line, arm in sorted(holes):
         block = context.source_map.block_at(line)
-        explained = [e for e in explanations if e.matches(design, block[0] if block else None, line, context)]
-        if explained:
-            used.update(explained[:1])
+        explained = next((e for e in explanations if e.matches(design, block[0] if block else None, line, context)),
+                         None)
+        if explained is not None:   # the first entry that explains the line counts it (and later ones are not tried)
+            used.update([explained])
             continue
         left.append(f"{design}.v:{line}: {context.lines[line - 1].strip()}  [{arm}{context.source_map.describe(line)}]")
     return left

@@ -15,10 +15,7 @@ def design_json(coverage, code):
     metrics = code_metrics(coverage, code)
     for metric in CODE_METRICS:
         entry[metric] = metrics.get(metric) if metrics else None
-    if metrics and metrics.get("html"):
-        entry["code_html"] = metrics["html"]
-    if metrics and metrics.get("myhdl"):
-        entry["code_myhdl"] = metrics["myhdl"]   # each always block with its MyHDL generator
+    add_code_links(entry, metrics)
     if not metrics:
         entry["code_coverage"] = code if isinstance(code, str) else "not collected for this design"
     elif metrics.get("not_collected"):
@@ -46,10 +43,15 @@ def code_only_json(design, code):
              "code_coverage": "code coverage only (no test plan: its block's plan is sampled on another design)"}
     if metrics and metrics.get("not_collected"):
         entry["code_coverage"] = f"not collected ({metrics['not_collected']})"
+    add_code_links(entry, metrics)
+    return entry
+
+
+def add_code_links(entry, metrics):
+    """The annotated source and the MyHDL map (each always block with its generator) of ``metrics``."""
     for key, name in (("html", "code_html"), ("myhdl", "code_myhdl")):
         if metrics and metrics.get(key):
             entry[name] = metrics[key]
-    return entry
 
 
 def coverage_json(coverages, code, code_only=()):

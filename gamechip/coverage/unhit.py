@@ -199,9 +199,7 @@ def values_held(context, register):
             continue
         if not re.fullmatch(r"\w+", load[2]):   # loaded from an expression: no bound
             return None
-        indent = len(load[1])
-        parent = next((n for n in range(number - 1, 0, -1)
-                       if len(context.lines[n - 1]) - len(context.lines[n - 1].lstrip()) < indent), None)
+        parent = next((n for n in range(number - 1, 0, -1) if indent(context.lines[n - 1]) < len(load[1])), None)
         gate = GATE.match(context.lines[parent - 1]) if parent else None
         ones = rom_ones(context, load[2], gate[1]) if gate else None
         if ones is None:
@@ -252,12 +250,10 @@ def corner_flip_detector(context, line):
     block = context.source_map.block_at(line)
     if block is None or not block[0].endswith("_detect_flip"):
         return False
-    if context.ranked_paths is None:
-        context.ranked_paths = ranked_paths([name for name, _, _, _ in context.source_map.blocks])
-    path, generator = context.ranked_paths[block[0]]
+    path, generator = context.paths()[block[0]]
     if generator != "detect_flip" or not path or path[-1][0] != "flipped_cell":
         return False
-    cells = sum(1 for other, name in context.ranked_paths.values()
+    cells = sum(1 for other, name in context.paths().values()
                 if name == "detect_flip" and other[:-1] == path[:-1] and other[-1][0] == "flipped_cell")
     size = math.isqrt(cells)
     return size * size == cells and path[-1][1] in {0, size - 1, cells - size, cells - 1}
@@ -384,7 +380,7 @@ def instance_fingerprint(context, prefix):
     if prefix not in context.instances:
         blocks = [(path[len(prefix):], generator, context.lines[first - 1:last])
                   for (name, first, last, _) in context.source_map.blocks
-                  for path, generator in [context.ranked_paths[name]] if path[:len(prefix)] == prefix]
+                  for path, generator in [context.paths()[name]] if path[:len(prefix)] == prefix]
         context.instances[prefix] = fingerprint(blocks)
     return context.instances[prefix]
 
@@ -396,10 +392,8 @@ def hit_in_block_bench(context, line):
     if block is None or context.block_runs is None:
         return False
     label, first, last = block[:3]
-    if context.ranked_paths is None:
-        context.ranked_paths = ranked_paths([name for name, _, _, _ in context.source_map.blocks])
     return any(len(bench.lines) == last - first + 1 and bench.first + line - first in bench.reached
-               for bench in context.block_runs.copies(context, *context.ranked_paths[label]))
+               for bench in context.block_runs.copies(context, *context.paths()[label]))
 
 
 # Facts about the converted netlist an explanation may require besides its patterns: the name an
@@ -418,8 +412,14 @@ class DesignContext:
     pattern_bounds: dict
     values_held: dict = field(default_factory=dict)   # register -> the values it can hold, or None (never_loaded)
     block_runs: object = None                         # BlockRuns of the batch blocks' runs (hit_in_block_bench)
-    ranked_paths: dict = None                         # label -> its ranked instance path and generator (the same)
+    ranked_paths: dict = None                         # label -> its ranked instance path and generator (paths)
     instances: dict = field(default_factory=dict)     # ranked path of an instance -> its fingerprint (the same)
+
+    def paths(self):
+        """{label: (ranked instance path, generator)} of every always block (ranked_paths), made once."""
+        if self.ranked_paths is None:
+            self.ranked_paths = ranked_paths([name for name, _, _, _ in self.source_map.blocks])
+        return self.ranked_paths
 
 
 @dataclass(frozen=True)
