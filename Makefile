@@ -80,8 +80,8 @@ chess-perft: setup
 tournament: setup
 	$(GAMECHIP) tournament --budget 1024 --sim verilator
 
-# SPEC 12: both schemes on 1..32 engines, 20 seeded midgames at depth 9 (10^6 engine cycles or more
-# sequentially), on a local Dask cluster (host plies: 2 for the seed's scheme, 3 for YBW); table, CSV and plot under runs/parallel-table.
+# docs/spec.md §12: both schemes on 1..32 engines, 20 seeded midgames at depth 9 (10^6 engine cycles or more
+# sequentially), on a local Dask cluster (host plies: 2 for the parallel-minimax seed's scheme, 3 for YBW); table, CSV and plot under runs/parallel-table.
 parallel: setup
 	$(GAMECHIP) parallel --positions 20 --depth 9 --engines 1,2,4,8,16,32 --out runs/parallel-table
 
@@ -101,7 +101,7 @@ tables: setup
 area: setup
 	$(GAMECHIP) area --out runs/area
 
-# The co-design seed's workload (SPEC 10): a self-play game of the NegaScout host at every depth 1-8,
+# The co-design seed's workload (docs/spec.md §10): a self-play game of the NegaScout host at every depth 1-8,
 # both transfer models on the golden bus model of the peripheral; counts, ratios and the cost model.
 # About 30 min under PyPy (hours in CPython): CODESIGN_DEPTH=6 takes minutes.
 CODESIGN_DEPTH ?= 8
@@ -164,7 +164,7 @@ bitstream: setup
 	$(GAMECHIP) bitstream --board $(BOARD) $(if $(DEVICE),--device $(DEVICE))
 
 # Formal proofs (gamechip/formal/, docs/formal.md): SymbiYosys proofs of the blocks against references
-# written from the SPEC, each also run on a planted bug it must catch (trace, case file, replay), and the
+# written from docs/spec.md, each also run on a planted bug it must catch (trace, case file, replay), and the
 # synthesised netlist proved equivalent to the converted RTL; results in runs/formal/summary.json.
 .PHONY: formal
 formal: setup

@@ -119,7 +119,7 @@ def run_paired_tournament(budget, levels, sim, jobs, out_dir, resume=False):
 
 
 def play_pair_main(spec_json, result_path):
-    """``python -m gamechip.paired_games SPEC RESULT``: the pair of play_pair_killable, its games
+    """``python -m gamechip.paired_games PAIR_JSON RESULT``: the pair of play_pair_killable, its games
     and clocks (or the reason it failed) as JSON in RESULT."""
     from gamechip.processes import die_with_parent
     from tb.host.paired_games import play_pair

@@ -1,5 +1,5 @@
 """``gamechip play`` and ``gamechip tournament``: the processor against the contest's reference
-software (SPEC §8-9), refereed, with every processor move checked against its golden model.
+software (docs/spec.md §8-§9), refereed, with every processor move checked against its golden model.
 
 The processor is either the simulated RTL (``--sim``: the cocotb bench tb/test_processor.py
 drives its UART pins and referees the game there, comparing each reply with
@@ -215,7 +215,7 @@ def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1):
 
 
 def _play_one(spec_json, result_path):
-    """``python -m gamechip.play SPEC RESULT``: the game of cluster_game, its outcome as JSON."""
+    """``python -m gamechip.play GAME_JSON RESULT``: the game of cluster_game, its outcome as JSON."""
     try:
         record = {"game": tournament_game(**json.loads(spec_json))}
     except Exception as error:  # a mismatch or a crash: the reason goes back to the tournament

@@ -1,4 +1,4 @@
-"""``gamechip play --port``: the referee protocol (SPEC 8) over a serial port with pyserial, a
+"""``gamechip play --port``: the referee protocol (docs/spec.md §8) over a serial port with pyserial, a
 board on one side, the reference player or a human at the terminal on the other, every reply of
 the board checked against the golden processor at the board's budget.
 

@@ -1,4 +1,4 @@
-"""Board representation, text forms and square names (SPEC section 0).
+"""Board representation, text forms and square names (docs/spec.md §0).
 
 A position is two bitboards, ``black`` and ``white``: bit ``i`` is square
 ``i = row*size + col``, col 0.. = files A.., row 0.. = ranks 1.. (A1 = bit 0).
@@ -170,7 +170,7 @@ class Position:
         return Position(self.black, self.white, not self.white_to_move, self.size)
 
     def text(self) -> str:
-        """The board text of SPEC section 0."""
+        """The board text of docs/spec.md §0."""
         return format_board(self)
 
     def __str__(self) -> str:
@@ -187,7 +187,7 @@ def format_board(pos: Position) -> str:
 
 
 def parse_board(text: str, size: int = 8) -> Position:
-    """Parse the board text of SPEC section 0 (surrounding whitespace ignored)."""
+    """Parse the board text of docs/spec.md §0 (surrounding whitespace ignored)."""
     check_size(size)
     n2 = size * size
     expected = f"expected {n2} followed by a space and the side to move (X or O)"

@@ -1,4 +1,4 @@
-"""Static evaluation of a position (SPEC section 4), from the side to move.
+"""Static evaluation of a position (docs/spec.md §4), from the side to move.
 
 Everything is "own" (the side to move) minus "opp" (the other side):
 

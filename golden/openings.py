@@ -1,4 +1,4 @@
-"""Openings table (SPEC section 6): named lines, their symmetric images, book moves.
+"""Openings table (docs/spec.md §6): named lines, their symmetric images, book moves.
 
 The named lines live in ``golden/openings.tsv`` (see ``golden/openings.md``). The
 51 lines flagged ``contest`` are expanded by the symmetry group of the start

@@ -1,4 +1,4 @@
-"""Node ordering (SPEC section 5): the order in which moves of a node are tried.
+"""Node ordering (docs/spec.md §5): the order in which moves of a node are tried.
 
 Static priority: the corners A1, H1, A8, H8 first, then every other square
 in index order, then the X-squares B2, G2, B7, G7 last. At the root of

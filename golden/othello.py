@@ -1,9 +1,9 @@
 """Othello rules on whole bitboards: legal moves, flips, play, perft.
 
-This is the golden model of the Move Checker (SPEC section 1) and the Disc
+This is the golden model of the Move Checker (docs/spec.md §1) and the Disc
 Flipper (section 2). The RTL builds both from per-square cells; here every
-result comes from shifting whole bitboards along the 8 directions (SPEC
-section 0, "golden model independence"), so the two share no algorithm.
+result comes from shifting whole bitboards along the 8 directions (docs/spec.md
+§0, "golden model independence"), so the two share no algorithm.
 
 A shift by ``s`` moves every disc one step along a direction: +1 east,
 +size north, +size+1 north-east, +size-1 north-west; right shifts are the
@@ -258,7 +258,7 @@ def game_over(pos: Position) -> bool:
 
 
 def perft(pos: Position, depth: int) -> int:
-    """Leaf count of the game tree to ``depth`` plies (SPEC section 0 convention).
+    """Leaf count of the game tree to ``depth`` plies (docs/spec.md §0 convention).
 
     A forced pass consumes a ply and is a node; a finished game is one leaf
     whatever depth remains; depth 0 is 1. At depth 1 the leaves are counted

@@ -1,4 +1,4 @@
-"""The processor's decisions as a Player (SPEC section 8), for checking rtl/processor.
+"""The processor's decisions as a Player (docs/spec.md §8), for checking rtl/processor.
 
 ``GoldenProcessor(budget, depth_limit)`` plays exactly what the processor plays:
 

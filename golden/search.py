@@ -1,15 +1,15 @@
-"""The tree search of SPEC section 7, as "the equivalent software" of the processor seed.
+"""The tree search of docs/spec.md §7, as "the equivalent software" of the processor seed.
 
 Algorithm (the engine implements exactly this; the RTL is an explicit-stack state machine,
 this is a recursive function over whole bitboards):
 
 * **Negamax with fail-hard alpha-beta.** Every value is from the side to move's point of
-  view. A leaf's value is the evaluator's (SPEC section 4, fixed or adaptive weights),
+  view. A leaf's value is the evaluator's (docs/spec.md §4, fixed or adaptive weights),
   saturated to -256..255 and then raised to at least -255, so that every value of the tree
   lies in -255..255 and negating one never leaves the 9-bit range. The root is searched
   with the window (-256, 256) by default: -256 and 256 stand for minus and plus infinity, so
   the root value is exact (a host handing the engine a subtree gives a narrower root window,
-  SPEC section 12: the value is then fail-hard, clamped to it). A node with window (alpha, beta) searches its children with
+  docs/spec.md §12: the value is then fail-hard, clamped to it). A node with window (alpha, beta) searches its children with
   (-beta, -alpha); a child value v = -child >= beta cuts the node off (it returns beta), a
   v > alpha raises alpha (and, at the root, makes the move the best so far: the first move
   of the order wins ties, and is the best move when no move raises a narrow root window; a
@@ -18,7 +18,7 @@ this is a recursive function over whole bitboards):
   passes, which is a node (the same discs, the other side to move) and a ply; when neither
   side can move the node is terminal and is evaluated (disc difference) whatever depth is
   left.
-* **Order** (SPEC section 5): at the root of iteration d > 1 the best move of iteration
+* **Order** (docs/spec.md §5): at the root of iteration d > 1 the best move of iteration
   d - 1 first, then the static order. Below the root the level's *killer move* first: the
   last move that cut a node off at the same ply (any iteration of this search; a pass is not
   a killer), then the static order. A killer that is not legal here is simply skipped.
@@ -370,7 +370,7 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
 
     ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget); ``alpha``/``beta`` the root
     window of every iteration (default the full window, -256..256; a host that hands the engine
-    a subtree gives it a narrower or a null window, SPEC §12): fail-hard, so the value is
+    a subtree gives it a narrower or a null window, docs/spec.md §12): fail-hard, so the value is
     ``alpha`` when every move fails low and ``beta`` on a cut-off. The result carries the
     whole trace, iteration by iteration (the aborted iteration up to the abort). A search of
     millions of cycles keeps millions of nodes: use :func:`search_events` to stream them.

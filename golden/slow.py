@@ -14,7 +14,7 @@ from golden.board import Position
 Grid = list[list[str]]
 
 DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
-# The 4 axes of SPEC section 3, each as its two opposite directions.
+# The 4 axes of docs/spec.md §3, each as its two opposite directions.
 AXES = [((0, -1), (0, 1)), ((-1, 0), (1, 0)), ((-1, 1), (1, -1)), ((-1, -1), (1, 1))]
 
 
@@ -73,7 +73,7 @@ def slow_flips(pos: Position, move: int) -> set[int]:
 
 
 def slow_stable(pos: Position, white: bool) -> set[int]:
-    """Stable discs of one colour: the SPEC section 3 rule applied literally.
+    """Stable discs of one colour: the docs/spec.md §3 rule applied literally.
 
     Every square of the grid is re-evaluated each round from the previous
     round's set, starting from nothing stable, until the set stops changing
@@ -118,5 +118,5 @@ def _grid_perft(grid: Grid, me: str, depth: int) -> int:
 
 
 def slow_perft(pos: Position, depth: int) -> int:
-    """Leaf count with the SPEC section 0 convention, by plain recursion."""
+    """Leaf count with the docs/spec.md §0 convention, by plain recursion."""
     return _grid_perft(_grid(pos), pos.side, depth)

@@ -1,4 +1,4 @@
-"""Stable discs (SPEC section 3), as the Stable Discs Evaluator computes them.
+"""Stable discs (docs/spec.md §3), as the Stable Discs Evaluator computes them.
 
 A disc of colour c is stable when on each of the 4 axes at least one of its
 two neighbours is a stable disc of colour c, off-board neighbours counting
@@ -79,5 +79,5 @@ def stable_iterations(own: int, size: int = 8) -> list[int]:
 
 
 def stable_discs(own: int, size: int = 8) -> int:
-    """Stable discs of ``own`` (the least fixed point of the SPEC section 3 rule)."""
+    """Stable discs of ``own`` (the least fixed point of the docs/spec.md §3 rule)."""
     return stable_iterations(own, size)[-1]

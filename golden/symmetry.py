@@ -1,8 +1,8 @@
-"""Symmetries of the board (SPEC section 0).
+"""Symmetries of the board (docs/spec.md §0).
 
 The start position is fixed by exactly four maps: identity, rotation by 180
 degrees, and the reflections in the A1-H8 and A8-H1 diagonals. These expand
-the openings table (SPEC section 6) and give equivalent test games. The
+the openings table (docs/spec.md §6) and give equivalent test games. The
 mirrors of files or ranks are also provided, only so tests can show that they
 move the start position (the seed's "horizontal and vertical symmetry" is
 wrong for Othello).

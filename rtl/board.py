@@ -1,4 +1,4 @@
-"""The processor on a board (SPEC §8): the top level that goes into a bitstream.
+"""The processor on a board (docs/spec.md §8): the top level that goes into a bitstream.
 
 ``board_top`` wraps rtl/processor's ``processor`` for a board's pins:
 

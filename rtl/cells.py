@@ -1,6 +1,6 @@
 """The per-square pattern cell network shared by the move checker and the disc flipper.
 
-SPEC §2, Table 1. For every square ``s`` and flow direction ``d`` whose neighbour ``s+d``
+docs/spec.md §2, Table 1. For every square ``s`` and flow direction ``d`` whose neighbour ``s+d``
 is on the board, a cell at ``s`` computes ``pattern[s, d]`` and passes it on to ``s+d``:
 
     0      no pattern

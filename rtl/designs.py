@@ -116,7 +116,7 @@ def search_c2_ports():
 
 
 def chess_movegen_ports():
-    """SPEC-chess §4; the ``next`` request is ``next_req`` (``next`` is a VHDL keyword)."""
+    """docs/spec-chess.md §4; the ``next`` request is ``next_req`` (``next`` is a VHDL keyword)."""
     return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("next_req", 1, "in"), ("mode", 1, "in"),
             ("board", 256, "in"), ("wtm", 1, "in"), ("castle", 4, "in"), ("ep_valid", 1, "in"),
             ("ep_file", 3, "in"), ("last_mv", 16, "in"), ("valid", 1, "out"), ("status", 2, "out"),
@@ -124,7 +124,7 @@ def chess_movegen_ports():
 
 
 def chess_repetition_ports():
-    """SPEC-chess §6, plus the reply pulse rd_valid."""
+    """docs/spec-chess.md §6, plus the reply pulse rd_valid."""
     return [("clk", 1, "in"), ("rst", 1, "in"), ("rd_init", 1, "in"), ("rd_push", 1, "in"), ("rd_pop", 1, "in"),
             ("rd_wtm", 1, "in"), ("rd_from", 6, "in"), ("rd_to", 6, "in"), ("rd_piece", 4, "in"),
             ("rd_irrev", 1, "in"), ("rd_dbg_k", 6, "in"), ("rd_valid", 1, "out"), ("rep", 1, "out"),

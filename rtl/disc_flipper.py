@@ -1,4 +1,4 @@
-"""Disc Flipper (SPEC §2, Tables 1-2): a whole move in one combinational pass.
+"""Disc Flipper (docs/spec.md §2, Tables 1-2): a whole move in one combinational pass.
 
 Two cell networks per board, one cell per (square, direction):
 

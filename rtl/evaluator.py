@@ -1,4 +1,4 @@
-"""Evaluator (SPEC §4): the whole leaf evaluation of one node, with a start/done handshake.
+"""Evaluator (docs/spec.md §4): the whole leaf evaluation of one node, with a start/done handshake.
 
 Own = the side to move, opp = the other side. On the rising edge with ``start`` the block
 latches the board (as own/opp registers) and starts both Stable Discs Evaluators, which
@@ -26,7 +26,7 @@ Handshake: ``busy`` is set on the start edge. Each stable_discs instance raises 
 for one cycle; a sticky flag per instance remembers it. ``done`` (combinational) = busy and
 both instances have raised done in this cycle or an earlier one since start, i.e. done rises
 in cycle max(k_own, k_opp), cycle 0 being the first cycle after the start edge and k the
-instance's done cycle (SPEC §3). busy clears on the edge after done; the outputs hold until
+instance's done cycle (docs/spec.md §3). busy clears on the edge after done; the outputs hold until
 the next start (the stable_discs outputs hold too). A start while busy restarts everything.
 
 The weights are elaboration-time parameters (:class:`Weights`); each configuration is a

@@ -1,4 +1,4 @@
-"""The adaptive evaluator as an AXI4-Lite slave (SPEC §10): the peripheral of the co-design.
+"""The adaptive evaluator as an AXI4-Lite slave (docs/spec.md §10): the peripheral of the co-design.
 
 Register map, refusals and the rebuild of seed eq. 4-7: golden/codesign.py's docstring (the
 bus-level model every read of the bench is checked against). In short: a whole-board window

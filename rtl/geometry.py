@@ -1,7 +1,7 @@
 """Board geometry used at elaboration time to wire the cell networks.
 
 Square ``s = row * size + col`` (col = file A.., row = rank 1..), the convention of
-SPEC §0. Neighbours are computed on (row, col), so a step never wraps from one row
+docs/spec.md §0. Neighbours are computed on (row, col), so a step never wraps from one row
 into the next: a square on the board edge simply has no neighbour in that direction.
 """
 

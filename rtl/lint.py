@@ -19,7 +19,7 @@ VERILATOR_LINT_FLAGS = ["--lint-only", "-Wall", *VERILATOR_WAIVERS]
 # Waivers for one design only, each with its reason.
 DESIGN_WAIVERS = {
     "evaluator_axi": {
-        "-Wno-UNUSEDSIGNAL": "the peripheral returns only the evaluator's adaptive value (SPEC 10): the term "
+        "-Wno-UNUSEDSIGNAL": "the peripheral returns only the evaluator's adaptive value (docs/spec.md §10): the term "
                              "outputs, the fixed-weight value, stage and terminal of its evaluator stay "
                              "unconnected, and wstrb is ignored (every write is a whole word, documented)",
     },
@@ -43,7 +43,7 @@ DESIGN_WAIVERS = {
         "-Wno-WIDTH": "the counters add 6-bit squares and counts in 8-bit sums (so that minus x can be "
                       "written plus 64 - x without a negative value); the operands zero-extend and the "
                       "result is sliced back to 6 bits, which is the intended modulo-64 arithmetic",
-        "-Wno-SYMRSVDWORD": "SPEC-chess §6 names the output 'near', a common C++ word; Verilator renames it "
+        "-Wno-SYMRSVDWORD": "docs/spec-chess.md §6 names the output 'near', a common C++ word; Verilator renames it "
                             "in its C++ model, which nothing here reads by that name",
     },
 }

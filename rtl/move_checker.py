@@ -1,4 +1,4 @@
-"""Move Checker (SPEC §1): the legal-move vector of one player, combinational.
+"""Move Checker (docs/spec.md §1): the legal-move vector of one player, combinational.
 
 Built on the pattern network of ``rtl.cells``: square ``s`` is legal when it is empty and a
 pattern of 2 or more (own disc, then at least one opponent disc) arrives at it from some

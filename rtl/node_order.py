@@ -1,4 +1,4 @@
-"""Node ordering (SPEC §5): the next move to explore at a node, one selection per cycle.
+"""Node ordering (docs/spec.md §5): the next move to explore at a node, one selection per cycle.
 
 Combinational. The priority sequence is the PV move first (when ``pv_valid``), then the
 static order A1, H1, A8, H8, every other square in index order except the X-squares, then
@@ -7,7 +7,7 @@ legal square strictly after ``last_move`` in that sequence, or the first legal s
 the whole sequence when ``first`` is set; ``last_move`` may be any square, legal or not.
 There are no per-level "explored" bits: the last move alone says where to continue.
 
-Hardware (SPEC §5), all structure fixed at elaboration time:
+Hardware (docs/spec.md §5), all structure fixed at elaboration time:
 
 * PV stage: when ``first`` and ``pv_valid`` and the PV square is legal, the answer is
   ``pv_move``. Otherwise the static part is scanned, with the PV square masked out when

@@ -1,4 +1,4 @@
-"""Openings table (SPEC §6): book moves from a trie of the opening lines, in ROM.
+"""Openings table (docs/spec.md §6): book moves from a trie of the opening lines, in ROM.
 
 ROM CONTENT ONLY comes from the golden model: ``golden.openings.book_lines()`` (the contest
 lines of data/openings.tsv expanded by the symmetry group, duplicates dropped, in table

@@ -1,5 +1,5 @@
 """Popcount: the number of set bits of a vector, summed by an adder tree built at elaboration
-time. Used by the Stable Discs Evaluator (SPEC §3, 64-input count) and the Evaluator (SPEC §4:
+time. Used by the Stable Discs Evaluator (docs/spec.md §3, 64-input count) and the Evaluator (docs/spec.md §4:
 corners, X-squares, mobility, discs).
 
 Level 0 counts the selected bits in pairs (an odd one out gets a one-bit leaf); every further

@@ -1,4 +1,4 @@
-"""Processor top (SPEC §8): RS-232 UART + referee protocol + board + openings table + search.
+"""Processor top (docs/spec.md §8): RS-232 UART + referee protocol + board + openings table + search.
 
 Messages are two ASCII characters, 8N1 frames at ``divisor`` clock cycles per bit.
 

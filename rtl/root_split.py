@@ -7,7 +7,7 @@ the job starts. The contract, clock by clock, is docs/root-split.md; its golden 
 golden/root_split.py. Here it is a small controller beside the engine:
 
 * **Root.** A move checker gives the root's legal moves, registered (the root is held while
-  searching); node ordering (SPEC §5) with the previous iteration's best move as PV gives the
+  searching); node ordering (docs/spec.md §5) with the previous iteration's best move as PV gives the
   iteration's first move ``m0`` (``first``) and the move after the last one handed out
   (``last_move``); a disc flipper plays the job's move on the root to make the child the job
   searches. While no search runs the flipper serves the processor instead (``idle_*``): the

@@ -1,4 +1,4 @@
-"""Tree search engine (SPEC §7): iterative-deepening negamax with fail-hard alpha-beta.
+"""Tree search engine (docs/spec.md §7): iterative-deepening negamax with fail-hard alpha-beta.
 
 The algorithm, its value conventions and its cycle schedule are those of the golden model's
 ``golden.search`` docstring (the bench checks every node against it). Here it is an
@@ -18,13 +18,13 @@ explicit-stack state machine:
   The side to move at level k is the root's side flipped k times (every ply, passes
   included, changes the side), so it is not stored either.
 * **Generate node (one cycle, the seed's states 1 and 2 merged).** Two move checkers give
-  the legal moves of both sides of the current board; node ordering (SPEC §5) picks the next
+  the legal moves of both sides of the current board; node ordering (docs/spec.md §5) picks the next
   move after the level's last move (the PV move first at the root from iteration 2); the
   disc flipper plays it. An inner child is pushed (the current board is written to the
   stack); a leaf child (the ply after it is the iteration depth) is handed to the evaluator.
   No legal move but the opponent has one: the child is a pass (same discs). Neither side can
   move: the node itself is terminal and goes to the evaluator.
-* **Evaluate.** The evaluator (SPEC §4) answers c cycles after its start (c = the stable-disc
+* **Evaluate.** The evaluator (docs/spec.md §4) answers c cycles after its start (c = the stable-disc
   iterations). In the answering cycle the leaf's value is folded into the level (cut-off or
   alpha update) and, unless cut off, the next sibling is generated in the same cycle.
 * **Return.** A level that has no move left (or a pass node whose pass came back) returns
@@ -122,7 +122,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     root_beta:           Signal(intbv(min=-256, max=256)) the root window's beta; -256, which
                          no beta can be (beta > alpha >= -256), stands for plus infinity
                          (in, start edge). A host searching a subtree gives a narrower or a
-                         null window (SPEC §12); the value is then fail-hard: root_alpha when
+                         null window (docs/spec.md §12); the value is then fail-hard: root_alpha when
                          every move fails low, root_beta on a cut-off.
     done:                Signal(bool) the answer is ready (out; high until the next start).
     best_move:           Signal(intbv[6]) best move of the deepest completed iteration (out).
@@ -133,7 +133,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     cycles:              Signal(intbv[32]) cycles used (out).
     node_event .. event_value: the trace port (see the module docstring; out).
     event_terminal .. event_adaptive: every term of a leaf's evaluation, as the evaluator
-                         (SPEC §4) gives it (out; 0 on inner-node events).
+                         (docs/spec.md §4) gives it (out; 0 on inner-node events).
     fault:               Signal(bool) the flipper found the chosen move illegal (out; never
                          set by a correct engine: the bench checks it every cycle).
     weights:             evaluator weights (elaboration time).

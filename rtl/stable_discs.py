@@ -1,4 +1,4 @@
-"""Stable Discs Evaluator (SPEC §3): the stable discs of one colour, iterated one layer a cycle.
+"""Stable Discs Evaluator (docs/spec.md §3): the stable discs of one colour, iterated one layer a cycle.
 
 Rule: a disc is stable when on each of the 4 axes one of its two neighbours is a stable disc
 of its colour or off the board; the stable set is the least fixed point. Hardware:

@@ -1,4 +1,4 @@
-"""RS-232 UART (SPEC §8): 8N1 frames, least significant bit first, a fixed baud divisor.
+"""RS-232 UART (docs/spec.md §8): 8N1 frames, least significant bit first, a fixed baud divisor.
 
 A frame on the line is one start bit (0), eight data bits (bit 0 first), one stop bit (1); the
 line idles high. ``divisor`` is the number of clock cycles per bit, an elaboration-time

@@ -2,7 +2,7 @@
 move fed back as ``last_mv``) and compared move by move with the ordered golden list; the same from
 random ``last_mv`` entry points; the captures-only prefix; ILLEGAL positions; perft through the
 generator (every tree node walked, every leaf started: ILLEGAL or not) against the published
-counts. A reply must come within 16 cycles (SPEC) and within this design's documented latency
+counts. A reply must come within 16 cycles (docs/spec-chess.md §4) and within this design's documented latency
 (start 8, next 4), with ``busy`` high in every cycle from the request to the reply and low in the
 reply's cycle; an idle step (no request) must see no reply and ``busy`` low throughout. The cycles
 per move produced are reported."""
@@ -25,8 +25,8 @@ from tb.sim.batch import (BatchTB, BlockCheck, check_cases, check_cases_counting
 from tb.checks.chess_case import IDLE, ChessCase, entry_case, start_case, walk_case
 from tb.host.harness import MAX_CYCLES
 
-REPLY_CYCLES = 16  # SPEC-chess §4: a reply 1-16 cycles after the request
-# This design's own latency (README, rtl/chess/movegen.py), tighter than SPEC's 16: start 8 cycles (5
+REPLY_CYCLES = 16  # docs/spec-chess.md §4: a reply 1-16 cycles after the request
+# This design's own latency (README, rtl/chess/movegen.py), tighter than §4's 16: start 8 cycles (5
 # of them check the castling squares), next at most 4 (a new victim); a slower reply is a regression.
 DESIGN_CYCLES = {"start": 8, "next": 4}
 NO_REPLY = ("no reply, busy low", None)  # what an idle step (a run of MAX_CYCLES without a request) must show
@@ -247,7 +247,7 @@ class ChessMovegenCheck(BlockCheck):
             for request, line in zip(requests, lines[index:index + 1 + len(case.moves)]):
                 cycle, valid, status, mv, busy, busy_low = (hex_field(f) for f in line.split())
                 if request == IDLE:
-                    # SPEC-chess §4: valid is a reply to a request, and busy means one is running
+                    # docs/spec-chess.md §4: valid is a reply to a request, and busy means one is running
                     if valid == 1:
                         replies.append((f"a reply without a request, cycle {cycle}", (status, mv)))
                     elif busy != 0 or busy_low != MAX_CYCLES - 1:
@@ -257,7 +257,7 @@ class ChessMovegenCheck(BlockCheck):
                 elif valid == 1 and isinstance(cycle, int) and cycle <= REPLY_CYCLES:
                     limit = DESIGN_CYCLES["start" if request == "start" else "next"]
                     if busy_low != 0:
-                        # SPEC-chess §4: requests while busy are ignored, so busy must cover the whole request
+                        # docs/spec-chess.md §4: requests while busy are ignored, so busy must cover the whole request
                         replies.append((f"busy low in {busy_low} of the {cycle - 1} cycles before the reply", (status, mv)))
                     elif busy != 0:
                         replies.append(("busy still high in the reply's cycle", (status, mv)))

@@ -6,8 +6,8 @@ irreversible move and reopened by a pop, more than 32 pushes then pops, a pop wi
 
 Idle steps (IDLE: no init, push or pop for the harness's whole cycle budget, MAX_CYCLES clock
 edges) come at random in the walks and at chosen places in the directed cases: only the commands
-change what is stored (SPEC-chess §6), so after an idle step every output must show what it
-showed before, rd_dbg_d at the idle step's own rd_dbg_k. rd_valid is not judged there: SPEC §6
+change what is stored (docs/spec-chess.md §6), so after an idle step every output must show what it
+showed before, rd_dbg_d at the idle step's own rd_dbg_k. rd_valid is not judged there: docs/spec-chess.md §6
 defines the outputs, not a reply pulse (it is the harness's signal that a command's outputs are
 ready). The data ports carry a move of the board and rd_wtm the wrong side while idle, which the
 detector must ignore."""
@@ -27,7 +27,7 @@ from tb.checks.aimed_chess import repetition_cases
 from tb.checks.chess_case import IDLE, ChessCase, repetition_outputs
 from tb.checks.responses import MAX_CYCLES
 
-OUTPUT_CYCLES = 4  # SPEC-chess §6: outputs valid at most 4 cycles after a command
+OUTPUT_CYCLES = 4  # docs/spec-chess.md §6: outputs valid at most 4 cycles after a command
 FIELDS = ("rep", "rep_dist", "near", "near_from", "near_to", "dbg_d")
 
 

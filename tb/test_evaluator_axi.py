@@ -1,4 +1,4 @@
-"""Bench for rtl/evaluator_axi (SPEC §10): the adaptive evaluator on an AXI4-Lite bus, driven by
+"""Bench for rtl/evaluator_axi (docs/spec.md §10): the adaptive evaluator on an AXI4-Lite bus, driven by
 cocotbext-axi's AxiLiteMaster. Every response (write response, read data and read response) is
 checked against the golden bus model (golden/host/peripheral.py); after every changeboard the board
 the peripheral rebuilt (the evaluator's latched board) is checked against the model's.

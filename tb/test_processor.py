@@ -1,4 +1,4 @@
-"""Bench for rtl/processor (SPEC §8): whole refereed games over the UART pins.
+"""Bench for rtl/processor (docs/spec.md §8): whole refereed games over the UART pins.
 
 The top level is the processor inside its clocked harness (tb.host.harness ``verilog_clock_harness``:
 the clock runs in HDL, every other port is the harness's); ``clock="python"`` in
@@ -392,7 +392,7 @@ async def assembler(dut):
     one: the move m, answered), a lone ``s`` after the reply (the processor's own states clear
     the pending letter), then an ``RR`` while still in book (the opponent passes: the processor
     searches instead of playing the book, as the golden processor does). That RR is one a
-    referee of SPEC §8 would not send (the opponent has moves there: no real game passes in
+    referee of docs/spec.md §8 would not send (the opponent has moves there: no real game passes in
     book); the processor does not check the referee, and it is the only way to reach its
     ``passed`` flag while the book still has a move."""
     initial = start_position()

@@ -1,4 +1,4 @@
-"""Bench for rtl/search: a node-by-node scoreboard against the golden search (SPEC §7).
+"""Bench for rtl/search: a node-by-node scoreboard against the golden search (docs/spec.md §7).
 
 Every node the engine reports (``node_event``: cycle, kind, ply, board, side to move, legal
 moves, and for a leaf every evaluation term, the stable counts and the value) is compared with

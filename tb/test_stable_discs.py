@@ -1,5 +1,5 @@
 """Bench for rtl/stable_discs: every cycle's flip-flop vector, ``done`` and ``count`` against
-the golden iteration (SPEC §3), so the exact cycle of ``done`` is checked, not only the count."""
+the golden iteration (docs/spec.md §3), so the exact cycle of ``done`` is checked, not only the count."""
 
 import cocotb
 import pytest

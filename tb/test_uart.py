@@ -1,4 +1,4 @@
-"""Bench for rtl/uart (SPEC §8): the receiver and the transmitter against the bench's own model of
+"""Bench for rtl/uart (docs/spec.md §8): the receiver and the transmitter against the bench's own model of
 an 8N1 serial line (LSB first, idle high), at the bit level.
 
 The receiver gets every byte, back-to-back frames, frames from a sender 3 % fast and 3 % slow,

@@ -1,6 +1,6 @@
 """The searches aimed at the search engine's unreached lines (tb.checks.aimed_search, and the split
 full boards of tb.checks.aimed): each makes what it is made for, judged by oracles of its own (a
-square-by-square walk of SPEC §2 Table 1, golden.othello, golden.search's values and node counts)."""
+square-by-square walk of docs/spec.md §2 Table 1, golden.othello, golden.search's values and node counts)."""
 
 from golden.board import parse_board, popcount
 from golden.othello import legal_moves
@@ -18,7 +18,7 @@ def on_board(row, col):
 
 
 def pattern(cap, run, row, col, dr, dc):
-    """SPEC §2 Table 1 at (row, col) for the flow (dr, dc): 1 on a ``cap`` disc, k + 1 after a cap
+    """docs/spec.md §2 Table 1 at (row, col) for the flow (dr, dc): 1 on a ``cap`` disc, k + 1 after a cap
     disc and k contiguous ``run`` discs ending here, else 0 (walking back against the flow)."""
     if cap >> (8 * row + col) & 1:
         return 1

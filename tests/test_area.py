@@ -208,7 +208,7 @@ def test_the_no_trace_variants_leave_only_the_debug_outputs_open(tmp_path):
 # keeps the synthesis of the small blocks with the same pinned Yosys (the fixture above).
 @pytest.mark.full
 def test_the_search_engines_board_stack_maps_to_block_ram(tmp_path):
-    """SPEC §7: the board stack is block RAM. Yosys's memory passes as synth_ice40 runs them
+    """docs/spec.md §7: the board stack is block RAM. Yosys's memory passes as synth_ice40 runs them
     (memory inference, then its iCE40 block-RAM library) must put both halves of the stack in
     SB_RAM40_4K; a reset or an asynchronous read on the memory makes them flip-flops."""
     from gamechip.measure.area import tool

@@ -1,5 +1,5 @@
 """Idle steps of the repetition detector's cases: cycles without init, push or pop, after which every
-output must show what the last command left (SPEC-chess §6: only the commands change the stored
+output must show what the last command left (docs/spec-chess.md §6: only the commands change the stored
 plies). A case file carries them, the shrinker keeps them, the sampler counts them in their own bins
 of the plan, and the bench catches a detector that forgets its plies on such a cycle."""
 

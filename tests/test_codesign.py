@@ -1,4 +1,4 @@
-"""The co-design host and the peripheral's bus model (SPEC §10, golden/host/peripheral.py and
+"""The co-design host and the peripheral's bus model (docs/spec.md §10, golden/host/peripheral.py and
 golden/host/negascout.py): NegaScout against plain minimax, both transfer models making the identical
 search with every value from the bus model, the bus model's register map and refusals, and the
 rebuild of eq. 4-7 against a square-by-square check."""
@@ -67,7 +67,7 @@ def test_both_transfer_models_make_the_identical_search_with_the_golden_values(d
 
 
 def test_a_self_play_game_counts_both_models_and_the_changeboard_writes_half():
-    """The seed's workload in small: a game of the host against itself at depth 3 (book, corner
+    """The co-design seed's workload in small: a game of the host against itself at depth 3 (book, corner
     killer, NegaScout), each model on its own bus model, every value read checked by the search."""
     totals = {}
     for transfer_class in (StandardTransfer, ChangeboardTransfer):

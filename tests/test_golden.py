@@ -491,7 +491,7 @@ def test_stable_hand_examples():
 
 
 def test_stable_discs_never_flip():
-    """SPEC section 3 property: a disc the rule calls stable never flips."""
+    """docs/spec.md §3 property: a disc the rule calls stable never flips."""
     rng = random.Random(5000)
     positions = played_positions(8)[:400]
     for pos in positions:

@@ -72,7 +72,7 @@ def test_bad_and_illegal_moves_are_named():
 
 def test_ordered_moves_are_the_pseudo_legal_set_with_unique_keys():
     """python-chess's pseudo-legal moves but the captures of the enemy king (never a victim,
-    SPEC-chess §5), which exist only in an ILLEGAL position."""
+    docs/spec-chess.md §5), which exist only in an ILLEGAL position."""
     illegal = 0
     for board in positions(300) + [child for parent in positions(20, seed=3) for child in illegal_children(parent)][:200]:
         moves = ordered_moves(board)

@@ -1,4 +1,4 @@
-"""Tests of the golden model's leaf blocks: evaluator (SPEC section 4), node
+"""Tests of the golden model's leaf blocks: evaluator (docs/spec.md §4), node
 ordering (section 5) and the openings table (section 6).
 
 Each result is recomputed by a different route from the module under test:
@@ -79,7 +79,7 @@ def grid(rows: list[str], side: str = "X") -> Position:
 # --------------------------------------------------------------------------
 # Evaluator: independent recomputation
 
-# Written out here from SPEC section 4 and the documented Table I powers of
+# Written out here from docs/spec.md §4 and the documented Table I powers of
 # two (High x8, Moderate x4, Low x1, 0), not read from golden.evaluator.
 FIXED_WEIGHTS = {
     "default": {"corners": 4, "xsquares": -2, "mobility": 2, "stable": 1, "terminal": 1},

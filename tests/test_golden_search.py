@@ -139,7 +139,7 @@ def test_bad_limits_are_refused(depth, budget):
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_a_root_window_gives_the_fail_hard_value_of_plain_minimax(depth):
-    """SPEC §12's subtree searches: with the root window (a, b) the value is minimax clamped to
+    """docs/spec.md §12's subtree searches: with the root window (a, b) the value is minimax clamped to
     it (a when every move fails low, b on a cut-off), and the best move is one whose minimax
     value reaches the clamped value (the first move tried when every move fails low)."""
     rng = random.Random(depth)

@@ -64,7 +64,7 @@ def test_imports_go_one_way():
     assert not stale, f"no longer imported, delete from KNOWN_UPWARD: {stale}"
 
 
-# Pure-Python packages the golden side may use: python-chess is the chess chip's oracle (SPEC-chess).
+# Pure-Python packages the golden side may use: python-chess is the chess chip's oracle (docs/spec-chess.md).
 PURE_PYTHON_ORACLES = {"chess"}
 
 

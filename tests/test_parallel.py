@@ -1,4 +1,4 @@
-"""The parallel search of SPEC §12 (golden/host/parallel_search.py): both schemes must give the sequential
+"""The parallel search of docs/spec.md §12 (golden/host/parallel_search.py): both schemes must give the sequential
 search's root value on every position and P, and the simulated-time accounting must hold."""
 
 import json

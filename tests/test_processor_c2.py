@@ -107,7 +107,7 @@ def test_planted_root_split_bug_named(bug, tmp_path):
 
 @pytest.mark.full
 def test_table6_on_processor_c2(tmp_path):
-    """Table 6 (SPEC §9: 1,024 clocks a move against reference levels 1-7, both colours) with the
+    """Table 6 (docs/spec.md §9: 1,024 clocks a move against reference levels 1-7, both colours) with the
     two-context processor on Verilator (``gamechip tournament --contexts 2``): every game played to
     its end, every reply, status and job of both contexts checked by the processor bench."""
     out = tmp_path / "table6"

@@ -1,5 +1,5 @@
 """Tests of the reference program (golden/contest/reference.py), the players
-(golden/contest/players.py) and the referee (golden/contest/referee.py), SPEC sections 8-9.
+(golden/contest/players.py) and the referee (golden/contest/referee.py), docs/spec.md §8-§9.
 
 The reference alpha-beta is checked against a plain minimax written here
 (Position objects, square-by-square values, no pruning); refereed games are

@@ -23,20 +23,20 @@ COMMANDS = {
     "fuzz": ("cases", "random positions through blocks on a simulator, against the golden model"),
     "campaign": ("campaign", "fuzz blocks x simulators in parallel shards: journaled, resumable, "
                              "local or on a Dask cluster"),
-    "search": ("search", "the tree search (SPEC 7): golden, and the engine on a simulator "
+    "search": ("search", "the tree search (docs/spec.md §7): golden, and the engine on a simulator "
                          "with every node checked"),
     "play": ("play", "one game: the processor against the reference software, refereed"),
     "tournament": ("play", "both colours against every reference level, in parallel; "
                            "tables like the seed's Tables 4-6"),
     "serve": ("serve", "the simulated processor behind a TCP port, one game per client, for "
                        "play --port socket://HOST:PORT"),
-    "parallel": ("parallel", "the search split over P engines (SPEC 12): speed-up, efficiency, "
+    "parallel": ("parallel", "the search split over P engines (docs/spec.md §12): speed-up, efficiency, "
                              "overhead and balance in simulated engine cycles, on a Dask cluster"),
-    "codesign": ("codesign", "the co-design seed's measurements (SPEC 10): NegaScout host, the "
+    "codesign": ("codesign", "the co-design seed's measurements (docs/spec.md §10): NegaScout host, the "
                              "evaluator on a bus, whole board against changeboard transfers"),
     "gatelevel": ("gatelevel", "each design's own bench on its synthesised netlist (Yosys, with the cell "
                                "library's simulation models) on Icarus and Verilator"),
-    "formal": ("formal", "SymbiYosys proofs of the blocks against references from the SPEC, each run on a "
+    "formal": ("formal", "SymbiYosys proofs of the blocks against references from docs/spec.md, each run on a "
                          "planted bug too, and the synthesised netlist proved equivalent to the RTL"),
     "area": ("designs", "LUTs, flip-flops, block and distributed RAMs, logic levels and clock of every design "
                         "(pinned Yosys; nextpnr place and route where a design fits)"),

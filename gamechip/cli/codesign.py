@@ -1,4 +1,4 @@
-"""The codesign command: the co-design seed's measurements (SPEC 10), NegaScout on the host with
+"""The codesign command: the co-design seed's measurements (docs/spec.md §10), NegaScout on the host with
 the evaluator on a bus, and with --sim every bus transaction through the simulated peripheral."""
 
 import os
@@ -11,7 +11,7 @@ from gamechip.cli.common import UsageError, output_dir
 def codesign_arguments(parser):
     parser.add_argument("--game", action="store_true", help="one self-play game at every depth 1..D (default)")
     parser.add_argument("--positions", type=int, help="N seeded midgame positions at every depth 1..D instead")
-    parser.add_argument("--depth", type=int, required=True, help="deepest search depth D (the seed: 8)")
+    parser.add_argument("--depth", type=int, required=True, help="deepest search depth D (the co-design seed: 8)")
     parser.add_argument("--seed", type=natural, default=1, help="seed of the positions (default 1)")
     parser.add_argument("--sim", choices=("verilator", "icarus"),
                         help="also stream every bus transaction of both models through the simulated peripheral "

@@ -1,4 +1,4 @@
-"""``gamechip formal``: SymbiYosys proofs of the blocks against references written from the SPEC,
+"""``gamechip formal``: SymbiYosys proofs of the blocks against references written from docs/spec.md,
 each also run on a planted bug it must catch, and the synthesised netlist proved equivalent to
 the converted RTL (docs/formal.md)."""
 

@@ -1,4 +1,4 @@
-"""The parallel command: the search split over P engines (SPEC 12), measured in simulated engine
+"""The parallel command: the search split over P engines (docs/spec.md §12), measured in simulated engine
 cycles on a Dask cluster."""
 
 import argparse
@@ -25,8 +25,8 @@ def parallel_arguments(parser):
     parser.add_argument("--seed", type=natural, default=1, help="seed of the positions (default 1)")
     parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH,
                         help=f"search depth (default {DEFAULT_DEPTH}: 10^6 engine cycles or more sequentially)")
-    parser.add_argument("--split", type=int, help="plies searched on the host (default: 2 for seed, as the seed "
-                                                  "did, 3 for ybw)")
+    parser.add_argument("--split", type=int, help="plies searched on the host (default: 2 for seed, as the "
+                                                  "parallel-minimax seed did, 3 for ybw)")
     parser.add_argument("--engines", type=_engine_counts, default=[1, 2, 4, 8, 16, 32],
                         help="engine counts P (default 1,2,4,8,16,32)")
     parser.add_argument("--scheme", nargs="+", default=["seed", "ybw"],

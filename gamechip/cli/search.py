@@ -1,4 +1,4 @@
-"""The search command: the tree search (SPEC 7), golden, and with --sim the engine with every
+"""The search command: the tree search (docs/spec.md §7), golden, and with --sim the engine with every
 node checked."""
 
 import json
@@ -18,7 +18,7 @@ def search_arguments(parser):
     parser.add_argument("--depth", type=positive, default=4, help="depth limit 1..16 (default 4)")
     parser.add_argument("--budget", type=cycles, help="cycle budget, e.g. 1024 or 3.2M (default: none)")
     parser.add_argument("--alpha", type=window_bound, default=-256,
-                        help="the root window's alpha (SPEC 12), -256 (minus infinity, the default) .. 255")
+                        help="the root window's alpha (docs/spec.md §12), -256 (minus infinity, the default) .. 255")
     parser.add_argument("--beta", type=window_bound, default=256,
                         help="the root window's beta, -255 .. 256 (plus infinity, the default)")
     parser.add_argument("--single-iteration", action="store_true",

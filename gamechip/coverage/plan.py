@@ -1,7 +1,7 @@
 """Test plans as data: one TOML file per block in tb/testplans/, read with tomllib.
 
-A plan names its block, the SPEC section it is derived from, its designs with their parameters
-(board size, longest run, ...) and its points. A point has a description (what the SPEC asks to
+A plan names its block, the section of docs/spec.md it is derived from, its designs with their parameters
+(board size, longest run, ...) and its points. A point has a description (what the specification asks to
 see), its axes, the tests that target it and the generators that reach it. An axis's values are
 a list (``values``), an inclusive range whose ends may name a design parameter (``range``), or the
 squares of the design's board (``squares = true``). A point with one axis is a cover point, its
@@ -12,7 +12,7 @@ belongs to those designs of the plan only (the two-context search engine's point
 contexts).
 
 Waivers live in one file, tb/testplans/waivers.toml: ``[[waiver]]`` with ``design``, ``bin`` and
-``reason`` (why the bin cannot be reached, argued from the SPEC and the design).
+``reason`` (why the bin cannot be reached, argued from the specification and the design).
 """
 
 import itertools

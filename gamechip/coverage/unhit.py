@@ -2,7 +2,7 @@
 tb/coverage_unhit.toml and the facts about the converted netlist (CHECKS) an explanation may
 require (docs/code-coverage.md).
 
-An explanation names a design, an always block and a line's text, and argues from the SPEC or the
+An explanation names a design, an always block and a line's text, and argues from docs/spec.md or the
 MyHDL source why the lines it matches are not holes; a check makes sure it explains only the lines
 where the fact it argues from holds. Most argue that the lines cannot be reached; the check
 ``hit_in_block_bench`` stands for lines of a block instance that its own bench reaches (BlockRuns).
@@ -18,7 +18,7 @@ from pathlib import Path
 from gamechip.coverage.source_map import verilog_blocks
 
 ROOT = Path(__file__).resolve().parents[2]
-# Unhit lines and why they are not holes, argued from the SPEC (reviewed like tb/mutation_waivers.json)
+# Unhit lines and why they are not holes, argued from docs/spec.md (reviewed like tb/mutation_waivers.json)
 EXPLANATIONS = ROOT / "tb" / "coverage_unhit.toml"
 
 
@@ -40,7 +40,7 @@ RUN_START, RUN_GROWS, COUNT_FALLS = ("_start_pattern",), ("_extend_pattern",), (
 def pattern_bounds(verilog, blocks):
     """signal -> the largest value it can carry, for the signals of the cell networks: a
     line_start_cell's pattern is 0 or 1, a pattern_cell's at most one more than the largest arriving
-    at it (SPEC section 2, Table 1: a run grows by one disc a cell), and a flip count one less than
+    at it (docs/spec.md §2, Table 1: a run grows by one disc a cell), and a flip count one less than
     the largest pattern or count it comes from (Table 2: a count falls by one a hop). A signal whose
     chain leaves these networks gets no bound."""
     lines = verilog.splitlines()
@@ -428,7 +428,7 @@ class Explanation:
     design: object   # a glob on the converted design's name (its file <design>.v), or a tuple of globs
     block: tuple     # globs on the always block's label (one must match)
     text: str        # a regular expression the stripped source line must match (search)
-    reason: str      # the argument, from the SPEC
+    reason: str      # the argument, from docs/spec.md
     check: str = ""  # a fact of CHECKS that must hold at the line too
 
     def names(self, design):

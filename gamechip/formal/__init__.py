@@ -1,3 +1,3 @@
 """``gamechip formal``: SymbiYosys proofs of the converted RTL against references written from
-the SPEC (properties/*.sv, reference.py), planted bugs that each proof must catch with a
+docs/spec.md (properties/*.sv, reference.py), planted bugs that each proof must catch with a
 counterexample, and equivalence of the synthesised netlist with the converted RTL."""

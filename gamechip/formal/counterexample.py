@@ -65,5 +65,5 @@ def case_record(design, vcd, rtl_root, why):
         step = started[-1]
         case = {"board": board_text(step["black"], step["white"], False), "color": "O" if step["color"] else "X",
                 "label": label}
-        return _record(design, case, rtl_root, why, "the stable set of SPEC §3's rule", "see the proof's trace")
+        return _record(design, case, rtl_root, why, "the stable set of docs/spec.md §3's rule", "see the proof's trace")
     return None

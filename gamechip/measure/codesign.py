@@ -1,8 +1,8 @@
-"""``gamechip codesign``: the co-design seed's measurements (SPEC §10) on the same searches for
+"""``gamechip codesign``: the co-design seed's measurements (docs/spec.md §10) on the same searches for
 both transfer models: hardware calls, bus writes and reads, bus cycles, the depth-difference
 histogram, and the communication time under a documented cost model.
 
-Workloads: ``--game`` plays the seed's workload, one game of the host against itself (book,
+Workloads: ``--game`` plays the co-design seed's workload, one game of the host against itself (book,
 corner killer, NegaScout at depth d), once for every depth d = 1..D; ``--positions N`` searches
 N seeded midgame positions at every depth 1..D. Every search runs three times: on the golden
 evaluator (its evaluation trace is the reference), and through each transfer model on its own
@@ -11,7 +11,7 @@ value must equal the plain alpha-beta search's (golden/search.py) at the same de
 
 Cost model: a write costs WRITE_CYCLES bus cycles and a read READ_CYCLES; communication time
 is counted in write-equivalents, bus cycles / WRITE_CYCLES plus a fixed cost F per hardware
-call (the host's driver work). The seed's Table II cut (communication 5.02 s -> 4.04 s, -19.5 %)
+call (the host's driver work). The co-design seed's Table II cut (communication 5.02 s -> 4.04 s, -19.5 %)
 fixes F from the measured counts; the table also gives the cut at F = 6.3 and at F = 0 (bus
 cycles alone).
 """

@@ -1,4 +1,4 @@
-"""``gamechip parallel``: the host search over P engines (golden/host/parallel_search.py, SPEC §12) on
+"""``gamechip parallel``: the host search over P engines (golden/host/parallel_search.py, docs/spec.md §12) on
 seeded midgame positions, measured as the parallel-minimax seed measured its MPI search:
 speed-up, efficiency, search overhead and load balance against P, in simulated engine cycles.
 
@@ -38,8 +38,8 @@ SEED_POINTS = [(32, 2.66, "depth 10"), (42, 4.0, "depth 10"), (54, 4.0, "depth 1
 # Published anchors for bound-sharing searches (P, speed-up, what).
 ANCHORS = [(4, 3.0, "PVS"), (8, 4.1, "PVS"), (4, 3.7, "DTS"), (8, 6.6, "DTS")]
 DEFAULT_DEPTH = 9     # the sequential search of a seeded midgame takes 10^6 engine cycles or more
-# Host plies per scheme: the seed split its tree at ply 2; YBW gains from a third host ply (more,
-# smaller subtrees behind each eldest brother), the seed's scheme loses (every split ply is a
+# Host plies per scheme: the parallel-minimax seed split its tree at ply 2; YBW gains from a third host ply (more,
+# smaller subtrees behind each eldest brother), the parallel-minimax seed's scheme loses (every split ply is a
 # ply of pruning lost: 6x the sequential nodes at 2 plies, 17x at 3, depth 8).
 DEFAULT_SPLIT = {"seed": 2, "ybw": 3}
 
@@ -266,7 +266,7 @@ def write_csv(rows, path):
 
 
 def plot(rows, path, depth):
-    """Speed-up against P (log scale), one line per scheme, the ideal, the seed's points and
+    """Speed-up against P (log scale), one line per scheme, the ideal, the parallel-minimax seed's points and
     the published anchors, as SVG."""
     import math
 

@@ -1,4 +1,4 @@
-"""``make bench`` for the whole processor (SPEC §8) on Verilator: simulated cycles per second with
+"""``make bench`` for the whole processor (docs/spec.md §8) on Verilator: simulated cycles per second with
 every check of the processor bench on, beside the search engine's checked rate on the same
 searches.
 

@@ -1,4 +1,4 @@
-"""``make bench`` for the search engine (SPEC §7), on 20 fixed midgame positions: cycles per node,
+"""``make bench`` for the search engine (docs/spec.md §7), on 20 fixed midgame positions: cycles per node,
 how fast the golden search runs (CPython and the fast path, PyPy), how fast each simulator runs
 the engine alone and with every node checked, and the completed depth within the seed's budgets,
 all measured.

@@ -1,4 +1,4 @@
-"""The chess chip's encodings (SPEC-chess §1, §4), one place for every user.
+"""The chess chip's encodings (docs/spec-chess.md §1, §4), one place for every user.
 
 * square ``s = 8*rank + file`` (a1 = 0, h8 = 63), as python-chess;
 * piece code, 4 bits: bit 3 the colour (1 = black), bits 2..0 the type (python-chess

@@ -1,4 +1,4 @@
-"""The move generator's golden model (SPEC-chess §2-§5): python-chess's pseudo-legal moves in the
+"""The move generator's golden model (docs/spec-chess.md §2-§5): python-chess's pseudo-legal moves in the
 chip's order, the successor of any move (the ``next`` request), the captures-only prefix, the
 ILLEGAL reply, and perft through the ordered generator.
 """
@@ -23,7 +23,7 @@ def victim(board, move):
 
 
 def order_key(board, move):
-    """(-V, vsq, A, from, pr), ascending = the chip's order (SPEC-chess §3)."""
+    """(-V, vsq, A, from, pr), ascending = the chip's order (docs/spec-chess.md §3)."""
     value, square = victim(board, move)
     return (-value, square, board.piece_type_at(move.from_square), move.from_square,
             PROMOTION_RANK[move.promotion])
@@ -31,7 +31,7 @@ def order_key(board, move):
 
 def ordered_moves(board, captures_only=False):
     """Every pseudo-legal move in the chip's order; with ``captures_only`` the prefix with V > 0.
-    The enemy king is never a victim (SPEC-chess §5): a capture of it exists only in an ILLEGAL
+    The enemy king is never a victim (docs/spec-chess.md §5): a capture of it exists only in an ILLEGAL
     position, whose ``next`` replies walk the list without it (ILLEGAL comes on ``start`` only)."""
     moves = sorted((m for m in board.generate_pseudo_legal_moves() if board.piece_type_at(m.to_square) != chess.KING),
                    key=lambda m: order_key(board, m))
@@ -76,7 +76,7 @@ def walk(board, captures_only=False):
 
 def perft(board, depth):
     """Leaf count through the ordered generator: an emitted move counts unless the child replies
-    ILLEGAL (SPEC-chess §5). Equals python-chess's legal perft."""
+    ILLEGAL (docs/spec-chess.md §5). Equals python-chess's legal perft."""
     if depth == 0:
         return 1
     nodes = 0

@@ -1,4 +1,4 @@
-"""The repetition detector's golden model (SPEC-chess §6), computed from whole boards.
+"""The repetition detector's golden model (docs/spec-chess.md §6), computed from whole boards.
 
 The chip keeps only moves (from, to, piece code, irrev) in a 32-entry buffer and updates the
 displaced-piece counts D_k incrementally; this model keeps the board of every ply instead and

@@ -1,4 +1,4 @@
-"""Game players that the referee (golden/contest/referee.py) can connect (SPEC section 9).
+"""Game players that the referee (golden/contest/referee.py) can connect (docs/spec.md §9).
 
 A player is any object with this small interface (:class:`Player`)::
 

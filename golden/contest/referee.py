@@ -1,6 +1,6 @@
 """The referee: connects two players, enforces the rules and the protocol, records the game.
 
-Protocol (SPEC section 8, processor seed section 1.3): every message is two
+Protocol (docs/spec.md §8, processor seed section 1.3): every message is two
 ASCII characters.
 
 * ``YY`` referee -> black player: you play black, move now.

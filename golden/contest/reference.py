@@ -1,4 +1,4 @@
-"""The contest's reference program (SPEC section 9, processor seed section 4.1.1).
+"""The contest's reference program (docs/spec.md §9, processor seed section 4.1.1).
 
 The FPT 2010 organisers' software is described only as: minimax with alpha-beta
 pruning, leaf value from the disc count plus static square values, 7 levels of
@@ -17,10 +17,10 @@ description:
   ... It is symmetric under the whole dihedral group, so orientation does not
   matter.
 * **Passes**: a side with no legal move while the other has one passes; the
-  pass is a node and consumes a ply (SPEC section 0, section 7).
+  pass is a node and consumes a ply (docs/spec.md §0, §7).
 * **Finished game** (neither side can move), at any depth: ``FINAL_SCALE *
   (own discs - opp discs)``. Empty squares are NOT given to the winner (plain
-  disc difference, SPEC section 0). FINAL_SCALE exceeds the largest possible
+  disc difference, docs/spec.md §0). FINAL_SCALE exceeds the largest possible
   leaf value, so any won finished game beats any unfinished position and any
   lost one is worse.
 * **Move order and ties**: moves are tried in MOVE_ORDER: squares by

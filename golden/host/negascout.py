@@ -1,10 +1,10 @@
-"""The co-design host's search (SPEC §10): NegaScout with a Zobrist transposition table, move
-ordering from a shallow search, and, for playing games, the opening book and the seed's corner
+"""The co-design host's search (docs/spec.md §10): NegaScout with a Zobrist transposition table, move
+ordering from a shallow search, and, for playing games, the opening book and the co-design seed's corner
 "killer". It calls an evaluation backend for every evaluation: the golden evaluator, or the
 peripheral through a transfer model (golden/host/peripheral.py), so that the same search can be
 counted on the bus.
 
-The leaf value is the adaptive evaluator's (SPEC §4) from the side to move, raised to at least
+The leaf value is the adaptive evaluator's (docs/spec.md §4) from the side to move, raised to at least
 -255 like the engine's; a pass is a ply; a finished game is a leaf at any depth. So the root
 value equals golden.search.minimax(pos, depth, adaptive=True) (tests check it, and that both
 transfer models make the identical search).
@@ -147,7 +147,7 @@ class NegaScout:
 def choose_move(root: Position, moves_so_far, depth: int, backend: Callable = golden_backend,
                 new_search: Callable = None, keep_trace: bool = False) -> tuple:
     """The host's move in a game: (move, how, search or None). The opening book first, then the
-    seed's killer (an available corner is played without search), then NegaScout."""
+    co-design seed's killer (an available corner is played without search), then NegaScout."""
     legal = legal_moves(root.own, root.opp)
     if not legal:
         return None, "pass", None

@@ -1,7 +1,7 @@
-"""Parallel search over P search engines (SPEC section 12), timed in simulated engine cycles.
+"""Parallel search over P search engines (docs/spec.md §12), timed in simulated engine cycles.
 
 Deep Blue's organisation: a host searches the top ``split`` plies of the tree and hands the
-subtrees below, each with its alpha-beta window, to P engines (the engine of SPEC section 7
+subtrees below, each with its alpha-beta window, to P engines (the engine of docs/spec.md §7
 with root-window inputs, or its golden twin). Time is the engines' simulated time, so a
 speed-up is deterministic and independent of the machine that computes it:
 
@@ -297,7 +297,7 @@ def parallel_search(position: Position, depth: int, engines: int, scheme: str = 
                           sim.dispatches, sim.cancelled, sim.host_busy)
 
 
-# --- the seed's scheme --------------------------------------------------------------------
+# --- the parallel-minimax seed's scheme ---------------------------------------------------
 
 def _seed(sim, root, depth, split):
     """Every node at ply ``split`` searched with the full window; returns the function that

@@ -1,4 +1,4 @@
-"""HW/SW co-design (SPEC §10): the adaptive evaluator as an AXI4-Lite peripheral, its bus-level
+"""HW/SW co-design (docs/spec.md §10): the adaptive evaluator as an AXI4-Lite peripheral, its bus-level
 model, and the host's two ways of sending it boards.
 
 Register map (byte addresses, 32-bit words; every other address answers SLVERR):
@@ -21,13 +21,13 @@ address        access  meaning
                        8*k + 4*word, ``side`` the colour that moved (0 black, 1 white),
                        ``word`` 0 for cb[31:0] (latched) and 1 for cb[63:32] (commits),
                        ``k`` the depth difference: the parent of the new board is k levels
-                       above the last committed board (k = d_last - (d - 1), the seed's
-                       relative address (d - 1) - d_last negated). The new board is
-                       rebuilt from its parent by the seed's eq. 4-7 (black moved:
-                       black' = black | cb, white' = white & ~cb; white moved: the mirror;
-                       a pass is cb = 0), stored at depth d_last - k + 1 (everything deeper
-                       is dropped), evaluated, and made the last committed board; the side to
-                       move is the colour that did not move.
+                       above the last committed board (k = d_last - (d - 1), the
+                       co-design seed's relative address (d - 1) - d_last negated). The new
+                       board is rebuilt from its parent by the co-design seed's eq. 4-7
+                       (black moved: black' = black | cb, white' = white & ~cb; white moved:
+                       the mirror; a pass is cb = 0), stored at depth d_last - k + 1
+                       (everything deeper is dropped), evaluated, and made the last
+                       committed board; the side to move is the colour that did not move.
 =============  ======  ==================================================================
 
 A whole board with a square both black and white is refused (SLVERR, nothing committed; the
@@ -244,7 +244,7 @@ class Transfer:
 
 
 class StandardTransfer(Transfer):
-    """The seed's Design B: every evaluation sends the whole board (4 writes) and reads."""
+    """The co-design seed's Design B: every evaluation sends the whole board (4 writes) and reads."""
 
     name = "standard"
 
@@ -255,7 +255,7 @@ class StandardTransfer(Transfer):
 
 
 class ChangeboardTransfer(Transfer):
-    """The seed's Design A: the root of a search whole, every other board as a changeboard
+    """The co-design seed's Design A: the root of a search whole, every other board as a changeboard
     against its parent, which the peripheral must hold: a board whose ancestors are not all on
     the stored path has them sent first (interior nodes travel too)."""
 

@@ -1,2 +1,2 @@
-"""The chess chip's verifiable blocks (SPEC-chess.md): the move generator (``movegen``) and the
+"""The chess chip's verifiable blocks (docs/spec-chess.md): the move generator (``movegen``) and the
 repetition detector (``repetition``)."""

@@ -1,11 +1,11 @@
-"""The chess move generator (SPEC-chess §2-§5), after the Deep Blue chess chip.
+"""The chess move generator (docs/spec-chess.md §2-§5), after the Deep Blue chess chip.
 
 An 8x8 array of cells (``rtl.chess.cells``) with a find-victim and a find-attacker network, and
 two distributed arbiters (``rtl.chess.arbiter``): the most valuable victim first (levels
 Q R B N P empty, then the lowest square), then that victim's least valuable attacker (levels
 P N B R Q K, then the lowest square), promotions Q R B N in a row.
 
-``next`` needs only ``last_mv`` (the seed's "modified decoder"): its victim (-V, vsq) and its
+``next`` needs only ``last_mv`` (the chess-chip seed's "modified decoder"): its victim (-V, vsq) and its
 attacker (A, from) are read off the held position and become the two arbiters' mask points.
 The attacker arbiter runs first on the same victim with the mask; when no attacker is left, the
 victim arbiter runs past the last victim, then the attacker arbiter on the new victim unmasked.

@@ -1,4 +1,4 @@
-"""The repetition detector (SPEC-chess §6).
+"""The repetition detector (docs/spec-chess.md §6).
 
 Storage: the last 32 plies (from, to, piece code, irrev), kept by age (age 1 = the newest): a
 push shifts every entry one age older (the oldest is lost), a pop one age younger. That is the
@@ -9,7 +9,7 @@ D_k (pieces now on a square whose code differs in P(n-k)), the sum of those squa
 sum of the squares those pieces came from (then), and how many of them are black. When
 D_k = 1 the two sums are the displaced piece's square now and then (the near candidate).
 
-A push of piece p from f to t makes the counters of k+1 from those of k (SPEC's hint):
+A push of piece p from f to t makes the counters of k+1 from those of k (docs/spec-chess.md §6):
 D += [P[t] != p] - [P[f] != p], where P(n-k)[q] comes from a CAM chain over ages 1..k: the
 oldest move among them that touches q (its piece if it leaves q, empty if it lands on q), or the
 position now if none (p on f, t empty). A pop undoes the same update with the popped entry and

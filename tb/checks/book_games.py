@@ -1,4 +1,4 @@
-"""Games along the processor's opening book (SPEC section 6 and 8), for its bench's code coverage.
+"""Games along the processor's opening book (docs/spec.md §6 and §8), for its bench's code coverage.
 
 The processor plays the book move (golden.openings.book_move: the next move of the first line in
 table order that extends the game) while the game so far is a proper prefix of a book line and
@@ -131,7 +131,7 @@ def scanned_children(lines=None):
 @lru_cache(maxsize=1)
 def unread_trie_items():
     """{"node": nodes, "cursor": nodes}: the trie nodes (rtl.openings book_trie numbering) that the
-    openings block's ``node`` register never holds in a game under SPEC section 8 (no prefix either
+    openings block's ``node`` register never holds in a game under docs/spec.md §8 (no prefix either
     colour reaches), and those its ``cursor`` never holds (no scan reads them)."""
     from rtl.openings import book_trie
 

@@ -68,7 +68,7 @@ def move_of(uci_text):
 def walk_case(board, label, mode=0, fen=None):
     """Start, then next after every move of the golden list (in order). For an ILLEGAL position
     too: its start replies ILLEGAL, its nexts walk the list, the enemy king never a victim
-    (SPEC-chess §4, §5: ILLEGAL on start only). ``fen``: the board's FEN when the caller has it."""
+    (docs/spec-chess.md §4, §5: ILLEGAL on start only). ``fen``: the board's FEN when the caller has it."""
     moves = tuple(m.uci() for m in ordered_moves(board, mode))
     return ChessCase(fen or format_fen(board), label, "walk", mode, moves)
 

@@ -21,7 +21,7 @@ def count(hits, *names):
         hits[name] = hits.get(name, 0) + 1
 
 
-# --- the AXI evaluator (SPEC §10, the register map of golden/host/peripheral.py) ---------------
+# --- the AXI evaluator (docs/spec.md §10, the register map of golden/host/peripheral.py) ---------------
 
 BOARD_WORDS = {0x000: "black_low", 0x004: "black_high", 0x008: "white_low", 0x00C: "commit_black_to_move",
                COMMIT_WHITE: "commit_white_to_move"}
@@ -91,7 +91,7 @@ class SampledBusModel(BusModel):
         return data, response
 
 
-# --- the search engine (SPEC §7; golden.search's algorithm and cycle model) --------------------
+# --- the search engine (docs/spec.md §7; golden.search's algorithm and cycle model) --------------------
 
 ALPHA, BETA, LEGAL, SEEN, CUT, MOVE = range(6)   # the fields of an open node
 # Points over plies or iterations whose deep values share one bin (point -> (first value of the
@@ -303,7 +303,7 @@ def context_bins(hits, context, started_beside, ended_beside):
     return out
 
 
-# --- the processor (SPEC §8: the referee protocol, the book, the search, noise on RX) ----------
+# --- the processor (docs/spec.md §8: the referee protocol, the book, the search, noise on RX) ----------
 
 REFEREE_CODES = ("YY", "RR", "II", "XX")
 

@@ -1,4 +1,4 @@
-"""The search engine's node scoreboard (SPEC section 7), in pure Python: no cocotb, no rtl.
+"""The search engine's node scoreboard (docs/spec.md §7), in pure Python: no cocotb, no rtl.
 
 Both ways of running the engine end here. The fast way (tb/test_search.py with the HDL clock of
 ``tb.host.harness.verilog_search_harness``) has the harness write every node event to a file, one
@@ -219,7 +219,7 @@ class SearchCase:
     budget: Optional[int]
     label: str
     exact: bool = False     # searched to the end: the value must equal golden.search.solve
-    alpha: int = MINUS_INFINITY    # the root window (SPEC §12); default the full one
+    alpha: int = MINUS_INFINITY    # the root window (docs/spec.md §12); default the full one
     beta: int = PLUS_INFINITY
 
     def to_dict(self):

@@ -146,7 +146,7 @@ def directed_cases():
 
 
 def window_cases(position, depth, label=""):
-    """The root windows a host hands an engine (SPEC §12) around the position's true value v:
+    """The root windows a host hands an engine (docs/spec.md §12) around the position's true value v:
     null windows just below, at and above v (fail high, exact boundary, fail low), a narrow
     window holding v, one wholly above (every move fails low) and one wholly below (the first
     move cuts the root off)."""
@@ -181,7 +181,7 @@ AIMED_RANDOM_ROOTS = 16   # random occupancies among the aimed searches
 
 def aimed_cases(seed):
     """Searches of boards no game reaches, aimed at cells of the engine that game positions leave
-    idle (SPEC section 7: the root is any board). For every square and capture length, black to
+    idle (docs/spec.md §7: the root is any board). For every square and capture length, black to
     move capturing that many discs (as many as the ray allows) in every direction from the square,
     searched to depth 1: the flipper relays every count across every cell of every ray, and the
     centre squares, never empty in a game, are empty and legal; the same boards with white to move,

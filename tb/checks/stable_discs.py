@@ -1,5 +1,5 @@
 """The check of rtl/stable_discs: every cycle's flip-flop vector, ``done`` and ``count`` against
-the golden iteration (SPEC §3)."""
+the golden iteration (docs/spec.md §3)."""
 
 from golden.board import popcount, square_name, squares_of
 from golden.stable import stable_iterations

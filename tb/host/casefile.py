@@ -103,7 +103,7 @@ def _chess_case(record, source):
     if not isinstance(dbg, list) or not all(_whole(k) and 0 <= k < 64 for k in dbg):
         raise CaseFileError(f"{source}: 'dbg' must be a list of distances 0..63, got {dbg!r}")
     if kind == "repetition" and (not moves or moves[0] != "init"):
-        # SPEC-chess §6 says nothing of the detector before its first init, so the bench checks from there
+        # docs/spec-chess.md §6 says nothing of the detector before its first init, so the bench checks from there
         raise CaseFileError(f"{source}: a repetition case starts with 'init', got {moves[:1]!r}")
     if kind == "repetition" and len(dbg) != len(moves):
         raise CaseFileError(f"{source}: 'dbg' needs one rd_dbg_k per command: {len(moves)} commands, {len(dbg)} values")

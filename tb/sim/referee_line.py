@@ -1,4 +1,4 @@
-"""The referee's serial line on a design's pins, bit by bit under the HDL clock (SPEC §8).
+"""The referee's serial line on a design's pins, bit by bit under the HDL clock (docs/spec.md §8).
 
 A driver on ``rx`` sends 8N1 frames (optionally with a framing error); a receiver on ``tx``
 decodes every frame into ``received`` (a framing error on ``tx`` fails the test); ``wait_reply``

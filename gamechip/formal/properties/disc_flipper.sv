@@ -1,4 +1,4 @@
-// disc_flipper (SPEC §2) against the reference rules, for every board with no square in both
+// disc_flipper (docs/spec.md §2) against the reference rules, for every board with no square in both
 // colours, either side to move and every move square: the move is illegal exactly when it
 // flips nothing (and then the board is unchanged); a legal move flips exactly the runs of
 // opponent discs closed by an own disc and places the mover's disc; no other square changes.

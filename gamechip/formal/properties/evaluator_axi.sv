@@ -1,4 +1,4 @@
-// evaluator_axi (SPEC §10) from reset, against any master that keeps the AXI4-Lite rules (a
+// evaluator_axi (docs/spec.md §10) from reset, against any master that keeps the AXI4-Lite rules (a
 // VALID, with its address or data, held until READY): the slave holds BVALID and RVALID, with
 // their response and data, until BREADY / RREADY; it never responds without a request; it
 // holds at most one write and one read outstanding and answers a write in the next cycle.

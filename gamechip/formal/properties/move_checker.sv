@@ -1,4 +1,4 @@
-// move_checker (SPEC §1) against the reference rules, for every pair of bitboards with no
+// move_checker (docs/spec.md §1) against the reference rules, for every pair of bitboards with no
 // square in both: legal(s) <=> s is empty and some direction holds a run of opponent discs
 // closed by an own disc.
 module formal_move_checker (input [63:0] own, input [63:0] opp);

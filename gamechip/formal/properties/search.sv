@@ -1,4 +1,4 @@
-// search (SPEC §7, the engine's control) from reset, for every root window, depth limit 1..16
+// search (docs/spec.md §7, the engine's control) from reset, for every root window, depth limit 1..16
 // and budget given at `start`, and for every answer of the datapath: the move checkers' legal
 // moves (both sides) and the evaluator's answer (when it comes and what value) are free
 // values of the proof (cut points), so the properties hold whatever the board; node ordering
@@ -11,7 +11,7 @@
 // * `done` rises in the cycle after one in which the first iteration was complete (the `depth`
 //   port is non-zero) and the cycle count had reached the budget, and the `cycles` port counts
 //   the clock since the start: so done comes at most two cycles after the budget or the end of
-//   iteration 1, whichever is later (iteration 1 always completes: SPEC §7).
+//   iteration 1, whichever is later (iteration 1 always completes: docs/spec.md §7).
 // The invariants marked "inductive support" are the bookkeeping that makes k-induction close:
 // where each level's alpha is kept, and that an alpha only rises.
 module formal_search (input clk, input rst, input start, input [63:0] root_black, input [63:0] root_white,

@@ -1,4 +1,4 @@
-// stable_discs (SPEC §3) from reset, over every board and colour given at `start`:
+// stable_discs (docs/spec.md §3) from reset, over every board and colour given at `start`:
 // the count never decreases while the block iterates, `done` comes within the bound (the 36
 // inner flip-flops only ever switch on, and done rises in the first cycle none changes, so at
 // most 36 + 1 cycles of iteration; BOUND leaves the pipeline's cycles on top), the stable set

@@ -1,4 +1,4 @@
-// uart (SPEC §8, divisor 8 as converted) from reset, for every input sequence: every byte the
+// uart (docs/spec.md §8, divisor 8 as converted) from reset, for every input sequence: every byte the
 // transmitter accepts goes out as one 8N1 frame (start bit 0, bits 0..7, stop bit 1, each bit
 // 8 cycles) with tx_busy high exactly for those 10 bits, after which the line is idle high;
 // the receiver never pulses rx_valid and rx_frame_error together, never reports a byte when
