@@ -1,6 +1,6 @@
 """The adaptive evaluator as an AXI4-Lite slave (docs/spec.md §10): the peripheral of the co-design.
 
-Register map, refusals and the rebuild of seed eq. 4-7: golden/codesign.py's docstring (the
+Register map, refusals and the rebuild of co-design seed eq. 4-7: golden/host/peripheral.py (the
 bus-level model every read of the bench is checked against). In short: a whole-board window
 0x000-0x00C (commit at 0x00C, black to move, or 0x01C, white to move), RESULT 0x020 (bit 31
 VALID, bits 15..0 the signed value), STATUS 0x024 (depth, refused flag and reason), and the
@@ -19,7 +19,7 @@ from rtl.evaluator import DEFAULT, evaluator
 
 DEPTHS = 17          # ancestor memory: depths 0..16
 OKAY, SLVERR = 0, 2
-# refusal reasons (golden/codesign.py REASONS)
+# refusal reasons (golden/host/peripheral.py REASONS)
 UNMAPPED, NO_BOARD, ABOVE_ROOT, PAST_MEMORY, NO_LOW_WORD, WRITE_ONLY, NOT_COMMITTED, OVERLAP = 1, 2, 3, 4, 5, 6, 7, 8
 
 

@@ -27,7 +27,7 @@ COMMANDS = {
                          "with every node checked"),
     "play": ("play", "one game: the processor against the reference software, refereed"),
     "tournament": ("play", "both colours against every reference level, in parallel; "
-                           "tables like the seed's Tables 4-6"),
+                           "tables like the seed's Tables 4-6 (docs/sources.md)"),
     "serve": ("serve", "the simulated processor behind a TCP port, one game per client, for "
                        "play --port socket://HOST:PORT"),
     "parallel": ("parallel", "the search split over P engines (docs/spec.md §12): speed-up, efficiency, "

@@ -30,8 +30,8 @@ def parallel_arguments(parser):
     parser.add_argument("--engines", type=_engine_counts, default=[1, 2, 4, 8, 16, 32],
                         help="engine counts P (default 1,2,4,8,16,32)")
     parser.add_argument("--scheme", nargs="+", default=["seed", "ybw"],
-                        help="seed (split, full windows, nothing shared) and/or ybw (Young Brothers Wait, "
-                             "PVS windows, bounds shared, cut-offs cancel)")
+                        help="seed (the parallel-minimax seed's split, docs/sources.md: full windows, nothing "
+                             "shared) and/or ybw (Young Brothers Wait, PVS windows, bounds shared, cut-offs cancel)")
     parser.add_argument("--sim", help=f"also run every subtree on the simulated engine under the node scoreboard "
                                       f"({simulator_list()})")
     parser.add_argument("--sim-sample", type=positive, help="with --sim: only this many subtrees per position "
