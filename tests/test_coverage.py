@@ -232,6 +232,17 @@ def test_the_report_of_a_design_whose_code_coverage_is_not_collected_says_why(tm
     assert "code not reached" not in page
 
 
+def test_the_report_names_the_section_of_the_specification_each_plan_is_derived_from(tmp_path):
+    from gamechip.coverage.report import write_html
+
+    plans = design_plans()
+    coverage = design_coverage("uart", None, plans, load_waivers())
+    write_html(tmp_path / "index.html", [coverage], {})
+    page = (tmp_path / "index.html").read_text()
+    assert f"Plan derived from {plans['uart'].spec}</p>" in page
+    assert plans["uart"].spec.startswith("docs/spec.md §8 ")
+
+
 def test_a_design_without_a_plan_has_a_row_and_a_json_entry_of_code_coverage_alone(tmp_path):
     from gamechip.cli.coverage import code_only_designs, selected_designs
     from gamechip.coverage.report import coverage_json, write_html

@@ -56,6 +56,7 @@ class DesignCoverage:
     unplanned: list       # sampled bins the plan does not name (a sampler and plan that disagree)
     stale_waivers: list   # waived bins that were hit (the waiver's argument is wrong) or are not in the plan
     runs: list
+    spec: str = ""        # the plan's section of the specification, e.g. "docs/spec.md §2 Disc Flipper"
 
     @property
     def bins(self):
@@ -99,7 +100,8 @@ def design_coverage(design, merged=None, plans=None, waivers=None):
     stale += [(b, "waives a bin the plan does not name") for b in design_waivers if b not in bins]
     return DesignCoverage(design, plan.block, points, {b: n for b, n in sampled.items() if b in bins},
                           {b: why for b, why in design_waivers.items() if b in bins},
-                          sorted(b for b in sampled if b not in bins), stale, merged.runs if merged else [])
+                          sorted(b for b in sampled if b not in bins), stale, merged.runs if merged else [],
+                          plan.spec)
 
 
 def target_bins(design, plans=None, waivers=None):

@@ -1,15 +1,15 @@
 """Test plans as data: one TOML file per block in tb/testplans/, read with tomllib.
 
-A plan names its block, the section of docs/spec.md it is derived from, its designs with their parameters
-(board size, longest run, ...) and its points. A point has a description (what the specification asks to
-see), its axes, the tests that target it and the generators that reach it. An axis's values are
-a list (``values``), an inclusive range whose ends may name a design parameter (``range``), or the
-squares of the design's board (``squares = true``). A point with one axis is a cover point, its
-bins are the axis's values; with more it is a cross, its bins every combination, written
-``a/b``. A bin's full name is ``point:bin``, the name the samplers
-(tb.checks.coverage_samplers) count and the reports print. A point with ``designs`` (a list)
-belongs to those designs of the plan only (the two-context search engine's points about its
-contexts).
+A plan names its block, the section of docs/spec.md it is derived from (``spec``, which the report
+shows), its designs with their parameters (board size, longest run, ...) and its points. A point has
+a description (what the specification asks to see), its axes, the tests that target it and the
+generators that reach it. An axis's values are a list (``values``), an inclusive range whose ends
+may name a design parameter (``range``), or the squares of the design's board (``squares =
+true``). A point with one axis is a cover point, its bins are the axis's values; with more it is a
+cross, its bins every combination, written ``a/b``. A bin's full name is ``point:bin``, the name
+the samplers (tb.checks.coverage_samplers) count and the reports print. A point with ``designs``
+(a list) belongs to those designs of the plan only (the two-context search engine's points about
+its contexts).
 
 Waivers live in one file, tb/testplans/waivers.toml: ``[[waiver]]`` with ``design``, ``bin`` and
 ``reason`` (why the bin cannot be reached, argued from the specification and the design).

@@ -156,6 +156,8 @@ def write_html(path, coverages, code, runs=(), code_only=()):
         parts.append("</table>")
     for coverage in coverages:
         parts.append(f'<h2 id="{coverage.design}">{coverage.design} ({coverage.block})</h2>')
+        if coverage.spec:
+            parts.append(f"<p>Plan derived from {html.escape(coverage.spec)}</p>")
         problems = coverage.problems()
         if problems:
             parts.append("<ul>" + "".join(f'<li class="hole">{html.escape(p)}</li>' for p in problems) + "</ul>")
