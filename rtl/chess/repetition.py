@@ -2,7 +2,7 @@
 
 Storage: the last 32 plies (from, to, piece code, irrev), kept by age (age 1 = the newest): a
 push shifts every entry one age older (the oldest is lost), a pop one age younger. That is the
-circular buffer of the spec addressed by age, so the CAM below has fixed wiring.
+circular buffer of docs/spec-chess.md §6 addressed by age, so the CAM below has fixed wiring.
 
 For every k = 1..32 the detector keeps four counters about P(n-k), the position k plies back:
 D_k (pieces now on a square whose code differs in P(n-k)), the sum of those squares (now), the
