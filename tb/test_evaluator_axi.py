@@ -33,9 +33,9 @@ from tb.checks.coverage_samplers import CoverageRecorder
 from tb.sim import axi_stream
 from tb.host import runner
 from tb.host.evaluator_axi_bench import STREAM_ENV, run_evaluator_axi, run_stream
-from tb.host.run_files import CASE_FILE, FAILURE_STREAM_FILE
+from tb.host.run_files import FAILURE_STREAM_FILE
 from tb.sim.batch import Tally, record_result, start_clock
-from tb.sim.results import case_record, environment, keep_first_case
+from tb.sim.results import case_file_lines, case_record, environment, keep_first_case
 
 # per regression tier (tb.blocks.regression_tier) and simulator: (random transactions, random
 # games, search depth of the replayed searches, positions); Verilator's stream the same in both
@@ -79,8 +79,7 @@ def save_bus_case(case, expected, actual, what):
     bench the stream and its stalls); the report's lines that name it."""
     keep_first_case(case_record("evaluator_axi", case, environment(), expected=str(expected), actual=str(actual),
                                 failure=what))
-    return (f"case file: {os.path.abspath(CASE_FILE)}\n"
-            f"replay it with a waveform: gamechip replay {os.path.abspath(CASE_FILE)} --waves")
+    return "\n".join(case_file_lines())
 
 
 class AxiTB:

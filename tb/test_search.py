@@ -41,7 +41,8 @@ from tb.checks.coverage_samplers import CoverageRecorder
 from tb.host import runner
 from tb.host.search_bench import DESIGN, INTERLEAVED, replay_search_case, run_search_bench
 from tb.host.toolchain import coverage_only_tests
-from tb.sim.results import SearchCounts, case_record, end_run_if_failed, environment, progress, record_result
+from tb.sim.results import (SearchCounts, case_file_lines, case_record, end_run_if_failed, environment, progress,
+                            record_result)
 from tb.host.run_files import ACTUAL_FILE, CASE_FILE
 from tb.checks.search import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, LEAF_FIELDS, STALL_CYCLES,
                              GoldenProcess, LineFormat, SearchCase, answer_of, check_search, loud_fields)
@@ -269,8 +270,7 @@ def failure_text(case, mismatch, env):
     if isinstance(expected, dict) and isinstance(actual, dict):
         differing = sorted(k for k in set(expected) | set(actual) if expected.get(k) != actual.get(k))
         lines.append(f"differs:   {', '.join(differing)}")
-    lines += [f"case file: {os.path.abspath(CASE_FILE)}",
-              f"replay it with a waveform: gamechip replay {os.path.abspath(CASE_FILE)} --waves"]
+    lines += case_file_lines()
     return "\n".join(lines)
 
 

@@ -3,7 +3,6 @@ converted and run through its block's regression tests on Icarus. A mutant that 
 a bench that cannot see that bug. The failure must be a named case with board text.
 """
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,104 +10,11 @@ import pytest
 from tb.host import runner
 from tb.host.casefile import read_case_file
 from tb.blocks import DESIGN_BLOCK
+from tb.host.planted import PLANTED_BUGS, copy_with_edits
 
-# name: (design, file in rtl/, text to replace, replacement[, more text, its replacement ...])
-MUTANTS = {
-    "move_checker drops one direction": (
-        "move_checker", "move_checker.py",
-        "arriving = list(arriving_patterns(patterns, square, size).values())",
-        "arriving = list(arriving_patterns(patterns, square, size).values())[1:]"),
-    "move_checker capture mask also accepts a lone own disc": (
-        "move_checker", "move_checker.py",
-        "capture_field = (1 << pattern_bits) - 2",
-        "capture_field = (1 << pattern_bits) - 1"),
-    "disc_flipper flip count never decrements": (
-        "disc_flipper", "disc_flipper.py",
-        "flip.next = predecessor[int(incoming)]",
-        "flip.next = incoming"),
-    "disc_flipper ignores the placed disc on a black move": (
-        "disc_flipper", "disc_flipper.py",
-        "new_black.next = black | flipped_vector | placed_vector",
-        "new_black.next = black | flipped_vector"),
-    "neighbours wrap from one row into the next (4x4 flipper)": (
-        "disc_flipper_n4", "geometry.py",
-        "    if 0 <= row < size and 0 <= col < size:\n        return row * size + col",
-        "    if 0 <= row * size + col < size * size:\n        return row * size + col"),
-    "stable_discs stops when at most one flip-flop still changes": (
-        "stable_discs", "stable_discs.py",
-        "pending_vector == 0",
-        "(pending_vector & (pending_vector - 1)) == 0"),
-    "stable_discs inner square ignores one diagonal": (
-        "stable_discs", "stable_discs.py",
-        "and (south_east or north_west))",
-        ")"),
-    "node_order swaps two priorities (H1 before A1)": (
-        "node_order", "node_order.py",
-        "CORNER_SQUARES = (0, 7, 56, 63)",
-        "CORNER_SQUARES = (7, 0, 56, 63)"),
-    "node_order does not try the PV move first": (
-        "node_order", "node_order.py",
-        "pv_first.next = pv_valid and first and legal[pv_move]",
-        "pv_first.next = 0"),
-    "evaluator drops a corner": (
-        "evaluator", "evaluator.py",
-        "CORNER_SQUARES = (0, 7, 56, 63)",
-        "CORNER_SQUARES = (0, 7, 56)"),
-    "evaluator stage limit off by one": (
-        "evaluator", "evaluator.py",
-        "if discs_total <= limit_early:",
-        "if discs_total < limit_early:"),
-    "evaluator wraps instead of saturating": (
-        "evaluator", "evaluator.py",
-        "        if raw > VALUE_MAX:\n            value.next = VALUE_MAX\n"
-        "        elif raw < VALUE_MIN:\n            value.next = VALUE_MIN\n"
-        "        else:\n            value.next = raw[len(value):].signed()",
-        "        value.next = raw[len(value):].signed()"),
-    "openings answers with the last matching line": (
-        "openings", "openings.py",
-        "book.append(longer[0][len(prefix)] if longer else None)",
-        "book.append(longer[-1][len(prefix)] if longer else None)"),
-    "openings forgets it left the book": (
-        "openings", "openings.py",
-        "elif out_of_book or node_first_child == 0:",
-        "elif node_first_child == 0:",
-        "                node.next = cursor\n",
-        "                node.next = cursor\n                out_of_book.next = 0\n"),
-    "chess_movegen victim priority swapped (rook before queen)": (
-        "chess_movegen", "chess/movegen.py",
-        "cells.append(arbiter(victim_candidates, them_queen, them_rook,",
-        "cells.append(arbiter(victim_candidates, them_rook, them_queen,"),
-    "chess_movegen attacker priority swapped (knight before pawn)": (
-        "chess_movegen", "chess/movegen.py",
-        "cells.append(arbiter(attackers, us_pawn, us_knight,",
-        "cells.append(arbiter(attackers, us_knight, us_pawn,"),
-    "chess_movegen mask off by one (the last square enabled again)": (
-        "chess_movegen", "chess/arbiter.py",
-        "(mask_level == level and mask_square < square)",
-        "(mask_level == level and mask_square <= square)"),
-    "chess_movegen en passant on the wrong rank": (
-        "chess_movegen", "chess/movegen.py",
-        "ep_square.next = concat(intbv(4)[3:], ep_file_r)",
-        "ep_square.next = concat(intbv(5)[3:], ep_file_r)"),
-    "chess_movegen castling allowed through an attacked square": (
-        "chess_movegen", "chess/movegen.py",
-        "and castle_attacked[3:0] == 0)",
-        "and not castle_attacked[0] and not castle_attacked[2])"),
-    "chess_repetition takes an odd distance": (
-        "chess_repetition", "chess/repetition.py",
-        "        if k % 2 == 0:\n            dist_here",
-        "        if k % 2 == 0 or k == 5:\n            dist_here"),
-    "chess_repetition window not stopped at an irreversible move": (
-        "chess_repetition", "chess/repetition.py",
-        "inside.next = inside_before and count >= k and not irrev",
-        "inside.next = inside_before and count >= k"),
-    # a cycle without a command empties the window (the count cleared): only the bench's idle steps
-    # give the detector such cycles (the batch harness gives a command at every other clock edge)
-    "chess_repetition forgets its stored plies on a cycle without a command": (
-        "chess_repetition", "chess/repetition.py",
-        "            wtm.next = not wtm\n\n    return cells",
-        "            wtm.next = not wtm\n        else:\n            count.next = 0\n\n    return cells"),
-}
+# name: (design, file in rtl/, text to replace, replacement[, more text, its replacement ...]): the
+# planted bugs of tb/host/planted.py, which gamechip plant writes too
+MUTANTS = PLANTED_BUGS
 
 
 def mutant_tag(name):
@@ -118,15 +24,7 @@ def mutant_tag(name):
 
 def mutant_root(tmp_path, file, *edits):
     """A copy of rtl/ with ``edits`` (text, replacement, text, replacement, ...) applied to ``file``."""
-    root = tmp_path / "mutant"
-    shutil.copytree(runner.ROOT / "rtl", root / "rtl", ignore=shutil.ignore_patterns("__pycache__"))
-    source = root / "rtl" / file
-    text = source.read_text()
-    for old, new in zip(edits[::2], edits[1::2]):
-        assert old in text, f"mutation no longer applies: '{old}' is not in rtl/{file}"
-        text = text.replace(old, new)
-    source.write_text(text)
-    return root
+    return copy_with_edits(tmp_path / "mutant", file, tuple(zip(edits[::2], edits[1::2])))
 
 
 # make test runs one mutant per block, the cheapest that its bench kills; make test-full runs the

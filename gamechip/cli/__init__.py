@@ -50,6 +50,8 @@ COMMANDS = {
     "shrink": ("cases", "the smallest case the RTL still gets wrong: remove discs (legal squares, "
                         "plies) while the mismatch stays"),
     "corpus": ("cases", "the regression corpus (tb/cases/): cases make test replays forever after"),
+    "plant": ("plant", "a copy of the RTL with one of the corpus's planted bugs, to practise fuzz, shrink, "
+                       "replay and corpus on a real failure"),
     "chess": ("chess", "the chess chip's blocks: ordered moves, perft, repetitions "
                        "(golden, and with --sim the simulated block)"),
     "convert": ("designs", "write Verilog and VHDL of every block"),

@@ -169,6 +169,25 @@ def run_fuzz(args):
     return 0
 
 
+def without_replay_hint(report):
+    """A failure report without its last line's advice to replay the case with a waveform: what
+    a replay with --waves prints after it has just done so."""
+    from tb.sim.results import REPLAY_HINT
+
+    return "\n".join(line for line in report.splitlines() if not line.startswith(REPLAY_HINT))
+
+
+def print_views(written, notes, waves, stream):
+    """One line per file written or not, then the command that opens the waveform."""
+    for what, path in written:
+        print(f"{what}: {path}", file=stream)
+    for note in notes:
+        print(f"note: {note}", file=stream)
+    save = next((path for what, path in written if what.startswith("GTKWave save file")), None)
+    if save or waves:
+        print(f"open it: gtkwave {save or waves}", file=stream)
+
+
 def _print_replay_views(record, outcome, waves, stream):
     """Write the GTKWave save file, signal window and board pictures of a replayed case next to
     its waveform (gamechip/views/replay.py) and print one line per file or per thing not written."""
@@ -182,13 +201,10 @@ def _print_replay_views(record, outcome, waves, stream):
     else:
         print("note: the board pictures show the saved failure; the replay passed", file=stream)
     try:
-        written, notes = write_replay_views(record, waves, outcome.sim_dir)
+        written, notes = write_replay_views(record, waves, outcome.sim_dir, passed=outcome.passed)
     except Exception as error:  # pictures are a help: never a traceback instead of the replay's verdict
         written, notes = [], [f"pictures not written: {type(error).__name__}: {error}"]
-    for what, path in written:
-        print(f"{what}: {path}", file=stream)
-    for note in notes:
-        print(f"note: {note}", file=stream)
+    print_views(written, notes, waves, stream)
 
 
 def _replay_search(args, record, root):
@@ -202,7 +218,7 @@ def _replay_search(args, record, root):
     if outcome.passed:
         print(f"the case no longer fails on {record['sim']}{where}")
     else:
-        print(outcome.result.get("failure") or outcome.log_excerpt(4000), file=stream)
+        print(_failure_report(outcome, args.waves), file=stream)
         print(f"still fails{where}", file=stream)
     if args.waves:
         try:
@@ -210,14 +226,20 @@ def _replay_search(args, record, root):
         except (OSError, ValueError):
             fresh = record
         try:
-            written, notes = write_search_views(fresh, waves)
+            written, notes = write_search_views(fresh, waves, passed=outcome.passed)
         except Exception as error:  # pictures are a help, never a traceback instead of the verdict
             written, notes = [], [f"pictures not written: {type(error).__name__}: {error}"]
-        for what, path in written:
-            print(f"{what}: {path}", file=stream)
-        for note in notes:
-            print(f"note: {note}", file=stream)
+        print_views(written, notes, waves, stream)
     return 0 if outcome.passed else 1
+
+
+def _failure_report(outcome, waves):
+    """What a replay that failed again prints first: the bench's report (less its advice to add
+    --waves when the replay has them), else the end of the simulator's log."""
+    report = outcome.result.get("failure")
+    if not report:
+        return outcome.log_excerpt(4000)
+    return without_replay_hint(report) if waves else report
 
 
 def replay_arguments(parser):
@@ -245,7 +267,7 @@ def run_replay(args):
         if args.waves:
             _print_replay_views(record, outcome, waves, sys.stdout)
         return 0
-    print(outcome.result.get("failure") or outcome.log_excerpt(4000), file=sys.stderr)
+    print(_failure_report(outcome, args.waves), file=sys.stderr)
     print(f"still fails{where}", file=sys.stderr)
     if args.waves:
         _print_replay_views(record, outcome, waves, sys.stderr)

@@ -143,18 +143,12 @@ PROOFS = {
 
 
 def planted_root(rtl_root, bug, dest):
-    """A copy of ``rtl_root``'s rtl package in ``dest`` with ``bug`` applied; ValueError when the
-    text to replace is no longer in the file (the bug must be re-planted by hand)."""
-    dest = Path(dest)
-    if (dest / "rtl").exists():
-        shutil.rmtree(dest / "rtl")
-    shutil.copytree(Path(rtl_root) / "rtl", dest / "rtl", ignore=shutil.ignore_patterns("__pycache__", "_netlist"))
-    source = dest / "rtl" / bug.file
-    text = source.read_text()
-    if bug.old not in text:
-        raise ValueError(f"planted bug '{bug.why}' no longer applies: its text is not in rtl/{bug.file}")
-    source.write_text(text.replace(bug.old, bug.new, 1))
-    return dest
+    """A copy of ``rtl_root``'s rtl package in ``dest`` with ``bug`` applied; ValueError
+    (tb.host.planted.PlantError) when the text to replace is no longer in the file (the bug must
+    be re-planted by hand)."""
+    from tb.host.planted import copy_with_edits
+
+    return copy_with_edits(dest, bug.file, ((bug.old, bug.new),), rtl_root, why=f"planted bug '{bug.why}'")
 
 
 _DECLARATION = r"^\s*(?:reg|wire)\s+(signed\s+)?(?:\[(\d+):0\]\s+)?{}(?:\s*\[0:(\d+)-1\])?\s*;"

@@ -41,14 +41,15 @@ def _reply_picture(board, title, reply, request):
     return _svg(board, title, [f"{request}: {name}"])
 
 
-def chess_pictures(record):
-    """(index of the first differing request, {file name: SVG}) of a chess case record."""
+def chess_pictures(record, prefix=""):
+    """(index of the first differing request, {file name: SVG}) of a chess case record; ``prefix``
+    leads each picture's title (what the pictures are, when they are not this run's answers)."""
     case = record["case"]
     board = parse_fen_any(case["fen"])
     expected, actual = case_value(record.get("expected")), case_value(record.get("actual"))
     if not isinstance(expected, list) or not isinstance(actual, list):
-        return None, {"board-expected.svg": _svg(board, "expected", [str(expected)[:80]]),
-                      "board-actual.svg": _svg(board, "actual", [str(actual)[:80]])}
+        return None, {"board-expected.svg": _svg(board, f"{prefix}expected", [str(expected)[:80]]),
+                      "board-actual.svg": _svg(board, f"{prefix}actual", [str(actual)[:80]])}
     index = first_difference(expected, actual)
     moves = case.get("moves", [])
     if case.get("kind") == "repetition":
@@ -65,14 +66,14 @@ def chess_pictures(record):
                 squares = (near_from, near_to) if near == 1 and isinstance(near_from, int) else ()
                 caption = [f"after command {index} ({moves[index] if index < len(moves) else '?'}): rep={rep} "
                            f"rep_dist={dist} near={near} near_from={near_from} near_to={near_to} rd_dbg_d={dbg}"]
-                pictures[f"board-{name}.svg"] = _svg(board, name, caption, squares,
+                pictures[f"board-{name}.svg"] = _svg(board, prefix + name, caption, squares,
                                                      (near_from, near_to) if squares else None)
             else:
-                pictures[f"board-{name}.svg"] = _svg(board, name, [f"after command {index}: {value}"])
+                pictures[f"board-{name}.svg"] = _svg(board, prefix + name, [f"after command {index}: {value}"])
         return index, pictures
     step = moves[index - 1] if 0 < index <= len(moves) else "?"
     request = "start" if index == 0 else "idle step (no request)" if step == "idle" else f"next after {step}"
     want = expected[index] if index < len(expected) else "no reply"
     got = actual[index] if index < len(actual) else "no reply"
-    return index, {"board-expected.svg": _reply_picture(board, "expected", want, request),
-                   "board-actual.svg": _reply_picture(board, "actual", got, request)}
+    return index, {"board-expected.svg": _reply_picture(board, f"{prefix}expected", want, request),
+                   "board-actual.svg": _reply_picture(board, f"{prefix}actual", got, request)}

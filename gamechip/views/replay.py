@@ -20,6 +20,15 @@ from gamechip.views.failure import Failure, failure_view
 
 WINDOW = "waves-window"
 BOARDS = ("board-expected.svg", "board-actual.svg")
+# the titles of the board pictures of a replay that passed: they show the case file's failure
+SAVED_PREFIX = "saved failure: "
+
+
+def passed_summary(where=None):
+    """What every view of a replay that passed says about itself; ``where``: the saved failure's
+    place in the case ('vector 3', 'node #12'), when known."""
+    at = f" at {where}" if where else ""
+    return f"replayed: passes (the saved failure{at} is shown in the board pictures)"
 
 
 def _clear_previous(folder):
@@ -40,14 +49,16 @@ def _one_line(error):
     return first if isinstance(error, (WaveError, ValueError)) and first else f"{type(error).__name__}: {first}"
 
 
-def board_pictures(record):
-    """(FailureView, {file name: SVG text}) of a case record."""
+def board_pictures(record, prefix=""):
+    """(FailureView, {file name: SVG text}) of a case record; ``prefix`` leads each picture's title."""
     if "fen" in record.get("case", {}):  # chess: python-chess draws the boards
         from gamechip.views.chess import chess_pictures
 
-        index, pictures = chess_pictures(record)
+        index, pictures = chess_pictures(record, prefix)
         return _ChessView(index), pictures
     view = failure_view(Failure(record))
+    for picture in (view.expected, view.actual):
+        picture.title = prefix + picture.title
     return view, {BOARDS[0]: board_svg(view.expected), BOARDS[1]: board_svg(view.actual)}
 
 
@@ -59,9 +70,11 @@ class _ChessView:
         self.vector, self.cycle, self.expected_outputs = vector, None, {}
 
 
-def write_replay_views(record, waveform, sim_dir):
+def write_replay_views(record, waveform, sim_dir, passed=False):
     """Write everything next to ``waveform`` (or into ``sim_dir`` when there is none); return
-    ([(what, path)], [one-line notes])."""
+    ([(what, path)], [one-line notes]). ``passed``: the replay passed, so the board pictures show
+    the saved failure (``record``'s answers) and the signal window the replay's right answers;
+    every title says so, and the marker is where the saved failure was."""
     from gamechip.views.waves import waveform_views
 
     folder = Path(waveform).parent if waveform else Path(sim_dir)
@@ -72,19 +85,21 @@ def write_replay_views(record, waveform, sim_dir):
              f"{record.get('case', {}).get('label', '')}")
     vector = cycle = expected = None  # where the answers first differ and what was expected there, when known
     try:
-        view, pictures = board_pictures(record)
+        view, pictures = board_pictures(record, SAVED_PREFIX if passed else "")
         vector, cycle, expected = view.vector, view.cycle, view.expected_outputs
         for name, svg in pictures.items():
             (folder / name).write_text(svg)
             written.append((f"board picture ({name.removesuffix('.svg').removeprefix('board-')})", folder / name))
     except Exception as error:  # a picture is a help, never a reason to fail the replay
         notes.append(f"board pictures not written: {_one_line(error)}")
+    if passed:
+        title = f"{title}; {passed_summary(None if vector is None else f'vector {vector}')}"
     if not waveform or not Path(waveform).exists():
         notes.append(f"GTKWave save file and signal window not written: no waveform {waveform or ''}".rstrip())
         return written, notes
     try:
         save, gtkw, picture, located, wave_notes = waveform_views(record["design"], waveform, sim_dir, vector, cycle,
-                                                                  title, expected)
+                                                                  title, expected, passed)
     except Exception as error:  # WaveError, or anything unexpected in someone else's dump
         notes.append(f"GTKWave save file and signal window not written: {_one_line(error)}")
         return written, notes

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 from gamechip.views.boards import BoardPicture, board_svg
+from gamechip.views.replay import SAVED_PREFIX, passed_summary
 from gamechip.views.waves import (UNITS_PER_NS, Dump, Located, WaveError, design_trace, gtkw_text, render_window,
                             save_file_path)
 from golden.board import parse_board, parse_square
@@ -89,8 +90,9 @@ def node_picture(title, node, other):
                         caption=caption, table=table)
 
 
-def write_search_views(record, waveform):
-    """Write the views of a search case next to ``waveform``; return ([(what, path)], [notes])."""
+def write_search_views(record, waveform, passed=False):
+    """Write the views of a search case next to ``waveform``; return ([(what, path)], [notes]).
+    ``passed``: the replay passed; the pictures show the saved failure and every title says so."""
     mismatch = record.get("mismatch") or {}
     folder = Path(waveform).parent if waveform else Path(".")
     written, notes = [], []
@@ -100,7 +102,8 @@ def write_search_views(record, waveform):
             notes.append(f"board picture ({name}) not written: the scoreboard has no {name} node here")
             continue
         path = folder / f"board-{name}.svg"
-        path.write_text(board_svg(node_picture(f"{name}: node #{mismatch.get('node')} "
+        saved = SAVED_PREFIX if passed else ""
+        path.write_text(board_svg(node_picture(f"{saved}{name}: node #{mismatch.get('node')} "
                                                f"({mismatch.get('path')})", node, other)))
         written.append((f"board picture ({name})", path))
     if not waveform or not Path(waveform).exists():
@@ -110,9 +113,11 @@ def write_search_views(record, waveform):
     shown = float(mismatch.get("time_ns", cycle * CLOCK_NS))
     located = Located(Marker(mismatch.get("node", 0), cycle, shown),
                       max(0.0, shown - WINDOW_CYCLES * CLOCK_NS), shown + WINDOW_CYCLES * CLOCK_NS,
-                      "scoreboard")
+                      "scoreboard", passed=passed)
     title = (f"search on {record.get('sim')}: {mismatch.get('what', '')} at node #{mismatch.get('node')} "
              f"({mismatch.get('path')})")
+    if passed:
+        title = f"{title}; {passed_summary('node #' + str(mismatch.get('node')))}"
     traces = search_traces()
     try:
         dump = Dump(waveform)

@@ -165,10 +165,14 @@ class Located:
     source: str  # 'dump' (go edge read from the waveform) or 'timing model'
     known: bool = True  # False: the failing vector is not known, the marker is on the first one
     dump_end_ns: Optional[float] = None  # the dump's last time, when known (a viewer cannot scroll past it)
+    passed: bool = False  # the replay passed: the marker is where the saved failure was, and nothing differs
 
     @property
     def label(self):
-        where = f"vector {self.sample.vector}" + (f", cycle {self.sample.cycle}" if self.sample.cycle is not None else "")
+        cycle = f", cycle {self.sample.cycle}" if self.sample.cycle is not None else ""
+        where = f"vector {self.sample.vector}{cycle}"
+        if self.passed:
+            return f"{where} at {self.sample.shown_ns:g} ns: the saved failure's, passes now"
         return f"{'failing ' if self.known else ''}{where} at {self.sample.shown_ns:g} ns"
 
 
@@ -263,6 +267,7 @@ ROW, HEADER_ROW, AXIS = 26, 20, 62
 FONT_SIZE = 11
 HIGH, LOW = 5, ROW - 7  # y of a 1 and a 0 within a row
 BUS_FILL, UNKNOWN_FILL, MARKER = "#e3f2fd", "#ffcdd2", "#d32f2f"
+PASSED_MARKER = "#2e7d32"  # the marker of a replay that passed: nothing there is wrong
 
 
 def value_text(value, width, radix="hex"):
@@ -367,8 +372,9 @@ def render_window(traces, located, units_per_ns, title, expected=None):
             _draw_trace(canvas, trace, y, start, end, x_of, marker_units, expected.get(trace.name))
             y += ROW
     x = x_of(marker_units)
-    canvas.line(x, AXIS - 32, x, height - 6, stroke=MARKER, width=2, dash="5,3")
-    canvas.text(min(x + 4, width - 8), AXIS - 22, located.label, size=11, fill=MARKER,
+    colour = PASSED_MARKER if located.passed else MARKER
+    canvas.line(x, AXIS - 32, x, height - 6, stroke=colour, width=2, dash="5,3")
+    canvas.text(min(x + 4, width - 8), AXIS - 22, located.label, size=11, fill=colour,
                 anchor="start" if x + 240 < width else "end")
     return canvas
 
@@ -432,11 +438,11 @@ def _draw_bus(canvas, x0, x1, y, value, trace):
 
 # --- everything for one replay ---------------------------------------------------------------------
 
-def waveform_views(design, waveform, sim_dir, vector, cycle, title, expected=None):
+def waveform_views(design, waveform, sim_dir, vector, cycle, title, expected=None, passed=False):
     """Read ``waveform``; return (save file path, its text, Canvas of the window or None, Located,
-    notes). The save file is made even when the dump cannot be read (names and times then come
-    from the ports and the timing model); the picture needs the dump. Raises WaveError when
-    neither can be made."""
+    notes). ``passed``: the replay passed, the marker shows where the saved failure was. The save
+    file is made even when the dump cannot be read (names and times then come from the ports and
+    the timing model); the picture needs the dump. Raises WaveError when neither can be made."""
     waveform = Path(waveform)
     top = harness_name(design)
     traces = harness_traces(design)
@@ -457,7 +463,7 @@ def waveform_views(design, waveform, sim_dir, vector, cycle, title, expected=Non
         edges = None
         units = viewer_units = UNITS_PER_NS.get(waveform.suffix, 1000)
         dump_format = waveform.suffix.lstrip(".").upper()
-    located = locate(design, sim_dir, vector, cycle, edges)
+    located = replace(locate(design, sim_dir, vector, cycle, edges), passed=passed)
     if dump:
         located = replace(located, dump_end_ns=dump.last_change_ns(traces))
     if located.source != "dump":

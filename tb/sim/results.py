@@ -88,14 +88,24 @@ def describe_case(case):
     return lines
 
 
+# how a report's last line begins: the command that records the case's waveform (a replay that
+# records it already leaves that line out)
+REPLAY_HINT = "replay it with a waveform: "
+
+
+def case_file_lines():
+    """A failure report's last lines: the run's case file and the command that replays it."""
+    path = os.path.abspath(CASE_FILE)
+    return [f"case file: {path}", f"{REPLAY_HINT}gamechip replay {path} --waves"]
+
+
 def failure_message(check, case, expected, actual, env):
     return "\n".join([
         f"MISMATCH in {check.block} ({env['design']}) on {env['sim']}, seed {env['seed']}",
         f"rtl:      {env['rtl_root']}/rtl (digest {env['rtl_digest']})",
         *describe_case(case),
         *check.explain(case, expected, actual),
-        f"case file: {os.path.abspath(CASE_FILE)}",
-        f"replay it with a waveform: gamechip replay {os.path.abspath(CASE_FILE)} --waves",
+        *case_file_lines(),
     ])
 
 
