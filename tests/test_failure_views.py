@@ -137,6 +137,10 @@ def check_replay_views(case_file, env):
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr[-3000:]
     paths = printed_paths(run.stderr)
     assert "note:" not in run.stderr, run.stderr[-2000:]
+    # it has just recorded the waveform: it points at the save file, not at the command just run
+    assert "replay it with a waveform" not in run.stderr and "MISMATCH in move_checker" in run.stderr
+    save_file = next(p for what, p in paths.items() if what.startswith("GTKWave save file"))
+    assert run.stderr.rstrip().endswith(f"open it: gtkwave {save_file}"), run.stderr[-1000:]
     waveform = Path(run.stderr.split("waveform: ")[-1].split()[0])
     assert waveform.suffix == ".vcd" and "$enddefinitions" in waveform.read_text()
     top = harness_name("move_checker")
@@ -199,6 +203,28 @@ def test_campaign_failure_replayed_with_pictures_and_reported(failed_campaign):
                  if json.loads(line)["status"] == "fail")
     check_replay_views(entry["case"], env)
     check_report(out)
+
+
+def test_a_corpus_case_that_now_passes_says_so_in_every_picture(tmp_path):
+    """The real RTL passes its corpus case: the board pictures show the saved failure and the
+    signal window the replay's right answers, and each view says which it is; nothing in the
+    signal window is red and nothing calls the vector failing."""
+    case_file = next((ROOT / "tb" / "cases").glob("move_checker-icarus-*.json"))
+    run = gamechip("replay", case_file, "--waves", env={"GAMECHIP_BUILD": str(tmp_path / "build")})
+    assert run.returncode == 0 and "the case no longer fails on icarus" in run.stdout, run.stderr[-3000:]
+    paths = printed_paths(run.stdout)
+    passes = "replayed: passes (the saved failure at vector 0 is shown in the board pictures)"
+    window = paths["signal window (SVG)"].read_text()
+    assert passes in window and "failing" not in window, window[:2000]
+    assert "#d32f2f" not in window and 'data-differs="1"' not in window   # no red: the replay matches
+    save_label, save_file = next((what, p) for what, p in paths.items() if what.startswith("GTKWave save file"))
+    gtkw = save_file.read_text()
+    assert gtkw.splitlines()[1].endswith(passes) and "failing" not in gtkw
+    assert "where the saved failure was; passes now" in save_label and "failing" not in save_label
+    for side in ("expected", "actual"):
+        board = paths[f"board picture ({side})"].read_text()
+        assert f">saved failure: {side} legal moves<" in board, board[:1000]
+    assert run.stdout.rstrip().endswith(f"open it: gtkwave {save_file}")
 
 
 # Planted bugs with their shrunk cases (as in tb/cases/), replayed on the two other simulators:

@@ -12,9 +12,6 @@ from gamechip.cli.common import UsageError
 
 # what plant leaves in its folder: the bug's name; a folder without it is never overwritten
 MARKER = "planted-bug.txt"
-# positions the printed fuzz command asks for: every bug of the corpus is found well within them
-# (tests/test_plant.py fuzzes with this count)
-FUZZ_COUNT = 1000
 
 
 def plantable():
@@ -63,6 +60,7 @@ def _checked_out(out, name):
 
 def run_plant(args):
     from tb.host.planted import PLANTED_BUGS, PlantError, bug_id, bug_named, plant
+    from tb.blocks import BLOCKS
     from tb.host.casefile import read_case_file
     from tb.host.runner import BUILD, ROOT
 
@@ -89,11 +87,12 @@ def run_plant(args):
     (out / MARKER).write_text(name + "\n")
     case = bugs[name]
     record, _ = read_case_file(case)
-    block = record["block"]
+    block, sim = record["block"], record["sim"]
     root = shown_path(out)
     print(f"planted '{name}' (rtl/{file} of {design}) in {root}")
-    print(f"find it by fuzzing: GAMECHIP_RTL_ROOT={root} gamechip fuzz --block {block} --sim {record['sim']} "
-          f"--count {FUZZ_COUNT}")
+    # as many positions as the regression fuzzes on that simulator (tests/test_plant.py: they find it)
+    print(f"find it by fuzzing: GAMECHIP_RTL_ROOT={root} gamechip fuzz --block {block} --sim {sim} "
+          f"--count {BLOCKS[block].counts[sim]}")
     print(f"or replay its corpus case on it: GAMECHIP_RTL_ROOT={root} gamechip replay {shown_path(case)} --waves")
     print(f"what was changed: diff -r {shown_path(ROOT / 'rtl')} {root}/rtl")
     return 0

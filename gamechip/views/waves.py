@@ -172,7 +172,7 @@ class Located:
         cycle = f", cycle {self.sample.cycle}" if self.sample.cycle is not None else ""
         where = f"vector {self.sample.vector}{cycle}"
         if self.passed:
-            return f"{where} at {self.sample.shown_ns:g} ns: the saved failure's, passes now"
+            return f"{where} at {self.sample.shown_ns:g} ns, where the saved failure was; passes now"
         return f"{'failing ' if self.known else ''}{where} at {self.sample.shown_ns:g} ns"
 
 
