@@ -1,15 +1,21 @@
 """README.md's shell examples run, and README.md stays a newcomer's page.
 
 Every fenced ```` ```console ```` block of README.md is executed, as python-chess runs its README
-as a doctest: a line starting with ``$ `` is a command (run by bash from the project's root with
-this interpreter's ``gamechip`` first on PATH and a fresh ``GAMECHIP_BUILD``), and the lines after
-it, up to the next command, are an excerpt of what it prints (stdout and stderr together). The
-excerpt's lines must appear in the output in the same order, other lines may come between them.
-Placeholder: ``...`` in an excerpt line stands for any text (timings, digests, paths), and a line
-that is only ``...`` marks left-out lines. Runs of spaces count as one space, so columns may
-shift. Commands must exit with status 0, and each must be quick (golden-only commands and tiny
-Icarus runs): a ```` ```console ```` block is part of the regression. Examples that are not run go
-in ```` ```sh ```` (commands) or ```` ```text ```` (output) blocks.
+as a doctest: a line starting with ``$ `` is a command, and the lines after it, up to the next
+command, are what it prints (stdout and stderr together). The commands of a block run in order
+(a block may plant a bug, fuzz it and replay what the fuzz run found), by bash, with this
+interpreter's ``gamechip`` first on PATH, from a scratch folder that looks like the project's
+root (its entries linked there) with a ``build/`` of its own (``GAMECHIP_BUILD``): relative paths
+such as ``tb/cases/…`` and ``build/planted/…`` work as they do for a reader, and nothing lands in
+the project. All blocks share that scratch folder, so a simulator build is made once.
+
+An excerpt is the whole output, line by line: ``...`` or ``…`` within a line stands for any text
+(timings, digests, paths), and a line that is only ``...`` (or ``…``) stands for any number of
+lines, so an excerpt says where it leaves lines out. Runs of spaces count as one space, so
+columns may shift. A command exits with status 0 unless it ends with a comment ``# exit status
+N``. Each must be quick (golden-only commands, tiny Icarus runs and campaigns): a console block
+is part of the regression. Examples that are not run go in ```` ```sh ```` (commands) or
+```` ```text ```` (output) blocks.
 """
 
 import os
@@ -23,8 +29,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 MAX_LINES = 250
-PLACEHOLDER = "..."
-COMMAND_TIMEOUT_S = 120
+PLACEHOLDERS = ("...", "…")
+EXIT_STATUS = re.compile(r"^(?P<command>.*?)\s*#\s*exit status (?P<status>\d+)$")
+COMMAND_TIMEOUT_S = 180
+# entries of the project's root that the scratch folder does not link: what the commands write
+NOT_LINKED = ("build", "runs", ".git")
 
 
 def readme_text():
@@ -48,15 +57,28 @@ def fenced_blocks(text, language):
 
 
 def console_examples(text):
-    """(command, excerpt lines) for every ``$ `` line of the console blocks, in order."""
-    examples = []
-    for block in fenced_blocks(text, "console"):
-        for line in block:
+    """(command, exit status, excerpt lines) for every ``$ `` line of the console blocks, in order."""
+    return [example for block in console_blocks(text) for example in block]
+
+
+def console_blocks(text):
+    """The console blocks of ``text``, each a list of (command, exit status, excerpt lines)."""
+    blocks = []
+    for body in fenced_blocks(text, "console"):
+        examples = []
+        for line in body:
             if line.startswith("$ "):
-                examples.append((line[2:].strip(), []))
-            elif examples and line.strip():
-                examples[-1][1].append(line)
-    return examples
+                command = line[2:].strip()
+                status = EXIT_STATUS.match(command)
+                examples.append((status["command"], int(status["status"])) if status else (command, 0))
+                examples[-1] += ([],)
+            elif examples:
+                examples[-1][2].append(line)
+        for _, _, excerpt in examples:
+            while excerpt and not excerpt[-1].strip():
+                excerpt.pop()
+        blocks.append(examples)
+    return blocks
 
 
 def without_code_blocks(text):
@@ -68,56 +90,119 @@ def squeezed(line):
     return " ".join(line.split())
 
 
+def is_gap(line):
+    return squeezed(line) in PLACEHOLDERS
+
+
 def excerpt_line_pattern(line):
-    parts = squeezed(line).split(PLACEHOLDER)
+    parts = re.split("|".join(re.escape(p) for p in PLACEHOLDERS), squeezed(line))
     return re.compile(".*".join(re.escape(part) for part in parts))
 
 
 def first_line_not_found(excerpt, output):
-    """The first excerpt line that does not match an output line after the previous match, or None."""
+    """The first excerpt line that the output does not have where the excerpt puts it (the lines
+    before it matched, a gap line standing for any number of lines), '(end of the excerpt)' when
+    the output goes on after an excerpt that does not end in a gap, or None: a match.
+
+    The lines between gaps must match consecutive output lines; each such run is placed at its
+    first match after the previous one (the first run at the top unless a gap leads, the last
+    at the bottom unless a gap ends the excerpt)."""
     actual = [squeezed(line) for line in output.splitlines()]
-    position = 0
+    while actual and not actual[-1]:
+        actual.pop()
+    runs, run = [], []
     for line in excerpt:
-        if squeezed(line) == PLACEHOLDER:
+        if is_gap(line):
+            runs.append(run)
+            run = []
+        else:
+            run.append((line, excerpt_line_pattern(line)))
+    runs.append(run)   # runs[0] is anchored at the top, runs[-1] at the bottom; an empty one is a gap's edge
+
+    def missed(run, at):   # the first line of ``run`` that actual[at:] does not have, or None
+        for offset, (line, pattern) in enumerate(run):
+            if at + offset >= len(actual) or not pattern.fullmatch(actual[at + offset]):
+                return offset, line
+        return None
+
+    position = 0
+    for number, run in enumerate(runs):
+        last = number == len(runs) - 1
+        if number == 0 or (last and run):
+            at = position if number == 0 else len(actual) - len(run)
+            miss = missed(run, at) if at >= position else (0, run[0][0])
+            if miss is None and number == 0 and last and at + len(run) != len(actual):
+                return "(end of the excerpt)"
+            if miss is not None:
+                if last and number > 0:   # the best place for a clearer message: where most of it matches
+                    tries = [missed(run, start) for start in range(position, len(actual) + 1)]
+                    miss = max(tries, key=lambda m: m[0])
+                return miss[1]
+            position = at + len(run)
             continue
-        pattern = excerpt_line_pattern(line)
-        while position < len(actual) and not pattern.fullmatch(actual[position]):
-            position += 1
-        if position == len(actual):
-            return line
-        position += 1
+        starts = [start for start in range(position, len(actual) - len(run) + 1) if missed(run, start) is None]
+        if not starts:
+            tries = [missed(run, start) for start in range(position, len(actual) + 1)]
+            return max(tries, key=lambda m: m[0])[1]
+        position = starts[0] + len(run)
     return None
 
 
+BLOCKS = console_blocks(readme_text())
 EXAMPLES = console_examples(readme_text())
 
 
 def test_readme_has_the_quick_start_examples():
-    commands = [command for command, _ in EXAMPLES]
+    commands = [command for command, _, _ in EXAMPLES]
     assert any(command.startswith("gamechip fuzz ") for command in commands), commands
+    assert any(command.startswith("gamechip campaign ") for command in commands), commands
+    assert any(command.startswith("gamechip plant ") for command in commands), commands
     assert any(command.startswith("gamechip replay ") and "--waves" in command for command in commands), commands
-    assert all(excerpt for _, excerpt in EXAMPLES), "every console command shows an excerpt of its output"
+    assert all(excerpt for _, _, excerpt in EXAMPLES), "every console command shows an excerpt of its output"
 
 
-@pytest.mark.parametrize("command, excerpt", EXAMPLES, ids=[command for command, _ in EXAMPLES])
-def test_readme_console_example(command, excerpt, tmp_path):
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    """A folder that looks like the project's root to a command, with a build folder of its own."""
+    folder = tmp_path_factory.mktemp("readme")
+    for entry in ROOT.iterdir():
+        if entry.name not in NOT_LINKED:
+            (folder / entry.name).symlink_to(entry)
+    return folder
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[block[0][0] for block in BLOCKS])
+def test_readme_console_block(block, scratch):
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
-           "GAMECHIP_BUILD": str(tmp_path / "build"), "PYTHONUNBUFFERED": "1"}
-    run = subprocess.run(["bash", "-c", command], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True, timeout=COMMAND_TIMEOUT_S)
-    assert run.returncode == 0, f"$ {command}\nexit status {run.returncode}\n{run.stdout}"
-    missing = first_line_not_found(excerpt, run.stdout)
-    assert missing is None, (f"README's excerpt of `{command}` is not in its output: the line\n"
-                             f"  {missing}\nwas not found (in order) in:\n{run.stdout}")
+           "GAMECHIP_BUILD": str(scratch / "build"), "PYTHONUNBUFFERED": "1"}
+    env.pop("GAMECHIP_RTL_ROOT", None)
+    for command, status, excerpt in block:
+        run = subprocess.run(["bash", "-c", command], cwd=scratch, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, timeout=COMMAND_TIMEOUT_S)
+        assert run.returncode == status, f"$ {command}\nexit status {run.returncode}, not {status}\n{run.stdout}"
+        missing = first_line_not_found(excerpt, run.stdout)
+        assert missing is None, (f"README's excerpt of `{command}` is not its output: the line\n  {missing}\n"
+                                 f"is not where the excerpt puts it (lines left out need a '...' line) in:\n"
+                                 f"{run.stdout}")
 
 
-def test_the_excerpt_matcher_takes_placeholders_and_order():
+def test_the_excerpt_matcher_takes_placeholders_order_and_gaps():
     output = "RTL under test: /x/rtl (digest 0a1b, the project's own)\nother\nmove_checker   icarus   200  945  3.7s  1\n"
     assert first_line_not_found(["RTL under test: .../rtl (digest ..., the project's own)", "...",
                                  "move_checker icarus 200 ... 1"], output) is None
-    assert first_line_not_found(["move_checker icarus 200 ... 1", "other"], output) == "other"
-    assert first_line_not_found(["RTL under test"], output) == "RTL under test"
+    assert first_line_not_found(["RTL under test: …/rtl (digest …)", "other", "…"], output) is None
+    assert first_line_not_found(["...", "other", "..."], output) is None
+    assert first_line_not_found(["move_checker icarus 200 ... 1", "other"], output) == "move_checker icarus 200 ... 1"
+    assert first_line_not_found(["...", "move_checker icarus 200 ... 1", "other"], output) == "other"
+    # lines left out without a gap line: the perft excerpt that showed 8200 alone
+    perft = "  d3: 2,050  (1/4, 0.0 s)\n  c4: 2,050  (2/4, 0.0 s)\n8200\n"
+    assert first_line_not_found(["8200"], perft) == "8200"
+    assert first_line_not_found(["...", "8200"], perft) is None
+    assert first_line_not_found(["d3: 2,050 ...", "...", "8200"], perft) is None
+    assert first_line_not_found(["d3: 2,050 ..."], perft) == "(end of the excerpt)"
+    assert first_line_not_found(["RTL under test...", "...", "move_checker icarus 201 ... 1", "..."],
+                                output) == "move_checker icarus 201 ... 1"
 
 
 def test_readme_is_at_most_250_lines():
