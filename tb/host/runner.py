@@ -228,7 +228,7 @@ def hdl_dir(design, root=None):
     """Converted Verilog/VHDL of ``design`` plus its harness, converted once per RTL change.
 
     ``root`` is the folder holding the ``rtl`` package to convert: the project's own, or a
-    deliberately broken copy (tests/test_mutants.py); default GAMECHIP_RTL_ROOT.
+    deliberately broken copy (tb/host/planted.py); default GAMECHIP_RTL_ROOT.
     """
     root = resolve_rtl_root(root)
     out = BUILD / "hdl" / _sources_digest(root)
