@@ -108,3 +108,10 @@ def test_the_printed_fuzz_command_finds_the_bug(name, tmp_path, capsys):
                          env={**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"],
                               "GAMECHIP_BUILD": str(tmp_path / "build")})
     assert run.returncode == 1 and "MISMATCH in " in run.stderr, f"$ {command}\n{run.stderr[-3000:]}"
+
+
+def test_a_corpus_without_planted_bugs_is_one_line_and_status_2(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(corpus, "CORPUS", tmp_path)
+    assert main(["plant", "--list"]) == 2
+    err = capsys.readouterr().err
+    assert f"no case of the corpus {tmp_path} names a planted bug" in err and len(err.strip().splitlines()) == 1

@@ -169,7 +169,7 @@ def run_fuzz(args):
     return 0
 
 
-def without_replay_hint(report):
+def _without_replay_hint(report):
     """A failure report without its last line's advice to replay the case with a waveform: what
     a replay with --waves prints after it has just done so."""
     from tb.sim.results import REPLAY_HINT
@@ -177,14 +177,14 @@ def without_replay_hint(report):
     return "\n".join(line for line in report.splitlines() if not line.startswith(REPLAY_HINT))
 
 
-def print_views(written, notes, waves, stream):
+def _print_views(written, notes, waves, stream):
     """One line per file written or not, then the command that opens the waveform."""
     for what, path in written:
         print(f"{what}: {path}", file=stream)
     for note in notes:
         print(f"note: {note}", file=stream)
     save = next((path for what, path in written if what.startswith("GTKWave save file")), None)
-    if save or waves:
+    if save or (waves and Path(waves).exists()):
         print(f"open it: gtkwave {save or waves}", file=stream)
 
 
@@ -204,7 +204,7 @@ def _print_replay_views(record, outcome, waves, stream):
         written, notes = write_replay_views(record, waves, outcome.sim_dir, passed=outcome.passed)
     except Exception as error:  # pictures are a help: never a traceback instead of the replay's verdict
         written, notes = [], [f"pictures not written: {type(error).__name__}: {error}"]
-    print_views(written, notes, waves, stream)
+    _print_views(written, notes, waves, stream)
 
 
 def _replay_search(args, record, root):
@@ -229,7 +229,7 @@ def _replay_search(args, record, root):
             written, notes = write_search_views(fresh, waves, passed=outcome.passed)
         except Exception as error:  # pictures are a help, never a traceback instead of the verdict
             written, notes = [], [f"pictures not written: {type(error).__name__}: {error}"]
-        print_views(written, notes, waves, stream)
+        _print_views(written, notes, waves, stream)
     return 0 if outcome.passed else 1
 
 
@@ -239,7 +239,7 @@ def _failure_report(outcome, waves):
     report = outcome.result.get("failure")
     if not report:
         return outcome.log_excerpt(4000)
-    return without_replay_hint(report) if waves else report
+    return _without_replay_hint(report) if waves else report
 
 
 def replay_arguments(parser):
