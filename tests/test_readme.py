@@ -176,7 +176,8 @@ def test_readme_console_block(block, scratch):
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
            "GAMECHIP_BUILD": str(scratch / "build"), "PYTHONUNBUFFERED": "1"}
-    env.pop("GAMECHIP_RTL_ROOT", None)
+    for setting in ("GAMECHIP_RTL_ROOT", "GAMECHIP_CORPUS"):   # the README's commands run on the project's own
+        env.pop(setting, None)
     for command, status, excerpt in block:
         run = subprocess.run(["bash", "-c", command], cwd=scratch, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True, timeout=COMMAND_TIMEOUT_S)
