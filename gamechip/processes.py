@@ -153,3 +153,39 @@ def stop_cluster_tasks(client, futures, what):
         client.run(stop_tokens, [future.key for future in futures])
     except Exception as error:
         print(f"{what}: could not stop the tasks running on the cluster: {error}", file=sys.stderr)
+
+
+class StopSignals:
+    """SIGINT and SIGTERM while a long run works (``install`` to ``uninstall``, in the main
+    thread): a signal only notes that the run must stop (``received``, the first one's name) and
+    calls ``wake()``, which must be safe inside a signal handler (``queue.SimpleQueue.put``); the
+    run stops at a point of its own choosing. Raising KeyboardInterrupt at whatever line the
+    main thread is on instead would cut the stop itself short when the signal comes again
+    milliseconds later, as a terminal or ``timeout`` sends it (a lock released twice, a
+    journal line half-written, the resume command never printed).
+
+    A run that was stopped keeps both signals ignored after ``uninstall``: its process is on
+    its way out, and one more press must not turn that into a traceback. A run started with
+    SIGINT ignored (in the background of a script, under nohup) leaves SIGINT ignored."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self, wake):
+        self.wake = wake
+        self.received = None
+        self.previous = {}
+
+    def _note(self, signum, frame):
+        if self.received is None:
+            self.received = signal.Signals(signum).name
+        self.wake()
+
+    def install(self):
+        for signum in self.SIGNALS:
+            self.previous[signum] = signal.getsignal(signum)
+            if not (signum == signal.SIGINT and self.previous[signum] == signal.SIG_IGN):
+                signal.signal(signum, self._note)
+
+    def uninstall(self):
+        for signum, previous in self.previous.items():
+            signal.signal(signum, signal.SIG_IGN if self.received else previous)
