@@ -65,8 +65,9 @@ def test_no_finished_shard_and_no_parameters_is_not_a_pass(tmp_path, capsys):
 
 
 def test_no_finished_shard_of_a_planned_campaign_is_incomplete(tmp_path, capsys):
+    """Exit status 1, as gamechip campaign exits 1 when shards were not run: not a pass."""
     status, out, err, html = report(folder(tmp_path, ""), capsys)
-    assert status == 0 and out.startswith("INCOMPLETE: 0 of 2 shards journaled; 0 cases checked"), out
+    assert status == 1 and out.startswith("INCOMPLETE: 0 of 2 shards journaled; 0 cases checked"), out
     assert '<span class="bad">INCOMPLETE</span>: 0 of 2 shards journaled' in html
 
 
@@ -75,6 +76,30 @@ def test_every_planned_shard_passed_is_a_pass(tmp_path, capsys):
     status, out, err, html = report(folder(tmp_path, line(first, "pass", 412), line(second, "pass", 398)), capsys)
     assert status == 0 and out.startswith("PASS: 2 of 2 shards journaled; 810 cases checked") and not err, out + err
     assert '<span class="ok">PASS</span>' in html
+
+
+def test_a_failed_shard_is_a_fail_and_exit_status_1(tmp_path, capsys):
+    """As gamechip campaign exits 1 on it: a CI step built on the report must not pass it."""
+    first, second = shards()
+    path = folder(tmp_path, line(first, "pass", 412), line(second, "fail", 3, message="MISMATCH in stable_discs"))
+    status, out, err, html = report(path, capsys)
+    assert status == 1 and out.startswith("FAIL: 2 of 2 shards journaled; 415 cases checked"), out + err
+    assert '<span class="bad">FAIL</span>' in html
+
+
+def test_a_mutation_run_with_mutants_not_judged_exits_1_as_mutate_does(tmp_path, capsys):
+    """gamechip report on a mutation run's folder exits as gamechip mutate does (1: mutants
+    that could not be judged), not 0."""
+    mutant = {"id": "rtl/move_checker.py:legal:invert:1:0123456789ab", "file": "rtl/move_checker.py",
+              "function": "legal", "operator": "invert", "line": 10, "original": "a", "mutated": "b", "number": 1}
+    (tmp_path / "mutants.json").write_text(json.dumps({"sim": "icarus", "rtl_digest": "x", "mutants": [mutant],
+                                                       "blocks": {"move_checker": {"mutants": [mutant["id"]]}}}))
+    (tmp_path / "journal.jsonl").write_text(json.dumps({"id": mutant["id"], "block": "move_checker", "number": 1,
+                                                        "verdict": "error", "test": None, "message": "no result",
+                                                        "seconds": 1.0}) + "\n")
+    status = main(["report", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 1 and "| move_checker | 1 | 0 | 0 | 0 | 0 | 1 | 0 | - |" in out, out
 
 
 @pytest.mark.parametrize("parameters, warning", [
@@ -90,7 +115,7 @@ def test_without_usable_parameters_passing_shards_are_not_a_pass(tmp_path, capsy
     if parameters is not None:
         (path / PARAMETERS).write_text(parameters if isinstance(parameters, str) else json.dumps(parameters))
     status, out, err, html = report(path, capsys)
-    assert status == 0 and out.startswith("UNKNOWN: 2 shards journaled; 810 cases checked"), out + err
+    assert status == 1 and out.startswith("UNKNOWN: 2 shards journaled; 810 cases checked"), out + err
     assert "whether every planned shard ran is unknown" in out and warning in err, err
     assert ">PASS<" not in html and warning in unescape(html)
 

@@ -69,10 +69,10 @@ def report_arguments(parser):
 
 
 def run_report(args):
-    from gamechip.views.report import ReportError, write_report
+    from gamechip.views.report import VERDICT_STATUS, ReportError, write_report
 
     if (Path(args.dir) / "mutants.json").exists():
-        from gamechip.cli.mutants import BENCH_BUG_STATUS
+        from gamechip.cli.mutants import mutation_exit_status
         from gamechip.mutation.model import MutateError
         from gamechip.mutation.report import print_summary, summarise
         try:
@@ -80,7 +80,7 @@ def run_report(args):
             print_summary(result, False, args.dir)
         except MutateError as error:
             raise UsageError(str(error))
-        return BENCH_BUG_STATUS if result["bench_bugs"] else 0
+        return mutation_exit_status(result)
     try:
         path, campaign = write_report(args.dir)
     except ReportError as error:
@@ -92,7 +92,7 @@ def run_report(args):
     for coverage_line in campaign.coverage.lines() if campaign.coverage is not None else ():
         print(coverage_line)
     print(f"report: {path}")
-    return 0
+    return VERDICT_STATUS[word]
 
 
 COMMANDS = {

@@ -22,6 +22,10 @@ from gamechip.campaign.progress import replay_command
 from gamechip.campaign.journal import JOURNAL, STATUSES, history_text
 
 REPORT = "report.html"
+# gamechip report's exit status for each verdict: only a pass is 0, as gamechip campaign exits 1
+# on a failure, an error, a timeout, a shard not run or a block left with holes; UNKNOWN (no
+# campaign.json: whether every planned shard ran cannot be told) is no pass either
+VERDICT_STATUS = {"PASS": 0, "FAIL": 1, "INCOMPLETE": 1, "NOT COVERED": 1, "UNKNOWN": 1}
 
 
 class ReportError(Exception):
