@@ -102,6 +102,39 @@ def test_a_mutation_run_with_mutants_not_judged_exits_1_as_mutate_does(tmp_path,
     assert status == 1 and "| move_checker | 1 | 0 | 0 | 0 | 0 | 1 | 0 | - |" in out, out
 
 
+def hit_file(path, name, cases, sampled, hits):
+    """A shard's hit record kept in the campaign folder, as keep_outputs keeps it; its name in OUT."""
+    (path / "coverage").mkdir(exist_ok=True)
+    (path / "coverage" / name).write_text(json.dumps({"design": "stable_discs", "sim": "icarus", "test": "fuzz",
+                                                      "cases": cases, "sampled": sampled, "hits": hits}))
+    return f"coverage/{name}"
+
+
+@pytest.mark.parametrize("passed_cases", [None, 4000])
+def test_a_failed_shard_makes_coverage_incomplete_never_a_list_of_holes(tmp_path, capsys, passed_cases):
+    """A failing shard stops at its first mismatch, and its hit record may hold nothing (the
+    mismatch was in its first chunk): the coverage says it is incomplete and why, naming the
+    shard; it never lists every bin as a hole after '0 of 0 cases sampled'."""
+    first, second = shards()
+    failed = line(second, "fail", 1, message="MISMATCH", coverage=[hit_file(tmp_path, "b.json", 0, 0, {})])
+    passed = [line(first, "pass", passed_cases, coverage=[hit_file(tmp_path, "a.json", passed_cases, 2100, {})])
+              ] if passed_cases else []
+    status, out, err, html = report(folder(tmp_path, *passed, failed), capsys)
+    assert status == 1 and out.startswith("FAIL:"), out + err
+    coverage = [text for text in out.splitlines() if "coverage" in text or text.startswith("  ")]
+    reason = f"1 shard did not pass (first: {second.key}, fail): a failing shard stops at its first mismatch"
+    assert "0 of 0 cases sampled" not in out and "holes:" not in out and "holes (" not in out, out
+    if passed_cases is None:
+        assert coverage[0].startswith(f"coverage of stable_discs: nothing sampled, so no bin is listed as a hole: "
+                                      f"{reason}"), coverage
+    else:
+        assert re.match(r"coverage of stable_discs: \d+ bins, 0 hit, \d+ waived, \d+ not hit so far \(2,100 of "
+                        r"4,000 cases sampled\)$", coverage[0]), coverage
+        assert coverage[1].startswith(f"  incomplete: {reason}") and coverage[2].startswith("  not hit so far: "), coverage
+    page = unescape(html)
+    assert reason in page and "holes: " not in page and ">holes<" not in page.split("<th>holes</th>", 1)[1], page
+
+
 @pytest.mark.parametrize("parameters, warning", [
     (None, "no campaign.json in"),
     ("{not json", "is unreadable"),

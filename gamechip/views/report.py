@@ -369,21 +369,25 @@ def _coverage_html(coverage):
         return ""
     rows, holes = [], []
     for design in coverage.design_coverages():
-        if not design.runs:
+        incomplete = coverage.incomplete(design.design)
+        summary = design.summary() if design.runs else None
+        if not summary or not summary["sampled"]:
+            why = (f"nothing sampled, so no bin is listed as a hole: {incomplete}" if incomplete
+                   else "no journaled shard of it sampled coverage")
             rows.append(f'<tr class="coverage" data-design="{escape(design.design)}"><td class="name">'
-                        f'{escape(design.design)}</td><td colspan="7" class="name">no journaled shard of it sampled '
-                        f'coverage</td></tr>')
+                        f'{escape(design.design)}</td><td colspan="7" class="name">{escape(why)}</td></tr>')
             continue
-        summary = design.summary()
-        verdict = '<span class="ok">covered</span>' if not design.holes else '<span class="bad">holes</span>'
+        verdict = ('<span class="bad">incomplete</span>' if incomplete else
+                   '<span class="ok">covered</span>' if not design.holes else '<span class="bad">holes</span>')
         rows.append(f'<tr class="coverage" data-design="{escape(design.design)}"><td class="name">'
                     f'{escape(design.design)}</td><td>{summary["bins"]}</td><td>{summary["hit"]}</td>'
                     f'<td>{len(summary["waived"])}</td><td class="{"fail" if design.holes else ""}">{len(design.holes)}</td>'
                     f'<td>{summary["cases"]:,}</td><td>{summary["sampled"]:,}</td><td class="name">{verdict}</td></tr>')
-        problems = [p for p in design.problems() if "hole" not in p]
+        problems = ([f"incomplete: {incomplete}"] if incomplete else []) + [p for p in design.problems() if "hole" not in p]
         if design.holes or problems:
+            label = "not hit so far" if incomplete else "holes"
             holes.append(f'<p class="holes" data-design="{escape(design.design)}"><b>{escape(design.design)}</b> '
-                         + (f"holes: {escape(', '.join(design.holes))}" if design.holes else "")
+                         + (f"{label}: {escape(', '.join(design.holes))}" if design.holes else "")
                          + "".join(f'<br><span class="note">{escape(p)}</span>' for p in problems) + "</p>")
     notes = [f'<p class="note">warning: cannot read {escape(name)}</p>' for name in coverage.unreadable]
     return ("<h2>Functional coverage</h2>\n<table><tr><th>design</th><th>bins</th><th>hit</th><th>waived</th>"
