@@ -87,6 +87,37 @@ def test_a_failed_shard_is_a_fail_and_exit_status_1(tmp_path, capsys):
     assert '<span class="bad">FAIL</span>' in html
 
 
+BOARD = "OOOXOO--O--OXX-X-X-OOXXO--O-XOX--OOO-XXXXOXX-OX-OOX-OX-XOXO-X-OX O"
+
+
+@pytest.mark.parametrize("block, expected, actual, shown", [
+    ("move_checker", 0x28489011880040C0, 0x28089011880040C0,
+     ["0x28489011880040c0 (G1 H1 G2 D4 H4 A5 E5 E6 H6 D7 G7 D8 F8)",
+      "0x28089011880040c0 (G1 H1 G2 D4 H4 A5 E5 E6 H6 D7 D8 F8)"]),
+    ("disc_flipper", (0x8100000000000081, 0x1800, 0), (0x8100000000000081, 0x1000, 1),
+     ["black 0x8100000000000081 (A1 H1 A8 H8), white 0x0000000000001800 (D2 E2), illegal 0",
+      "white 0x0000000000001000 (E2), illegal 1"]),
+    ("stable_discs", [(0, 0, 0, 0), (1, 1, 2, 0x8100000000000000)], [(0, 0, 0, 0), (1, 1, 1, 0x100000000000000)],
+     ["cycle 1: done 1, count 2, stable 0x8100000000000000 (A8 H8)", "stable 0x0100000000000000 (A8)"]),
+])
+def test_the_report_shows_sets_of_squares_in_hex_with_their_names(tmp_path, capsys, block, expected, actual, shown):
+    """As the failure views show them (the signal window's hex, the pictures' square names),
+    never as decimal integers."""
+    shard = plan([BLOCKS[block]], ["icarus"], 20, 7, 20)[0]
+    case = tmp_path / "cases" / f"{block}.json"
+    case.parent.mkdir()
+    case.write_text(json.dumps({"block": block, "design": block, "sim": "icarus", "seed": 7, "expected": repr(expected),
+                                "actual": repr(actual), "case": {"board": BOARD, "size": 8, "label": "fuzz #0",
+                                                                 "move": 12, "color": "X"}}))
+    path = folder(tmp_path, line(shard, "fail", 1, message="MISMATCH", case=str(case)),
+                  parameters={"blocks": [block], "sims": ["icarus"], "count": 20, "seed": 7, "shard_size": 20})
+    status, out, err, html = report(path, capsys)
+    page = unescape(html)
+    assert status == 1 and all(text in page for text in shown), page
+    numbers = [n for value in (expected, actual) for n in re.findall(r"\d+", repr(value)) if int(n) > 255]
+    assert numbers and not any(f"{n}" in page for n in numbers), numbers
+
+
 def test_a_mutation_run_with_mutants_not_judged_exits_1_as_mutate_does(tmp_path, capsys):
     """gamechip report on a mutation run's folder exits as gamechip mutate does (1: mutants
     that could not be judged), not 0."""

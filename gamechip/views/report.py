@@ -234,6 +234,21 @@ def _boards_html(case_file):
     return (f"<p>{escape(view.summary)}</p>\n<div class=\"boards\">" + "".join(pictures.values()) + "</div>")
 
 
+def _answers_text(record):
+    """The expected and the actual answer of a case record as the failure views write them (sets
+    of squares in hex with their names: gamechip/views/failure.py); a chess case, or a record
+    those views cannot read, as saved."""
+    from gamechip.views.failure import Failure, answer_text
+
+    if "fen" not in record.get("case", {}):
+        try:
+            failure = Failure(record)
+            return answer_text(failure, failure.expected), answer_text(failure, failure.actual)
+        except Exception:  # a damaged record still shows its values as saved
+            pass
+    return str(record.get("expected")), str(record.get("actual"))
+
+
 def _failure_html(entry, folder):
     head = (f"FAIL {entry['block']} on {entry['sim']}, seed {entry.get('seed')} "
             f"({entry.get('count', '?')} positions, host {entry.get('host', '?')})")
@@ -248,8 +263,8 @@ def _failure_html(entry, folder):
         parts.append(f"<p>case: {escape(str(record.get('case', {}).get('label', '')))}; "
                      f"board <code>{escape(str(record.get('case', {}).get('board') or record.get('case', {}).get('fen', '')))}</code></p>")
         parts.append(_boards_html(case_file))
-        parts.append(f"<p>expected <code>{escape(str(record.get('expected')))}</code><br>"
-                     f"actual&nbsp;&nbsp; <code>{escape(str(record.get('actual')))}</code></p>")
+        expected, actual = _answers_text(record)
+        parts.append(f"<p>expected <code>{escape(expected)}</code><br>actual&nbsp;&nbsp; <code>{escape(actual)}</code></p>")
         command = replay_command({**entry, "case": str(case_file)})
         parts.append(f"<p>replay with a waveform: <code>{escape(command)}</code></p>")
         parts.append(f"<p>case file: {_link(case_file, folder)}</p>")
