@@ -65,6 +65,8 @@ def run_campaign(args):
 
 
 def report_arguments(parser):
+    parser.epilog = ("exit status: 0 the campaign's verdict is PASS; 1 FAIL, INCOMPLETE, NOT COVERED or UNKNOWN; 2 not "
+                     "a campaign folder; on a mutation run's folder, as gamechip mutate exits (docs/exit-status.md)")
     parser.add_argument("dir", help="the campaign's --out folder (holds journal.jsonl)")
 
 
