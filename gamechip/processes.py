@@ -6,6 +6,8 @@ A long task (a campaign shard, a tournament game) runs as a Python subprocess in
 its own (``run_killable``), so killing its process group takes its simulator with it: on a
 timeout, when the local run stops (``stop_all``), or on a Dask worker when the run that
 submitted the task stops (``stop_tokens``, sent to every worker by ``stop_cluster_tasks``).
+A long run takes SIGINT and SIGTERM as a request to stop, which it honours at a point of its own
+choosing (``StopSignals``), so that a burst of signals cannot cut its stop short.
 """
 
 import os
