@@ -6,6 +6,8 @@ A long task (a campaign shard, a tournament game) runs as a Python subprocess in
 its own (``run_killable``), so killing its process group takes its simulator with it: on a
 timeout, when the local run stops (``stop_all``), or on a Dask worker when the run that
 submitted the task stops (``stop_tokens``, sent to every worker by ``stop_cluster_tasks``).
+A long run takes SIGINT and SIGTERM as a request to stop, which it honours at a point of its own
+choosing (``StopSignals``), so that a burst of signals cannot cut its stop short.
 """
 
 import os
@@ -153,3 +155,39 @@ def stop_cluster_tasks(client, futures, what):
         client.run(stop_tokens, [future.key for future in futures])
     except Exception as error:
         print(f"{what}: could not stop the tasks running on the cluster: {error}", file=sys.stderr)
+
+
+class StopSignals:
+    """SIGINT and SIGTERM while a long run works (``install`` to ``uninstall``, in the main
+    thread): a signal only notes that the run must stop (``received``, the first one's name) and
+    calls ``wake()``, which must be safe inside a signal handler (``queue.SimpleQueue.put``); the
+    run stops at a point of its own choosing. Raising KeyboardInterrupt at whatever line the
+    main thread is on instead would cut the stop itself short when the signal comes again
+    milliseconds later, as a terminal or ``timeout`` sends it (a lock released twice, a
+    journal line half-written, the resume command never printed).
+
+    A run that was stopped keeps both signals ignored after ``uninstall``: its process is on
+    its way out, and one more press must not turn that into a traceback. A run started with
+    SIGINT ignored (in the background of a script, under nohup) leaves SIGINT ignored."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self, wake):
+        self.wake = wake
+        self.received = None
+        self.previous = {}
+
+    def _note(self, signum, frame):
+        if self.received is None:
+            self.received = signal.Signals(signum).name
+        self.wake()
+
+    def install(self):
+        for signum in self.SIGNALS:
+            self.previous[signum] = signal.getsignal(signum)
+            if not (signum == signal.SIGINT and self.previous[signum] == signal.SIG_IGN):
+                signal.signal(signum, self._note)
+
+    def uninstall(self):
+        for signum, previous in self.previous.items():
+            signal.signal(signum, signal.SIG_IGN if self.received else previous)

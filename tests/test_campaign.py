@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from gamechip.campaign.journal import read as read_journal
 from gamechip.campaign.shards import classify_outcome
 from gamechip.cli import main
 from tests.test_cli_robustness import sigint_as_on_a_terminal
@@ -229,6 +230,55 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(build, tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     keys = [e["key"] for e in journal(out)]
     assert len(keys) == len(set(keys)) == 8
+
+
+def signal_until_it_ends(proc, signals, gap, limit=60.0):
+    """Send ``signals`` to ``proc`` in turn, one every ``gap`` seconds (0: back to back), until it
+    has exited, as a terminal whose Ctrl-C is held down, or ``timeout`` (which signals the command
+    and then its whole group), sends them; the number sent. A process still alive after ``limit``
+    seconds is killed with its group."""
+    sent, deadline = 0, time.monotonic() + limit
+    while proc.poll() is None and time.monotonic() < deadline:
+        proc.send_signal(signals[sent % len(signals)])
+        sent += 1
+        time.sleep(gap)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    return sent
+
+
+def test_signals_again_and_again_within_milliseconds_still_stop_cleanly(build, tmp_path):
+    """However many SIGINTs (and SIGTERMs) arrive, and however close together, while it runs,
+    stops and exits, the campaign ends the one documented way: exit 130, no traceback, the
+    journal intact, the resume command last. Interrupted twice (the second time while resuming):
+    SIGINTs back to back, then SIGINT and SIGTERM in turn a millisecond apart; then resumed to
+    the end."""
+    out = tmp_path / "interrupted-again"
+    command = ["--blocks", "stable_discs", "--count", "100", "--shard-size", "50", "--seed", "57", "--workers", "2",
+               "--out", str(out)]
+    for attempt, (signals, gap) in enumerate([((signal.SIGINT,), 0.0), ((signal.SIGINT, signal.SIGTERM), 0.001)]):
+        simulator = HeldSimulator(tmp_path / f"held{attempt}", passes=1 if attempt == 0 else 0)
+        simulator.close_gate()  # the first run's first shard passes; every other shard hangs until killed
+        try:
+            proc = start(build, *command, env={"PATH": simulator.path()})
+            wait_until(lambda: journaled(out, 1) and simulator.held(), proc, "a journaled shard and a running one")
+            sent = signal_until_it_ends(proc, signals, gap)
+            _, stderr = proc.communicate(timeout=60)
+            assert_no_shard_left(out)
+        finally:
+            simulator.release()
+        what = f"{'+'.join(s.name for s in signals)} every {gap * 1000:g} ms ({sent} sent)"
+        assert proc.returncode == 130 and "Traceback" not in stderr, f"{what}: status {proc.returncode}\n{stderr}"
+        assert "interrupted (SIGINT): 1 of 2 shards" in stderr, f"{what}:\n{stderr}"
+        hint = shlex.split(stderr.splitlines()[-1])
+        assert hint[:2] == ["gamechip", "campaign"] and hint[-1] == "--resume", f"{what}:\n{stderr}"
+        contents = read_journal(out / "journal.jsonl")
+        assert not contents.skipped and not contents.torn, f"{what}: {contents}"
+        assert [e["status"] for e in contents.latest.values()] == ["pass"], f"{what}: {contents.latest}"
+        command = hint[2:]
+    run = campaign(build, *command)  # the command the last one printed
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert sorted(e["key"] for e in journal(out)) == sorted(planned_keys(["stable_discs"], ["icarus"], 100, 57, 50))
 
 
 def test_ctrl_c_while_shrinking_keeps_the_failure_found(build, tmp_path):

@@ -65,8 +65,9 @@ def test_no_finished_shard_and_no_parameters_is_not_a_pass(tmp_path, capsys):
 
 
 def test_no_finished_shard_of_a_planned_campaign_is_incomplete(tmp_path, capsys):
+    """Exit status 1, as gamechip campaign exits 1 when shards were not run: not a pass."""
     status, out, err, html = report(folder(tmp_path, ""), capsys)
-    assert status == 0 and out.startswith("INCOMPLETE: 0 of 2 shards journaled; 0 cases checked"), out
+    assert status == 1 and out.startswith("INCOMPLETE: 0 of 2 shards journaled; 0 cases checked"), out
     assert '<span class="bad">INCOMPLETE</span>: 0 of 2 shards journaled' in html
 
 
@@ -75,6 +76,94 @@ def test_every_planned_shard_passed_is_a_pass(tmp_path, capsys):
     status, out, err, html = report(folder(tmp_path, line(first, "pass", 412), line(second, "pass", 398)), capsys)
     assert status == 0 and out.startswith("PASS: 2 of 2 shards journaled; 810 cases checked") and not err, out + err
     assert '<span class="ok">PASS</span>' in html
+
+
+def test_a_failed_shard_is_a_fail_and_exit_status_1(tmp_path, capsys):
+    """As gamechip campaign exits 1 on it: a CI step built on the report must not pass it."""
+    first, second = shards()
+    path = folder(tmp_path, line(first, "pass", 412), line(second, "fail", 3, message="MISMATCH in stable_discs"))
+    status, out, err, html = report(path, capsys)
+    assert status == 1 and out.startswith("FAIL: 2 of 2 shards journaled; 415 cases checked"), out + err
+    assert '<span class="bad">FAIL</span>' in html
+
+
+BOARD = "OOOXOO--O--OXX-X-X-OOXXO--O-XOX--OOO-XXXXOXX-OX-OOX-OX-XOXO-X-OX O"
+
+
+@pytest.mark.parametrize("block, expected, actual, shown", [
+    ("move_checker", 0x28489011880040C0, 0x28089011880040C0,
+     ["0x28489011880040c0 (G1 H1 G2 D4 H4 A5 E5 E6 H6 D7 G7 D8 F8)",
+      "0x28089011880040c0 (G1 H1 G2 D4 H4 A5 E5 E6 H6 D7 D8 F8)"]),
+    ("disc_flipper", (0x8100000000000081, 0x1800, 0), (0x8100000000000081, 0x1000, 1),
+     ["black 0x8100000000000081 (A1 H1 A8 H8), white 0x0000000000001800 (D2 E2), illegal 0",
+      "white 0x0000000000001000 (E2), illegal 1"]),
+    ("stable_discs", [(0, 0, 0, 0), (1, 1, 2, 0x8100000000000000)], [(0, 0, 0, 0), (1, 1, 1, 0x100000000000000)],
+     ["cycle 1: done 1, count 2, stable 0x8100000000000000 (A8 H8)", "stable 0x0100000000000000 (A8)"]),
+])
+def test_the_report_shows_sets_of_squares_in_hex_with_their_names(tmp_path, capsys, block, expected, actual, shown):
+    """As the failure views show them (the signal window's hex, the pictures' square names),
+    never as decimal integers."""
+    shard = plan([BLOCKS[block]], ["icarus"], 20, 7, 20)[0]
+    case = tmp_path / "cases" / f"{block}.json"
+    case.parent.mkdir()
+    case.write_text(json.dumps({"block": block, "design": block, "sim": "icarus", "seed": 7, "expected": repr(expected),
+                                "actual": repr(actual), "case": {"board": BOARD, "size": 8, "label": "fuzz #0",
+                                                                 "move": 12, "color": "X"}}))
+    path = folder(tmp_path, line(shard, "fail", 1, message="MISMATCH", case=str(case)),
+                  parameters={"blocks": [block], "sims": ["icarus"], "count": 20, "seed": 7, "shard_size": 20})
+    status, out, err, html = report(path, capsys)
+    page = unescape(html)
+    assert status == 1 and all(text in page for text in shown), page
+    numbers = [n for value in (expected, actual) for n in re.findall(r"\d+", repr(value)) if int(n) > 255]
+    assert numbers and not any(f"{n}" in page for n in numbers), numbers
+
+
+def test_a_mutation_run_with_mutants_not_judged_exits_1_as_mutate_does(tmp_path, capsys):
+    """gamechip report on a mutation run's folder exits as gamechip mutate does (1: mutants
+    that could not be judged), not 0."""
+    mutant = {"id": "rtl/move_checker.py:legal:invert:1:0123456789ab", "file": "rtl/move_checker.py",
+              "function": "legal", "operator": "invert", "line": 10, "original": "a", "mutated": "b", "number": 1}
+    (tmp_path / "mutants.json").write_text(json.dumps({"sim": "icarus", "rtl_digest": "x", "mutants": [mutant],
+                                                       "blocks": {"move_checker": {"mutants": [mutant["id"]]}}}))
+    (tmp_path / "journal.jsonl").write_text(json.dumps({"id": mutant["id"], "block": "move_checker", "number": 1,
+                                                        "verdict": "error", "test": None, "message": "no result",
+                                                        "seconds": 1.0}) + "\n")
+    status = main(["report", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 1 and "| move_checker | 1 | 0 | 0 | 0 | 0 | 1 | 0 | - |" in out, out
+
+
+def hit_file(path, name, cases, sampled, hits):
+    """A shard's hit record kept in the campaign folder, as keep_outputs keeps it; its name in OUT."""
+    (path / "coverage").mkdir(exist_ok=True)
+    (path / "coverage" / name).write_text(json.dumps({"design": "stable_discs", "sim": "icarus", "test": "fuzz",
+                                                      "cases": cases, "sampled": sampled, "hits": hits}))
+    return f"coverage/{name}"
+
+
+@pytest.mark.parametrize("passed_cases", [None, 4000])
+def test_a_failed_shard_makes_coverage_incomplete_never_a_list_of_holes(tmp_path, capsys, passed_cases):
+    """A failing shard stops at its first mismatch, and its hit record may hold nothing (the
+    mismatch was in its first chunk): the coverage says it is incomplete and why, naming the
+    shard; it never lists every bin as a hole after '0 of 0 cases sampled'."""
+    first, second = shards()
+    failed = line(second, "fail", 1, message="MISMATCH", coverage=[hit_file(tmp_path, "b.json", 0, 0, {})])
+    passed = [line(first, "pass", passed_cases, coverage=[hit_file(tmp_path, "a.json", passed_cases, 2100, {})])
+              ] if passed_cases else []
+    status, out, err, html = report(folder(tmp_path, *passed, failed), capsys)
+    assert status == 1 and out.startswith("FAIL:"), out + err
+    coverage = [text for text in out.splitlines() if "coverage" in text or text.startswith("  ")]
+    reason = f"1 shard did not pass (first: {second.key}, fail): a failing shard stops at its first mismatch"
+    assert "0 of 0 cases sampled" not in out and "holes:" not in out and "holes (" not in out, out
+    if passed_cases is None:
+        assert coverage[0].startswith(f"coverage of stable_discs: nothing sampled, so no bin is listed as a hole: "
+                                      f"{reason}"), coverage
+    else:
+        assert re.match(r"coverage of stable_discs: \d+ bins, 0 hit, \d+ waived, \d+ not hit so far \(2,100 of "
+                        r"4,000 cases sampled\)$", coverage[0]), coverage
+        assert coverage[1].startswith(f"  incomplete: {reason}") and coverage[2].startswith("  not hit so far: "), coverage
+    page = unescape(html)
+    assert reason in page and "holes: " not in page and ">holes<" not in page.split("<th>holes</th>", 1)[1], page
 
 
 @pytest.mark.parametrize("parameters, warning", [
@@ -90,7 +179,7 @@ def test_without_usable_parameters_passing_shards_are_not_a_pass(tmp_path, capsy
     if parameters is not None:
         (path / PARAMETERS).write_text(parameters if isinstance(parameters, str) else json.dumps(parameters))
     status, out, err, html = report(path, capsys)
-    assert status == 0 and out.startswith("UNKNOWN: 2 shards journaled; 810 cases checked"), out + err
+    assert status == 1 and out.startswith("UNKNOWN: 2 shards journaled; 810 cases checked"), out + err
     assert "whether every planned shard ran is unknown" in out and warning in err, err
     assert ">PASS<" not in html and warning in unescape(html)
 

@@ -9,6 +9,12 @@ the shard (gamechip/campaign/folder.py ``keep_outputs``), the journal line namin
 journal line names are merged: a shard run again after a crash, or a file left by a campaign
 killed before its line was written, is never counted twice.
 
+A shard that did not pass leaves its block's coverage incomplete: a failing shard stops at its
+first mismatch (the positions after it are never run, and the chunk holding it is not sampled),
+an error or a timeout samples nothing. The coverage lines then say so and name the shard, and
+list the bins not hit as "not hit so far", never as the holes of a finished campaign; with
+nothing sampled at all they list no bins.
+
 ``--until-covered`` stops a campaign once every bin of each of its blocks is hit or waived: the
 shards of a covered block that have not started are not run, and their absence is no failure.
 """
@@ -45,9 +51,12 @@ class CampaignCoverage:
         self.merged = {design: Merged(design) for design in self.designs}
         self.targets = {design: set(target_bins(design, self.plans, self.waivers)) for design in self.designs}
         self.unreadable = []   # files a journal line names that cannot be read
+        self.stopped = {design: [] for design in self.designs}  # design -> journal lines of shards that did not pass
 
     def add_entry(self, entry, out):
         """Merge the hit files journal line ``entry`` names (missing or damaged ones are listed)."""
+        if entry.get("status") != "pass" and entry.get("design") in self.stopped:
+            self.stopped[entry["design"]].append(entry)
         for name in entry.get("coverage") or ():
             path = Path(out) / name
             try:
@@ -66,22 +75,40 @@ class CampaignCoverage:
     def design_coverages(self):
         return [design_coverage(d, self.merged[d], self.plans, self.waivers) for d in self.designs]
 
+    def incomplete(self, design):
+        """Why ``design``'s coverage is incomplete (its shards that did not pass, the first named),
+        or None when every journaled shard of it passed."""
+        stopped = self.stopped.get(design)
+        if not stopped:
+            return None
+        first = stopped[0]
+        return (f"{len(stopped)} shard{'s' if len(stopped) > 1 else ''} did not pass (first: {first['key']}, "
+                f"{first['status']}): a failing shard stops at its first mismatch, an error or a timeout samples "
+                "nothing")
+
     def lines(self, holes_shown=12):
         """The campaign summary's coverage lines: per design bins, hit, waived, holes, cases
-        sampled, and the holes' names (the first ``holes_shown``)."""
+        sampled, and the holes' names (the first ``holes_shown``); for a design with shards that
+        did not pass, why its coverage is incomplete, and its open bins as not hit so far."""
         lines = []
         for coverage in self.design_coverages():
-            if not coverage.runs:
-                lines.append(f"coverage of {coverage.design}: no journaled shard of it sampled coverage")
+            incomplete = self.incomplete(coverage.design)
+            summary = coverage.summary() if coverage.runs else None
+            if not summary or not summary["sampled"]:
+                lines.append(f"coverage of {coverage.design}: " + (
+                    f"nothing sampled, so no bin is listed as a hole: {incomplete}" if incomplete
+                    else "no journaled shard of it sampled coverage"))
                 continue
-            summary = coverage.summary()
             holes = coverage.holes
             lines.append(f"coverage of {coverage.design}: {summary['bins']} bins, {summary['hit']} hit, "
-                         f"{len(summary['waived'])} waived, {len(holes)} holes ({summary['sampled']:,} of "
-                         f"{summary['cases']:,} cases sampled)" + ("" if holes else ": covered"))
+                         f"{len(summary['waived'])} waived, {len(holes)} {'not hit so far' if incomplete else 'holes'} "
+                         f"({summary['sampled']:,} of {summary['cases']:,} cases sampled)" + ("" if holes else ": covered"))
+            if incomplete:
+                lines.append(f"  incomplete: {incomplete}")
             if holes:
                 shown = ", ".join(holes[:holes_shown])
-                lines.append(f"  holes: {shown}" + (f", and {len(holes) - holes_shown} more" if len(holes) > holes_shown else ""))
+                lines.append(f"  {'not hit so far' if incomplete else 'holes'}: {shown}"
+                             + (f", and {len(holes) - holes_shown} more" if len(holes) > holes_shown else ""))
             lines += [f"  {problem}" for problem in coverage.problems() if "hole" not in problem]
         lines += [f"coverage: warning: cannot read {name}" for name in self.unreadable]
         return lines

@@ -17,7 +17,6 @@ import os
 import queue
 import shlex
 import shutil
-import signal
 import sys
 import time
 from pathlib import Path
@@ -29,7 +28,7 @@ from gamechip.campaign.pools import DaskPool, LocalPool
 from gamechip.campaign.progress import Progress, duration, summary
 from gamechip.campaign.shards import timestamp, tool_versions
 from gamechip.coverage.plan import PlanError
-from gamechip.processes import check_cluster_address, clear_stop
+from gamechip.processes import StopSignals, check_cluster_address, clear_stop
 from tb.host.slots import MAX_SLOTS
 
 RETRIED = ("error", "timeout")  # statuses --resume runs again: the shard said nothing about the RTL
@@ -130,7 +129,7 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
     if covered:
         progress.skip([s for s in shards if s.key not in done and s.design in covered],
                       f"{', '.join(sorted(covered))} covered already: their shards not journaled are not run")
-    finished = queue.Queue()
+    finished = queue.SimpleQueue()  # (shard, future) as each ends; None: a stop signal's wake-up
     entries = dict(done)
 
     def journal_entry(shard, future, stopping=False):
@@ -167,9 +166,12 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
         """Journal the shards that have finished; False when the folder refuses the writes."""
         while True:
             try:
-                shard, future = finished.get_nowait()
+                item = finished.get_nowait()
             except queue.Empty:
                 return True
+            if item is None:
+                continue
+            shard, future = item
             try:
                 journal_entry(shard, future, stopping)
             except _CannotWrite as error:
@@ -177,42 +179,47 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
                 return False
 
     running = {}
-    previous_sigint = signal.getsignal(signal.SIGINT)
-    previous_sigterm = signal.signal(signal.SIGTERM, _raise_interrupt)
+    stop = StopSignals(lambda: finished.put(None))
+    stop.install()
     try:
+        stopped_by = None  # None, or why the campaign stops early: a signal or a folder that refuses writes
         try:
             for shard in todo:
+                if stop.received:
+                    break
                 future = pool.submit(shard)
                 running[id(future)] = (shard, future)
                 future.add_done_callback(lambda f, s=shard: finished.put((s, f)))
-            while running:
+            while running and not stop.received:
                 try:
-                    shard, future = finished.get(timeout=1.0)
+                    item = finished.get(timeout=1.0)
                 except queue.Empty:
                     progress.draw()
                     continue
+                if item is None:  # a stop signal's wake-up: the loop's condition ends it
+                    continue
+                shard, future = item
                 running.pop(id(future), None)
                 journal_entry(shard, future)
-        except (KeyboardInterrupt, _CannotWrite) as stop:
+        except _CannotWrite as error:
+            stopped_by = error
+        if stop.received or stopped_by:
             progress.close()
-            writable = not isinstance(stop, _CannotWrite)
-            print(("" if writable else f"campaign: cannot write {stop}\n") + f"campaign: stopping: {pool.stopping} ...",
-                  file=sys.stderr)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            writable = stopped_by is None
+            print(("" if writable else f"campaign: cannot write {stopped_by}\n")
+                  + f"campaign: stopping: {pool.stopping} ...", file=sys.stderr)
             writable = writable and drain()  # shards that finished before the stop are journaled, not lost
             pool.stop()
             writable = writable and drain(stopping=True)  # and those that finished while it stopped the rest
             pool.close()
-            print(f"campaign: {'interrupted' if isinstance(stop, KeyboardInterrupt) else 'stopped'}: {len(entries)} of "
+            print(f"campaign: {'stopped' if stopped_by else f'interrupted ({stop.received})'}: {len(entries)} of "
                   f"{len(shards)} shards are journaled in {journal.path}; "
                   + ("" if writable else "once its folder can be written again, ")
                   + f"finish the campaign with:\n  {_resume_command(argv)}", file=sys.stderr)
-            return 130 if isinstance(stop, KeyboardInterrupt) else 1
-        finally:
-            signal.signal(signal.SIGTERM, previous_sigterm)
-            signal.signal(signal.SIGINT, previous_sigint)
+            return 1 if stopped_by else 130
         pool.close()
     finally:
+        stop.uninstall()
         clear_stop()
         shutil.rmtree(out / ".running", ignore_errors=True)
     progress.close()
@@ -223,7 +230,3 @@ def run(blocks, sims, count, seed, out, workers=None, shard_size=2000, resume=Fa
 
 class _CannotWrite(Exception):
     """The campaign folder refused a journal line, case or log: stop, keep what is journaled."""
-
-
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt

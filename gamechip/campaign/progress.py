@@ -21,15 +21,15 @@ def duration(seconds):
 class Progress:
     """One live line on a terminal; one plain line per finished shard otherwise."""
 
-    def __init__(self, shards, done, stream=sys.stderr):
+    def __init__(self, shards, done, stream=None):
         self.total, self.done = len(shards), len(done)
         self.remaining_positions = sum(s.count for s in shards if s.key not in done)
         self.positions = self.checked = 0
         self.skipped = 0  # shards not run: their block was covered (--until-covered)
         self.counts = {status: sum(e["status"] == status for e in done.values()) for status in STATUSES}
         self.started = time.monotonic()
-        self.stream = stream
-        self.tty = stream.isatty()
+        self.stream = stream or sys.stderr  # looked up now: a caller may have replaced sys.stderr since import
+        self.tty = self.stream.isatty()
         self.last_draw = 0.0
 
     def line(self):
@@ -80,11 +80,13 @@ def replay_command(entry):
     return f"{prefix}gamechip replay {shlex.quote(entry['case'])} --waves"
 
 
-def summary(shards, entries, history=None, out=sys.stdout, coverage=None, until_covered=False):
+def summary(shards, entries, history=None, out=None, coverage=None, until_covered=False):
     """The table per block x simulator, every failure, error and timeout, every shard run more
     than once with each attempt (``history``: key -> journal lines), and the coverage of each
     block (``coverage``: gamechip/campaign/coverage.py CampaignCoverage); True when clean (and,
-    ``until_covered``, every block covered; its shards not needed are no failure)."""
+    ``until_covered``, every block covered; its shards not needed are no failure). ``out``: a
+    stream, sys.stdout (as it is now) when None."""
+    out = out or sys.stdout
     rows = {}
     for shard in shards:
         rows.setdefault((shard.block, shard.sim), [])

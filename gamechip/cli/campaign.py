@@ -65,14 +65,16 @@ def run_campaign(args):
 
 
 def report_arguments(parser):
+    parser.epilog = ("exit status: 0 the campaign's verdict is PASS; 1 FAIL, INCOMPLETE, NOT COVERED or UNKNOWN; 2 not "
+                     "a campaign folder; on a mutation run's folder, as gamechip mutate exits (docs/exit-status.md)")
     parser.add_argument("dir", help="the campaign's --out folder (holds journal.jsonl)")
 
 
 def run_report(args):
-    from gamechip.views.report import ReportError, write_report
+    from gamechip.views.report import VERDICT_STATUS, ReportError, write_report
 
     if (Path(args.dir) / "mutants.json").exists():
-        from gamechip.cli.mutants import BENCH_BUG_STATUS
+        from gamechip.cli.mutants import mutation_exit_status
         from gamechip.mutation.model import MutateError
         from gamechip.mutation.report import print_summary, summarise
         try:
@@ -80,7 +82,7 @@ def run_report(args):
             print_summary(result, False, args.dir)
         except MutateError as error:
             raise UsageError(str(error))
-        return BENCH_BUG_STATUS if result["bench_bugs"] else 0
+        return mutation_exit_status(result)
     try:
         path, campaign = write_report(args.dir)
     except ReportError as error:
@@ -92,7 +94,7 @@ def run_report(args):
     for coverage_line in campaign.coverage.lines() if campaign.coverage is not None else ():
         print(coverage_line)
     print(f"report: {path}")
-    return 0
+    return VERDICT_STATUS[word]
 
 
 COMMANDS = {

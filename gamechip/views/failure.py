@@ -239,6 +239,51 @@ BLOCK_VIEWS = {"move_checker": _move_checker, "disc_flipper": _disc_flipper, "st
                "evaluator": _evaluator, "node_order": _node_order, "openings": _openings}
 
 
+# --- answers as text: sets of squares in hex with their names, never a decimal integer -------
+
+def squares_text(bits, size):
+    """A set of squares as the failure views give it: hex, one digit per four squares (as the
+    signal window and GTKWave show a board-sized bus), then the squares by name."""
+    if not _is_int(bits):
+        return repr(bits)
+    return f"0x{bits:0{(size * size + 3) // 4}x} ({_names(bits, size)})"
+
+
+def _flipper_answer(value, size):
+    black, white, illegal = value
+    return f"black {squares_text(black, size)}, white {squares_text(white, size)}, illegal {illegal}"
+
+
+def _stable_answer(value, size):
+    return "; ".join(f"cycle {cycle}: done {done}, count {count}, stable {squares_text(stable, size)}"
+                     for cycle, done, count, stable in value)
+
+
+def _walk_answer(value, size):
+    return " ".join(_answer_name(answer, size) for answer in value) or "no answer"
+
+
+def _book_answer(value, size):
+    return " ".join(_answer_name(answer, size, "out-of-book") for answer in value) or "no answer"
+
+
+ANSWER_TEXTS = {"move_checker": squares_text, "disc_flipper": _flipper_answer, "stable_discs": _stable_answer,
+                "node_order": _walk_answer, "openings": _book_answer}
+
+
+def answer_text(failure, value):
+    """An answer of ``failure``'s block (``failure.expected`` or ``failure.actual``) as text:
+    its sets of squares in hex with their names, its moves by square name; a block without a
+    form here, or an answer of an unexpected shape, as the value's text."""
+    make = ANSWER_TEXTS.get(failure.block)
+    if make is not None:
+        try:
+            return make(value, failure.size)
+        except (TypeError, ValueError):
+            pass
+    return value if isinstance(value, str) else repr(value)
+
+
 def _clip(value, limit=90):
     text = repr(value) if not isinstance(value, str) else value
     return text if len(text) <= limit else text[:limit - 1] + "…"

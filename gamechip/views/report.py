@@ -22,6 +22,10 @@ from gamechip.campaign.progress import replay_command
 from gamechip.campaign.journal import JOURNAL, STATUSES, history_text
 
 REPORT = "report.html"
+# gamechip report's exit status for each verdict: only a pass is 0, as gamechip campaign exits 1
+# on a failure, an error, a timeout, a shard not run or a block left with holes; UNKNOWN (no
+# campaign.json: whether every planned shard ran cannot be told) is no pass either
+VERDICT_STATUS = {"PASS": 0, "FAIL": 1, "INCOMPLETE": 1, "NOT COVERED": 1, "UNKNOWN": 1}
 
 
 class ReportError(Exception):
@@ -230,6 +234,21 @@ def _boards_html(case_file):
     return (f"<p>{escape(view.summary)}</p>\n<div class=\"boards\">" + "".join(pictures.values()) + "</div>")
 
 
+def _answers_text(record):
+    """The expected and the actual answer of a case record as the failure views write them (sets
+    of squares in hex with their names: gamechip/views/failure.py); a chess case, or a record
+    those views cannot read, as saved."""
+    from gamechip.views.failure import Failure, answer_text
+
+    if "fen" not in record.get("case", {}):
+        try:
+            failure = Failure(record)
+            return answer_text(failure, failure.expected), answer_text(failure, failure.actual)
+        except Exception:  # a damaged record still shows its values as saved
+            pass
+    return str(record.get("expected")), str(record.get("actual"))
+
+
 def _failure_html(entry, folder):
     head = (f"FAIL {entry['block']} on {entry['sim']}, seed {entry.get('seed')} "
             f"({entry.get('count', '?')} positions, host {entry.get('host', '?')})")
@@ -244,8 +263,8 @@ def _failure_html(entry, folder):
         parts.append(f"<p>case: {escape(str(record.get('case', {}).get('label', '')))}; "
                      f"board <code>{escape(str(record.get('case', {}).get('board') or record.get('case', {}).get('fen', '')))}</code></p>")
         parts.append(_boards_html(case_file))
-        parts.append(f"<p>expected <code>{escape(str(record.get('expected')))}</code><br>"
-                     f"actual&nbsp;&nbsp; <code>{escape(str(record.get('actual')))}</code></p>")
+        expected, actual = _answers_text(record)
+        parts.append(f"<p>expected <code>{escape(expected)}</code><br>actual&nbsp;&nbsp; <code>{escape(actual)}</code></p>")
         command = replay_command({**entry, "case": str(case_file)})
         parts.append(f"<p>replay with a waveform: <code>{escape(command)}</code></p>")
         parts.append(f"<p>case file: {_link(case_file, folder)}</p>")
@@ -365,21 +384,25 @@ def _coverage_html(coverage):
         return ""
     rows, holes = [], []
     for design in coverage.design_coverages():
-        if not design.runs:
+        incomplete = coverage.incomplete(design.design)
+        summary = design.summary() if design.runs else None
+        if not summary or not summary["sampled"]:
+            why = (f"nothing sampled, so no bin is listed as a hole: {incomplete}" if incomplete
+                   else "no journaled shard of it sampled coverage")
             rows.append(f'<tr class="coverage" data-design="{escape(design.design)}"><td class="name">'
-                        f'{escape(design.design)}</td><td colspan="7" class="name">no journaled shard of it sampled '
-                        f'coverage</td></tr>')
+                        f'{escape(design.design)}</td><td colspan="7" class="name">{escape(why)}</td></tr>')
             continue
-        summary = design.summary()
-        verdict = '<span class="ok">covered</span>' if not design.holes else '<span class="bad">holes</span>'
+        verdict = ('<span class="bad">incomplete</span>' if incomplete else
+                   '<span class="ok">covered</span>' if not design.holes else '<span class="bad">holes</span>')
         rows.append(f'<tr class="coverage" data-design="{escape(design.design)}"><td class="name">'
                     f'{escape(design.design)}</td><td>{summary["bins"]}</td><td>{summary["hit"]}</td>'
                     f'<td>{len(summary["waived"])}</td><td class="{"fail" if design.holes else ""}">{len(design.holes)}</td>'
                     f'<td>{summary["cases"]:,}</td><td>{summary["sampled"]:,}</td><td class="name">{verdict}</td></tr>')
-        problems = [p for p in design.problems() if "hole" not in p]
+        problems = ([f"incomplete: {incomplete}"] if incomplete else []) + [p for p in design.problems() if "hole" not in p]
         if design.holes or problems:
+            label = "not hit so far" if incomplete else "holes"
             holes.append(f'<p class="holes" data-design="{escape(design.design)}"><b>{escape(design.design)}</b> '
-                         + (f"holes: {escape(', '.join(design.holes))}" if design.holes else "")
+                         + (f"{label}: {escape(', '.join(design.holes))}" if design.holes else "")
                          + "".join(f'<br><span class="note">{escape(p)}</span>' for p in problems) + "</p>")
     notes = [f'<p class="note">warning: cannot read {escape(name)}</p>' for name in coverage.unreadable]
     return ("<h2>Functional coverage</h2>\n<table><tr><th>design</th><th>bins</th><th>hit</th><th>waived</th>"
