@@ -289,6 +289,8 @@ HELD_ELSEWHERE = {
     ("fuzz", 1): "test_cli.py::test_fuzz_reports_a_planted_bug_with_seed_board_values_and_waveform",
     ("fuzz", 130): "test_cli_robustness.py::test_ctrl_c_during_fuzz_is_one_line_and_status_130",
     ("campaign", 130): "test_campaign.py::test_signals_again_and_again_within_milliseconds_still_stop_cleanly",
+    ("plant", 0): "test_plant.py::test_plant_lists_the_corpus_bugs_and_writes_one",
+    ("plant", 2): "test_plant.py::test_bad_plant_input_is_one_line_and_status_2",
     ("replay", 0): "test_cli_robustness.py::test_replay_and_shrink_use_the_rtl_the_case_failed_on",
     ("replay", 1): "test_cli.py::test_replay_of_a_search_case_from_a_broken_engine_writes_waves_and_pictures",
     ("shrink", 0): "test_chess_repetition_idle.py::"
