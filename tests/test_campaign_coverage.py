@@ -112,7 +112,7 @@ def build(tmp_path_factory):
 def test_a_campaign_samples_every_shard_and_its_summary_and_report_name_the_holes(build, tmp_path):
     out, elsewhere = tmp_path / "c", tmp_path / "asked-for-by-the-environment"
     run = campaign(build, "--blocks", DESIGN, "--sims", "icarus", "--count", "300", "--shard-size", "150",
-                   "--workers", "1", "--out", str(out), env={COVERAGE_OUT: str(elsewhere)})
+                   "--jobs", "1", "--out", str(out), env={COVERAGE_OUT: str(elsewhere)})
     assert run.returncode == 0, run.stdout + run.stderr
     assert not elsewhere.exists(), "a shard samples into its own folder, whatever the environment says"
     entries = [json.loads(line) for line in (out / "journal.jsonl").read_text().splitlines()]
@@ -131,7 +131,7 @@ def test_a_campaign_samples_every_shard_and_its_summary_and_report_name_the_hole
 def test_until_covered_stops_the_campaign_once_the_plan_is_covered(build, tmp_path):
     out = tmp_path / "u"
     run = campaign(build, "--blocks", DESIGN, "--sims", "icarus", "--count", "3000", "--shard-size", "150",
-                   "--workers", "1", "--until-covered", "--out", str(out))
+                   "--jobs", "1", "--until-covered", "--out", str(out))
     assert run.returncode == 0, run.stdout + run.stderr
     entries = [json.loads(line) for line in (out / "journal.jsonl").read_text().splitlines()]
     assert entries[0]["directed"] and entries[0]["checked"] > entries[0]["count"], "the first shard ran the directed set"

@@ -51,12 +51,12 @@ def test_show_draws_board_and_stable_discs():
     (["show", "--move", "a1"], "A1 is not a legal move for X; legal moves: d3 c4 f5 e6"),
     (["perft", "--depth", "-1"], "must be 0 or more"),
     (["perft", "--depth", "x"], "expected a whole number"),
-    (["fuzz", "--block", "alu"], "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, node_order, openings, chess_movegen, chess_repetition, all"),
+    (["fuzz", "--blocks", "alu"], "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, node_order, openings, chess_movegen, chess_repetition, all"),
     (["fuzz", "--sim", "modelsim"], "unknown simulator 'modelsim': choose one of icarus, verilator, ghdl"),
     (["fuzz", "--count", "0"], "must be at least 1"),
     (["fuzz", "--count", "many"], "expected a whole number"),
     (["replay", "/nonexistent/case.json"], "cannot read case file"),
-    (["convert", "--design", "alu"], "unknown design"),
+    (["convert", "--designs", "alu"], "unknown design"),
 ])
 def test_bad_input_is_one_clear_line(args, expected):
     run = gamechip(*args)
@@ -95,7 +95,7 @@ def test_perft_finished_game_is_one_leaf():
 
 
 def test_fuzz_passes_and_summarises():
-    run = gamechip("fuzz", "--block", "move_checker", "--count", "300", "--seed", "5")
+    run = gamechip("fuzz", "--blocks", "move_checker", "--count", "300", "--seed", "5")
     assert run.returncode == 0, run.stderr[-3000:]
     assert "300/300 cases checked" in run.stderr
     assert "PASS: 300 cases checked" in run.stdout and "seed 5" in run.stdout
@@ -103,7 +103,7 @@ def test_fuzz_passes_and_summarises():
 
 def test_fuzz_says_positions_and_cases_apart():
     """The stable-disc bench checks both colours of every position: 40 positions, 80 cases."""
-    run = gamechip("fuzz", "--block", "stable_discs", "--count", "40", "--seed", "5")
+    run = gamechip("fuzz", "--blocks", "stable_discs", "--count", "40", "--seed", "5")
     assert run.returncode == 0, run.stderr[-3000:]
     assert "40 random positions per block" in run.stderr and "80/80 cases checked" in run.stderr
     header, row = [line.split() for line in run.stdout.splitlines() if line.startswith(("block ", "stable_discs "))]
@@ -120,7 +120,7 @@ def test_fuzz_on_verilator_reports_a_planted_bug_from_its_fast_loop(tmp_path):
     """Verilator runs the move checker's fuzz with the golden model in a separate process
     (tb/sim/fastfuzz.py); its mismatch is reported like the in-process loop's."""
     design, file, *edits = MUTANTS["move_checker drops one direction"]
-    run = gamechip("fuzz", "--block", "move_checker", "--sim", "verilator", "--count", "20000", "--seed", "3",
+    run = gamechip("fuzz", "--blocks", "move_checker", "--sim", "verilator", "--count", "20000", "--seed", "3",
                    "--no-shrink", env={"GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, *edits))})
     assert run.returncode == 1, run.stderr[-3000:]
     report = run.stderr
@@ -130,12 +130,12 @@ def test_fuzz_on_verilator_reports_a_planted_bug_from_its_fast_loop(tmp_path):
     assert "expected legal:" in report and "actual legal:" in report and "missing:" in report
     waveform = Path(re.findall(r"^waveform: (\S+)", report, re.M)[-1])
     assert waveform.name == "dump.fst" and waveform.exists() and waveform.stat().st_size > 0
-    assert "gamechip fuzz --block move_checker --sim verilator --count 20000 --seed 3" in report
+    assert "gamechip fuzz --blocks move_checker --sim verilator --count 20000 --seed 3" in report
 
 
 def test_fuzz_reports_a_planted_bug_with_seed_board_values_and_waveform(tmp_path):
     design, file, *edits = MUTANTS["move_checker drops one direction"]
-    run = gamechip("fuzz", "--block", "move_checker", "--count", "200", "--seed", "3",
+    run = gamechip("fuzz", "--blocks", "move_checker", "--count", "200", "--seed", "3",
                    env={"GAMECHIP_RTL_ROOT": str(mutant_root(tmp_path, file, *edits))})
     assert run.returncode == 1
     report = run.stderr
@@ -143,7 +143,7 @@ def test_fuzz_reports_a_planted_bug_with_seed_board_values_and_waveform(tmp_path
     assert "board:" in report and "expected legal:" in report and "actual legal:" in report
     waveform = Path(report.split("waveform: ")[1].split()[0])
     assert waveform.exists() and waveform.stat().st_size > 0
-    assert "gamechip fuzz --block move_checker --sim icarus --count 200 --seed 3" in report
+    assert "gamechip fuzz --blocks move_checker --sim icarus --count 200 --seed 3" in report
     assert "shrink round 1:" in report and "shrunk from" in report  # the saved case is shrunk, the original kept
     assert Path(report.split("case as found: ")[1].split()[0]).name == "gamechip_failure.orig.json"
 
@@ -182,7 +182,7 @@ def test_book_bad_game_is_one_clear_line(moves, expected):
 def test_first_vectors_of_a_fresh_simulation_are_evaluated():
     # Seed 2's first walk keeps last_move at A1 (0) from step 0 to step 1, so without the
     # harness's priming the node-order logic behind it had never run in Icarus (stale "end").
-    run = gamechip("fuzz", "--block", "node_order", "--count", "1", "--seed", "2")
+    run = gamechip("fuzz", "--blocks", "node_order", "--count", "1", "--seed", "2")
     assert run.returncode == 0, run.stderr[-3000:]
 
 

@@ -35,7 +35,7 @@ def one_clear_line(run, expected, status=2):
 ])
 def test_a_wrong_rtl_root_is_refused_not_replaced_by_the_projects_own(root, expected, tmp_path):
     root = str(tmp_path) if root == "EMPTY" else root
-    for args in (["fuzz", "--block", "move_checker", "--count", "10"],
+    for args in (["fuzz", "--blocks", "move_checker", "--count", "10"],
                  ["search", "--depth", "1", "--sim", "icarus"],
                  ["eval", "--sim", "icarus"]):
         one_clear_line(gamechip(*args, env={"GAMECHIP_RTL_ROOT": root}), expected)
@@ -48,7 +48,7 @@ def test_a_wrong_rtl_root_is_refused_not_replaced_by_the_projects_own(root, expe
 def test_every_run_names_the_rtl_it_tests(tmp_path):
     from tb.host.runner import rtl_digest
 
-    run = gamechip("fuzz", "--block", "move_checker", "--count", "50")
+    run = gamechip("fuzz", "--blocks", "move_checker", "--count", "50")
     assert f"RTL under test: {ROOT / 'rtl'} (digest {rtl_digest()}, the project's own)" in run.stderr
     copy = mutant_root(tmp_path, "move_checker.py")  # an unchanged copy: same design, another place
     run = gamechip("search", "--depth", "1", "--sim", "icarus", "--json", env={"GAMECHIP_RTL_ROOT": str(copy)})
@@ -65,11 +65,11 @@ def test_cocotb_variables_in_the_environment_do_not_steer_the_run():
     inherited = {"SIM": "icarus", "TESTCASE": "no_such_test", "MODULE": "no_such_module", "TOPLEVEL": "nothing",
                  "WAVES": "1", "COCOTB_TEST_FILTER": "nothing", "COCOTB_RESULTS_FILE": "/nonexistent/results.xml",
                  "RANDOM_SEED": "7"}
-    run = gamechip("fuzz", "--block", "move_checker", "--sim", "ghdl", "--count", "100", env=inherited)
+    run = gamechip("fuzz", "--blocks", "move_checker", "--sim", "ghdl", "--count", "100", env=inherited)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "PASS: 100 cases checked" in run.stdout and "ghdl" in run.stdout
     assert "overrides" not in run.stderr
-    run = gamechip("fuzz", "--block", "move_checker", "--sim", "icarus", "--count", "100", env={"SIM": "ghdl"})
+    run = gamechip("fuzz", "--blocks", "move_checker", "--sim", "icarus", "--count", "100", env={"SIM": "ghdl"})
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr[-3000:]
 
 
@@ -78,7 +78,7 @@ def test_cocotb_variables_in_the_environment_do_not_steer_the_run():
 def test_replay_and_shrink_use_the_rtl_the_case_failed_on(tmp_path):
     design, file, *edits = MUTANTS["move_checker drops one direction"]
     mutant = mutant_root(tmp_path, file, *edits)
-    found = gamechip("fuzz", "--block", "move_checker", "--count", "200", "--seed", "3", "--no-shrink",
+    found = gamechip("fuzz", "--blocks", "move_checker", "--count", "200", "--seed", "3", "--no-shrink",
                      env={"GAMECHIP_RTL_ROOT": str(mutant)})
     assert found.returncode == 1, found.stderr[-3000:]
     case = Path(found.stderr.split("case file: ")[1].split()[0])
@@ -205,7 +205,7 @@ def test_a_build_killed_before_its_simulator_ran_is_built_again_not_trusted():
 
 
 def test_ctrl_c_during_fuzz_is_one_line_and_status_130():
-    status, out, err = interrupt_after(["fuzz", "--block", "move_checker", "--count", "5000000"], "cases checked")
+    status, out, err = interrupt_after(["fuzz", "--blocks", "move_checker", "--count", "5000000"], "cases checked")
     assert status == 130, err[-3000:]
     assert err.rstrip().endswith("gamechip fuzz: interrupted"), err[-3000:]
     assert "Traceback" not in err and "AssertionError" not in err
@@ -302,7 +302,7 @@ def test_fuzz_says_which_designs_it_does_not_fuzz_and_how_they_are_checked():
     covered = {d for block in BLOCKS.values() for d in block.designs} | set(CHECKED_ELSEWHERE)
     assert set(PORTS) <= covered, set(PORTS) - covered
     for name in CHECKED_ELSEWHERE:
-        one_clear_line(gamechip("fuzz", "--block", name), f"{name} is not driven by random positions")
+        one_clear_line(gamechip("fuzz", "--blocks", name), f"{name} is not driven by random positions")
 
 
 # In make test-full: a fuzz of every block (a build of each on Icarus). make test keeps the refusals
@@ -329,4 +329,4 @@ def test_unusable_settings_stop_the_regression_and_the_commands_in_one_line(sett
     if "GAMECHIP_CORPUS" in setting:
         one_clear_line(gamechip("corpus", "list", env={"GAMECHIP_CORPUS": "/nonexistent"}), "does not exist")
     elif "GAMECHIP_BUILD" in setting:
-        one_clear_line(gamechip("fuzz", "--block", "move_checker", "--count", "10", env=setting), expected)
+        one_clear_line(gamechip("fuzz", "--blocks", "move_checker", "--count", "10", env=setting), expected)

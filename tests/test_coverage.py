@@ -150,7 +150,7 @@ def test_bad_coverage_input_is_one_line(args, expected):
 def test_fuzz_until_covered_lists_the_holes_and_fails():
     """A weak stimulus (the directed set and 50 random positions) leaves bins of the move checker's
     plan open: they are listed and the exit status is 1."""
-    run = gamechip("fuzz", "--block", "move_checker", "--count", "50", "--until-covered", "--sim", "icarus")
+    run = gamechip("fuzz", "--blocks", "move_checker", "--count", "50", "--until-covered", "--sim", "icarus")
     assert run.returncode == 1, (run.returncode, run.stderr[-3000:])
     assert "coverage of move_checker:" in run.stderr and "move_checker: hole " in run.stderr
     assert "NOT COVERED:" in run.stdout and "PASS: 50 cases checked" in run.stdout
@@ -158,7 +158,7 @@ def test_fuzz_until_covered_lists_the_holes_and_fails():
 
 @pytest.mark.full
 def test_fuzz_until_covered_closes_and_stops_early():
-    run = gamechip("fuzz", "--block", "move_checker", "--count", "100000", "--until-covered", "--sim", "icarus")
+    run = gamechip("fuzz", "--blocks", "move_checker", "--count", "100000", "--until-covered", "--sim", "icarus")
     assert run.returncode == 0, run.stderr[-3000:]
     assert " 0 holes" in run.stderr and "NOT COVERED" not in run.stdout
     checked = int(run.stdout.split("PASS: ")[1].split(" cases")[0].replace(",", ""))

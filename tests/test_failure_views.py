@@ -127,7 +127,7 @@ def failed_campaign(tmp_path):
     # Shrinking a failing case costs several simulations; this test is about what is shown.
     no_shrink = ["--no-shrink"] if "--no-shrink" in gamechip("campaign", "--help").stdout else []
     run = gamechip("campaign", "--blocks", "move_checker", "openings", "--sims", "icarus", "--count", "20",
-                   "--shard-size", "20", "--workers", "2", "--out", out, *no_shrink, env=env)
+                   "--shard-size", "20", "--jobs", "2", "--out", out, *no_shrink, env=env)
     assert run.returncode == 1, run.stderr[-3000:]
     return out, env
 

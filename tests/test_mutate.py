@@ -92,7 +92,7 @@ def test_the_case_labels_of_an_if_chain_on_the_selector_count_as_its_mutants():
 
 def test_one_mutant_of_each_kind_of_bench_is_run_killed_resumed_and_reported(tmp_path):
     out = tmp_path / "mutate"
-    run = gamechip("mutate", "--blocks", *SAMPLED, "--sim", "icarus", "--quick", "--limit", "1", "--workers", "2",
+    run = gamechip("mutate", "--blocks", *SAMPLED, "--sim", "icarus", "--quick", "--limit", "1", "--jobs", "2",
                    "--out", str(out), "--json")
     assert run.returncode == 0, run.stderr[-3000:]
     result = json.loads(run.stdout)
@@ -130,7 +130,7 @@ def test_the_verilator_path_kills_move_checker_mutants(tmp_path):
     """The plusarg on Verilator (the peripheral's streamed mutants run there in make mutate only:
     its schemata build takes minutes). In make test-full: a Verilator build of the schemata; make
     test keeps the same plusarg on Icarus (the sampled blocks above)."""
-    run = gamechip("mutate", "--blocks", "move_checker", "--quick", "--limit", "2", "--workers", "1",
+    run = gamechip("mutate", "--blocks", "move_checker", "--quick", "--limit", "2", "--jobs", "1",
                    "--out", str(tmp_path), "--json")
     assert run.returncode == 0, run.stderr[-3000:]
     assert json.loads(run.stdout)["blocks"]["move_checker"]["killed"] == 2
@@ -139,7 +139,7 @@ def test_the_verilator_path_kills_move_checker_mutants(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--blocks", "nonesuch"], "unknown block 'nonesuch'"),
     (["--limit", "0"], "--limit must be at least 1"),
-    (["--workers", "0"], "--workers must be at least 1"),
+    (["--jobs", "0"], "--jobs must be at least 1"),
     (["--retry-survivors"], "--retry-survivors goes with --resume"),
 ])
 def test_bad_arguments_are_one_line_and_exit_status_2(tmp_path, args, message):

@@ -42,7 +42,7 @@ def test_elab_mutants_change_one_expression_outside_the_generators_and_have_stab
 def test_four_move_checker_elab_mutants_are_converted_one_by_one_and_judged(tmp_path):
     out = tmp_path / "elab"
     run = subprocess.run([sys.executable, "-m", "gamechip", "mutate", "--blocks", "move_checker", "--elab-only",
-                          "--limit", "4", "--sim", "icarus", "--quick", "--workers", "1", "--out", str(out), "--json"],
+                          "--limit", "4", "--sim", "icarus", "--quick", "--jobs", "1", "--out", str(out), "--json"],
                          cwd=ROOT, capture_output=True, text=True, env=dict(os.environ), timeout=900)
     assert run.returncode == 0, run.stderr[-3000:]
     row = json.loads(run.stdout)["blocks"]["move_checker:elab"]

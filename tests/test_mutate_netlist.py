@@ -42,7 +42,7 @@ def test_netlist_mutant_ids_are_stable_across_two_listings_and_name_the_verilog_
 def test_three_move_checker_netlist_mutants_run_through_the_bench_and_are_killed(tmp_path):
     out = tmp_path / "run"
     run = gamechip("mutate", "--blocks", "move_checker", "--netlist", "3", "--netlist-only", "--sim", "icarus",
-                   "--quick", "--workers", "1", "--out", str(out), "--json")
+                   "--quick", "--jobs", "1", "--out", str(out), "--json")
     assert run.returncode == 0, run.stderr[-3000:]
     row = json.loads(run.stdout)["blocks"]["move_checker:netlist"]
     assert row["kind"] == "netlist" and row["mutants"] == 3 and row["errors"] == 0 and row["pending"] == 0, row

@@ -22,7 +22,7 @@ def gamechip(*args, env=None, timeout=600):
                           env={**os.environ, **(env or {})}, timeout=timeout)
 
 
-RUN = ["--blocks", "move_checker", "--sim", "icarus", "--quick", "--limit", "1", "--workers", "1"]
+RUN = ["--blocks", "move_checker", "--sim", "icarus", "--quick", "--limit", "1", "--jobs", "1"]
 
 
 @pytest.fixture(scope="module")
@@ -181,7 +181,7 @@ def test_a_byte_identical_mutant_that_a_planted_bench_kills_is_flagged(tmp_path,
 
     monkeypatch.setattr(benches, "run_mutant", planted_bench)
     out = tmp_path / "run"
-    args = ["mutate", "--blocks", "uart", "--sim", "icarus", "--quick", "--workers", "1", "--no-prove", "--out", str(out),
+    args = ["mutate", "--blocks", "uart", "--sim", "icarus", "--quick", "--jobs", "1", "--no-prove", "--out", str(out),
             "--json"]
     assert main(args) == 0   # byte-identical: equivalent without a run, so nothing to flag yet
     assert not identical & set(runs) and json.loads(capsys.readouterr().out)["bench_bugs"] == []
@@ -231,7 +231,7 @@ def test_mutants_run_on_a_dask_local_cluster_and_resume_there(finished_run, tmp_
 
 @pytest.mark.parametrize("args, message", [
     (["--cluster", "localhost:8786"], "bad cluster address 'localhost:8786': expected tcp://HOST:PORT"),
-    (["--cluster", "tcp://127.0.0.1:1", "--workers", "2"], "with --cluster the cluster's workers run the mutants"),
+    (["--cluster", "tcp://127.0.0.1:1", "--jobs", "2"], "with --cluster the cluster's workers run the mutants"),
     (["--cluster", "tcp://127.0.0.1:1", "--netlist", "3"], "--netlist runs here only, not with --cluster"),
     (["--shard-size", "4"], "--shard-size goes with --cluster"),
 ])

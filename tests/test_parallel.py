@@ -75,7 +75,7 @@ def test_a_cancelled_search_counts_its_nodes_up_to_the_cancel_cycle():
 @pytest.mark.parametrize("args, expected", [
     (["--engines", "0"], "engine counts must be at least 1"),
     (["--engines", "2,x"], "engine counts are whole numbers"),
-    (["--scheme", "mpi"], "unknown scheme 'mpi': choose one of seed, ybw"),
+    (["--schemes", "mpi"], "unknown scheme 'mpi': choose one of seed, ybw"),
     (["--depth", "1"], "--depth must be 2..16"),
     (["--split", "5", "--depth", "5"], "--split must be 1..depth-1"),
     (["--sim-sample", "2"], "--sim-sample needs --sim"),

@@ -257,7 +257,7 @@ def test_planted_bug_is_shrunk_by_the_campaign_and_caught_by_the_corpus(tmp_path
     rtl = mutant_root(tmp_path, file, *edits)
     out = tmp_path / "run"
     run = gamechip("campaign", "--blocks", "move_checker", "--count", "200", "--shard-size", "200", "--seed", "5",
-                   "--workers", "1", "--out", str(out), env={"GAMECHIP_RTL_ROOT": str(rtl)})
+                   "--jobs", "1", "--out", str(out), env={"GAMECHIP_RTL_ROOT": str(rtl)})
     assert run.returncode == 1, run.stdout + run.stderr
     (entry,) = [json.loads(line) for line in (out / "journal.jsonl").read_text().splitlines()]
     assert entry["status"] == "fail" and entry["shrink"].startswith("shrunk from"), entry

@@ -52,14 +52,14 @@ def _check_values(blocks, sims, count, seed, shard_size, workers, timeout, resum
         raise CampaignInputError("--no-retry applies only with --resume (it keeps the shards journaled as error or "
                                  "timeout instead of running them again)")
     if cluster and workers:
-        raise CampaignInputError("--workers sets the local shards at once; with --cluster the cluster's workers run "
+        raise CampaignInputError("--jobs sets the local shards at once; with --cluster the cluster's workers run "
                                  "them: give one of the two")
     numbers = (("--count", count, 1), ("--shard-size", shard_size, 1), ("--seed", seed, 0))
-    for name, value, least in numbers + ((("--workers", workers, 1),) if workers is not None else ()):
+    for name, value, least in numbers + ((("--jobs", workers, 1),) if workers is not None else ()):
         if not isinstance(value, int) or value < least:
             raise CampaignInputError(f"{name} must be a whole number of at least {least}, got {value!r}")
     if workers is not None and workers > MAX_SLOTS:
-        raise CampaignInputError(f"--workers {workers} is more than the {MAX_SLOTS} build slots a machine has")
+        raise CampaignInputError(f"--jobs {workers} is more than the {MAX_SLOTS} build slots a machine has")
     if not timeout > 0:  # also NaN
         raise CampaignInputError(f"--timeout must be more than 0 seconds, got {timeout}")
     if len({b.name for b in blocks}) != len(blocks) or len(set(sims)) != len(sims) or not blocks or not sims:

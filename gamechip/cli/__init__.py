@@ -67,10 +67,35 @@ COMMANDS = {
 DASHED_VALUES = ("--board",)
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A parser that spells each option one way (no abbreviations) and reports an unknown
+    argument itself, with its own usage line: argparse would hand it up to the top-level parser,
+    whose usage says nothing of the command's options."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_abbrev=False, **kwargs)
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
+def _version():
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"gamechip {version('gamechip')}"
+    except PackageNotFoundError:
+        return "gamechip (version unknown: not installed; run make setup)"
+
+
 def build_parser(command=None):
     """The parser of every command name and its help; ``command`` (a name of COMMANDS) also gets
     its arguments, from its group's module."""
-    parser = argparse.ArgumentParser(prog="gamechip", description=__doc__.splitlines()[0])
+    parser = CommandParser(prog="gamechip", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=_version(), help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_line) in COMMANDS.items():
         command_parser = sub.add_parser(name, help=help_line)
@@ -114,7 +139,11 @@ def main(argv=None):
     argv = _join_dashed_values(sys.argv[1:] if argv is None else list(argv))
     # the top-level parser has no option that takes a value: its first positional is the command
     command = next((arg for arg in argv if not arg.startswith("-")), None)
-    args = build_parser(command).parse_args(argv)
+    parser = build_parser(command)
+    if not argv:  # a bare gamechip: the command list, as --help prints it
+        parser.print_help()
+        return 0
+    args = parser.parse_args(argv)
     try:
         return args.run(args)
     except _usage_errors() as error:

@@ -1,6 +1,9 @@
 """Argument types and values shared by the commands: whole numbers, cycle counts, scales and
 seconds as argparse types (a bad one is argparse's one-line error, exit status 2), the
-simulator names for help texts, and the board an option names."""
+simulator, block and design names for help texts, and the board an option names.
+
+Option names say how many values they take: ``--sim`` and ``--block`` one, ``--sims``,
+``--blocks`` and ``--designs`` several; parallelism on this machine is ``--jobs``."""
 
 import argparse
 import math
@@ -69,6 +72,21 @@ def simulators():
 def simulator_list():
     """The simulator names as help texts list them: 'icarus, verilator, ghdl'."""
     return ", ".join(simulators())
+
+
+def block_list(also=()):
+    """The blocks a --blocks option of fuzz or campaign takes (``also``: further names a command
+    takes), as help texts list them."""
+    from tb.blocks import BLOCKS
+
+    return ", ".join([*BLOCKS, *also])
+
+
+def design_list():
+    """The designs of rtl/designs.py, as help texts list them."""
+    from rtl.designs import PORTS
+
+    return ", ".join(PORTS)
 
 
 def board_or_start(text):

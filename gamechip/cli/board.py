@@ -1,4 +1,7 @@
-"""Board commands on the golden model, and with --sim the simulated block: show, perft, eval, book."""
+"""Board commands on the golden model, and with --sim the simulated block: show, perft, eval, book.
+
+Squares are written upper-case in their output ('D3'), as everywhere in the project's text; a
+game record alone is lower-case and concatenated ('f5d6c3')."""
 
 import json
 import sys
@@ -12,7 +15,7 @@ from golden.stable import stable_discs
 
 
 def _names(bits, size=8):
-    return [square_name(s, size).lower() for s in squares_of(bits)]
+    return [square_name(s, size) for s in squares_of(bits)]
 
 
 def show_arguments(parser):
@@ -27,7 +30,7 @@ def run_show(args):
     report = {
         "board": format_board(pos),
         "legal": _names(legal),
-        "stable": [_names(stable_discs(pos.black)), _names(stable_discs(pos.white))],
+        "stable": {"black": _names(stable_discs(pos.black)), "white": _names(stable_discs(pos.white))},
     }
     if args.move is not None:
         move = parse_square(args.move)
@@ -47,8 +50,8 @@ def run_show(args):
         print(f"legal moves for {pos.side} (*): {' '.join(report['legal'])}")
     else:
         print(f"{pos.side} has no legal move: " + ("game over" if game_over(pos) else "it must pass"))
-    print(f"stable discs X: {' '.join(report['stable'][0]) or 'none'}")
-    print(f"stable discs O: {' '.join(report['stable'][1]) or 'none'}")
+    print(f"stable discs X: {' '.join(report['stable']['black']) or 'none'}")
+    print(f"stable discs O: {' '.join(report['stable']['white']) or 'none'}")
     if args.move is not None:
         print(f"\n{pos.side} plays {square_name(move)}, flipping {' '.join(report['flipped'])}:")
         print(draw(after, highlight=flips(pos.own, pos.opp, move)))
@@ -57,37 +60,44 @@ def run_show(args):
 
 
 def perft_arguments(parser):
-    parser.add_argument("--depth", type=natural, required=True)
+    parser.add_argument("--depth", type=natural, required=True, help="plies to count the leaves at (required)")
     parser.add_argument("--board", help="board text; default: the start position")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead: board, depth, nodes")
 
 
 def run_perft(args):
     pos = board_or_start(args.board)
-    if args.depth < 6:
-        print(perft(pos, args.depth))
-        return 0
+    nodes = _perft_shown(pos, args.depth)
+    print(json.dumps({"board": format_board(pos), "depth": args.depth, "nodes": nodes}) if args.json else nodes)
+    return 0
+
+
+def _perft_shown(pos, depth):
+    """perft of ``pos`` at ``depth``; a deep count is made per root move, each shown on stderr."""
+    if depth < 6:
+        return perft(pos, depth)
     # Deep counts take minutes in Python: count per root move ("divide") and show each.
     moves = squares_of(legal_moves(pos.own, pos.opp))
     if not moves:
         children = [] if game_over(pos) else [("pass", pass_move(pos))]
     else:
-        children = [(square_name(m).lower(), play(pos, m)) for m in moves]
+        children = [(square_name(m), play(pos, m)) for m in moves]
     if not children:
-        print(1)
-        return 0
+        return 1
     started, total = time.perf_counter(), 0
     for i, (name, child) in enumerate(children, 1):
-        count = perft(child, args.depth - 1)
+        count = perft(child, depth - 1)
         total += count
         print(f"  {name}: {count:,}  ({i}/{len(children)}, {time.perf_counter() - started:.1f} s)", file=sys.stderr)
-    print(total)
-    return 0
+    return total
 
 
 def eval_arguments(parser):
     parser.add_argument("--board", help="board text; default: the start position")
     parser.add_argument("--sim", help=f"also ask the evaluator block on this simulator ({simulator_list()})")
-    parser.add_argument("--weights", choices=("default", "heavy"), default="default")
+    parser.add_argument("--weights", choices=("default", "heavy"), default="default",
+                        help="the evaluator's weights: default (the default, the evaluator design) or heavy "
+                             "(evaluator_heavy)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
@@ -133,7 +143,7 @@ def run_eval(args):
 
 
 def book_arguments(parser):
-    parser.add_argument("--moves", default="", help="the game so far, e.g. f5d6c3 (default: no move yet)")
+    parser.add_argument("--moves", help="the game so far, e.g. f5d6c3 (default: no move yet)")
     parser.add_argument("--sim", help=f"also ask the openings ROM block on this simulator ({simulator_list()})")
 
 
@@ -147,13 +157,13 @@ def run_book(args):
     for move in moves:
         pos = play(pos, move)
     golden = book_move(tuple(moves))
-    answer = "out of book" if golden is None else square_name(golden).lower()
+    answer = "out of book" if golden is None else square_name(golden)
     print(f"game: {format_game_record(moves) or '(start)'}")
     print(f"golden book: {answer}")
     if args.sim:
         sim_answers, match = simulate_one("openings", args.sim, Case(pos, "gamechip book", moves=tuple(moves)))
         sim_answer = sim_answers[-1]
-        print(f"{args.sim} ROM:  {'out of book' if sim_answer is None else sim_answer.lower()}"
+        print(f"{args.sim} ROM:  {'out of book' if sim_answer is None else sim_answer.upper()}"
               + ("" if match else "   <-- MISMATCH with the golden book"))
         return 0 if match else 1
     return 0

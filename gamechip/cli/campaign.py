@@ -4,18 +4,19 @@ page, or the summary of a mutation run)."""
 import sys
 from pathlib import Path
 
-from gamechip.cli.arguments import natural, positive, seconds, simulator_list
+from gamechip.cli.arguments import block_list, natural, positive, seconds, simulator_list
 from gamechip.cli.common import UsageError, blocks_named, check_sim
 
 
 def campaign_arguments(parser):
-    parser.add_argument("--blocks", nargs="+", default=["all"], help="block names, or all (default)")
+    parser.add_argument("--blocks", nargs="+", default=["all"],
+                        help=f"one or more of {block_list()}, or all (the default)")
     parser.add_argument("--sims", nargs="+", default=["icarus"],
-                        help=f"simulators: {simulator_list()}, or all (default icarus)")
+                        help=f"one or more of {simulator_list()}, or all (default icarus)")
     parser.add_argument("--count", type=positive, default=10000, help="positions per block and simulator (default 10000)")
     parser.add_argument("--seed", type=natural, default=1, help="seed of the first shard; shard i uses seed+i (default 1)")
     parser.add_argument("--out", required=True, help="campaign folder: journal.jsonl, cases/, logs/")
-    parser.add_argument("--workers", type=positive, help="shards at once on this machine (default: one per core)")
+    parser.add_argument("--jobs", type=positive, help="shards at once on this machine (default: one per core)")
     parser.add_argument("--shard-size", type=positive, default=2000, help="positions per shard (default 2000)")
     parser.add_argument("--resume", action="store_true",
                         help="finish the campaign in --out: skip shards journaled as pass or fail, run those "
@@ -51,13 +52,13 @@ def run_campaign(args):
         resolve_rtl_root()  # a bad GAMECHIP_RTL_ROOT is one line before the campaign folder is made
     again = ["--blocks", *(b.name for b in blocks), "--sims", *sims, "--count", str(args.count), "--seed",
              str(args.seed), "--shard-size", str(args.shard_size), "--out", args.out, "--timeout", f"{args.timeout:g}"]
-    again += ["--cluster", args.cluster] if args.cluster else ["--workers", str(args.workers)] if args.workers else []
+    again += ["--cluster", args.cluster] if args.cluster else ["--jobs", str(args.jobs)] if args.jobs else []
     again += (["--no-retry"] if args.no_retry else []) + (["--no-shrink"] if args.no_shrink else [])
     again += ["--until-covered"] if args.until_covered else []
     try:
         if args.cluster:
             check_cluster_address(args.cluster)
-        return run(blocks, sims, args.count, args.seed, args.out, workers=args.workers, shard_size=args.shard_size,
+        return run(blocks, sims, args.count, args.seed, args.out, workers=args.jobs, shard_size=args.shard_size,
                    resume=args.resume, timeout=args.timeout, cluster=args.cluster, argv=again,
                    retry=not args.no_retry, shrink=not args.no_shrink, until_covered=args.until_covered)
     except (CampaignInputError, ClusterError) as error:

@@ -5,7 +5,7 @@ import sys
 import time
 from pathlib import Path
 
-from gamechip.cli.arguments import natural, positive, simulator_list
+from gamechip.cli.arguments import block_list, natural, positive, simulator_list
 from gamechip.cli.common import UsageError, announce_rtl, blocks_named, case_rtl, check_sim, read_case, write_case
 
 
@@ -57,7 +57,8 @@ def _report_failure(outcome, design, sim, shrink=False):
 
 
 def fuzz_arguments(parser):
-    parser.add_argument("--block", nargs="+", default=["all"], help="block names, or all (default)")
+    parser.add_argument("--blocks", nargs="+", default=["all"],
+                        help=f"one or more of {block_list()}, or all (the default)")
     parser.add_argument("--sim", default="icarus", help=f"one of {simulator_list()} (default icarus)")
     parser.add_argument("--count", type=positive, default=10000, help="positions per block (default 10000)")
     parser.add_argument("--seed", type=natural, default=1, help="same seed, same positions (default 1)")
@@ -118,11 +119,11 @@ def run_fuzz(args):
     from tb.host.runner import run_design
 
     check_sim(args.sim)
-    blocks = blocks_named(args.block)
+    blocks = blocks_named(args.blocks)
     announce_rtl()
     print(f"fuzz: {', '.join(b.name for b in blocks)} on {args.sim}, {args.count:,} random positions per block "
           f"(a block may check more than one case per position), seed {args.seed}", file=sys.stderr)
-    if args.block == ["all"]:
+    if args.blocks == ["all"]:
         from tb.blocks import CHECKED_ELSEWHERE
 
         print("fuzz: not fuzzed here: " + "; ".join(f"{name} ({how})" for name, how in CHECKED_ELSEWHERE.items()),
@@ -145,7 +146,7 @@ def run_fuzz(args):
         if not outcome.passed:
             _report_failure(outcome, design, args.sim, shrink=not args.no_shrink)
             print(f"FAIL {block.name} on {args.sim}, seed {args.seed}: reproduce with "
-                  f"gamechip fuzz --block {block.name} --sim {args.sim} --count {args.count} --seed {args.seed}",
+                  f"gamechip fuzz --blocks {block.name} --sim {args.sim} --count {args.count} --seed {args.seed}",
                   file=sys.stderr)
             return 1
         rate = fuzz["checked"] / fuzz["wall_seconds"] if fuzz.get("wall_seconds") else 0.0

@@ -10,10 +10,11 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 def _chess_board(text):
+    """The position of a --fen option: its FEN text, or the start position when absent."""
     from golden.chess.encoding import ChessInputError, parse_fen
 
     try:
-        return parse_fen(text)
+        return parse_fen(START_FEN if text is None else text)
     except ChessInputError as error:
         raise UsageError(str(error))
 
@@ -135,21 +136,21 @@ def _run_repetition(args):
 def chess_arguments(parser):
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     moves = actions.add_parser("moves", help="the pseudo-legal moves in the generator's order")
-    moves.add_argument("--fen", default=START_FEN, help="position (default: the start position)")
+    moves.add_argument("--fen", help="position as FEN text (default: the start position)")
     moves.add_argument("--captures", action="store_true", help="captures only (mode 1)")
     moves.add_argument("--sim", help=f"also walk the simulated generator ({simulator_list()})")
     moves.add_argument("--json", action="store_true", help="print one JSON object instead")
     moves.set_defaults(run=_run_moves)
     perft = actions.add_parser("perft", help="leaf count through the ordered generator")
-    perft.add_argument("--fen", default=START_FEN, help="position (default: the start position)")
-    perft.add_argument("--depth", type=natural, required=True)
-    perft.add_argument("--sim", help="also count through the simulated generator")
+    perft.add_argument("--fen", help="position as FEN text (default: the start position)")
+    perft.add_argument("--depth", type=natural, required=True, help="plies to count the leaves at (required)")
+    perft.add_argument("--sim", help=f"also count through the simulated generator ({simulator_list()})")
     perft.add_argument("--json", action="store_true", help="print one JSON object instead")
     perft.set_defaults(run=_run_perft)
     repetition = actions.add_parser("repetition", help="the repetition detector after each move")
-    repetition.add_argument("--fen", default=START_FEN, help="position (default: the start position)")
+    repetition.add_argument("--fen", help="position as FEN text (default: the start position)")
     repetition.add_argument("--moves", required=True, help='UCI moves, e.g. "g1f3 g8f6 f3g1 f6g8"')
-    repetition.add_argument("--sim", help="also run the simulated detector")
+    repetition.add_argument("--sim", help=f"also run the simulated detector ({simulator_list()})")
     repetition.add_argument("--json", action="store_true", help="print one JSON object instead")
     repetition.set_defaults(run=_run_repetition)
 

@@ -47,8 +47,9 @@ def case_rtl(record):
     return root
 
 
-def blocks_named(names):
-    """The blocks of tb/blocks.py that ``names`` (a --block list) asks for; all for none or 'all'."""
+def blocks_named(names, also=()):
+    """The blocks of tb/blocks.py that ``names`` (a --blocks list) asks for; all for none or 'all'.
+    ``also``: the other names the command takes, which an unknown name's error lists too."""
     from tb.blocks import BLOCKS, CHECKED_ELSEWHERE, unknown
 
     if not names or names == ["all"]:
@@ -57,7 +58,7 @@ def blocks_named(names):
         if name in CHECKED_ELSEWHERE:
             raise UsageError(f"{name} is not driven by random positions; it is checked by {CHECKED_ELSEWHERE[name]}")
         if name not in BLOCKS:
-            raise UsageError(unknown("block", name, list(BLOCKS) + ["all"]))
+            raise UsageError(unknown("block", name, [*BLOCKS, *also, "all"]))
     return [BLOCKS[n] for n in names]
 
 

@@ -10,14 +10,22 @@ import shutil
 import sys
 from pathlib import Path
 
+from gamechip.cli.arguments import simulator_list
 from gamechip.cli.common import UsageError, output_dir
 
 
 def coverage_arguments(parser):
+    from gamechip.coverage.plan import PLAN_DIR, WAIVERS_FILE
+    from gamechip.coverage.runs import BENCH_CODE_TESTS
+
+    planned = ", ".join(sorted(path.stem for path in PLAN_DIR.glob("*.toml") if path != WAIVERS_FILE))
     parser.add_argument("--blocks", nargs="+", default=["all"],
-                        help="blocks or designs with a test plan (tb/testplans/), designs whose code coverage "
-                             "alone is collected (processor_c2), or all (default)")
-    parser.add_argument("--sims", nargs="+", help="simulators to run the benches on (default: all three)")
+                        help=f"one or more of the blocks with a test plan (tb/testplans/: {planned}) or their "
+                             f"designs, the designs whose code coverage alone is collected "
+                             f"({', '.join(BENCH_CODE_TESTS)}), or all (the default)")
+    parser.add_argument("--sims", nargs="+",
+                        help=f"simulators to run the benches on, one or more of {simulator_list()} "
+                             "(default: every one)")
     parser.add_argument("--out", default="runs/coverage", help="report folder (default runs/coverage)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
     parser.add_argument("--hits", nargs="+", metavar="DIR",

@@ -3,12 +3,12 @@ per simulator) and convert (Verilog and VHDL of every block)."""
 
 import sys
 
-from gamechip.cli.arguments import scale, simulators
+from gamechip.cli.arguments import block_list, design_list, scale, simulator_list, simulators
 from gamechip.cli.common import UsageError, announce_rtl, blocks_named, check_sim, output_dir, output_file
 
 
 def area_arguments(parser):
-    parser.add_argument("--designs", nargs="+", help="designs (default: all of rtl/designs.py)")
+    parser.add_argument("--designs", nargs="+", help=f"one or more of {design_list()} (default: every one)")
     parser.add_argument("--families", nargs="+", help="xc7, ice40, ecp5 (default: xc7 ice40; ecp5 is added for "
                                                       "designs too large for the HX8K)")
     parser.add_argument("--no-place", action="store_true", help="synthesis only (no place and route)")
@@ -39,7 +39,7 @@ def run_area(args):
 
 def convert_arguments(parser):
     parser.add_argument("--out", default="build/hdl-out", help="output folder (default build/hdl-out)")
-    parser.add_argument("--design", nargs="+", help="only these designs")
+    parser.add_argument("--designs", nargs="+", help=f"one or more of {design_list()} (default: every one)")
 
 
 def run_convert(args):
@@ -47,17 +47,24 @@ def run_convert(args):
 
     output_dir(args.out, "--out")
     try:
-        paths = convert(args.out, designs=args.design or None)
+        paths = convert(args.out, designs=args.designs or None)
     except ValueError as error:
         raise UsageError(str(error))
     print(f"wrote {len(paths)} files to {args.out}")
     return 0
 
 
+# the blocks make bench measures that fuzz does not drive: the search engine and the processor
+BENCH_ONLY_BLOCKS = ("search", "processor")
+
+
 def bench_arguments(parser):
-    parser.add_argument("--block", nargs="+", default=["all"])
-    parser.add_argument("--sim", nargs="+", default=list(simulators()))
-    parser.add_argument("--scale", type=scale, default=1.0, help="multiply the number of positions (more than 0)")
+    parser.add_argument("--blocks", nargs="+", default=["all"],
+                        help=f"one or more of {block_list(also=BENCH_ONLY_BLOCKS)}, or all (the default)")
+    parser.add_argument("--sims", nargs="+", default=list(simulators()),
+                        help=f"one or more of {simulator_list()} (default: every one, {' '.join(simulators())})")
+    parser.add_argument("--scale", type=scale, default=1.0,
+                        help="multiply the number of positions, a number more than 0 (default 1)")
     parser.add_argument("--save", metavar="FILE",
                         help="also write the rows as JSON to FILE (block, simulator, rates, load, cocotb and "
                              "simulator versions), with the search engine alone on each simulator; a block that "
@@ -84,28 +91,28 @@ def run_bench(args):
             return compare(*args.compare)
         except BenchFileError as error:
             raise UsageError(f"--compare: {error}")
-    for sim in args.sim:
+    for sim in args.sims:
         check_sim(sim)
     save = output_file(args.save, "--save", "bench.json") if args.save else None
-    names = args.block or ["all"]
+    names = args.blocks or ["all"]
     with_search = "all" in names or "search" in names
     with_processor = ("all" in names or "processor" in names) and not args.rates_only
-    others = [name for name in names if name not in ("search", "processor")]
-    blocks = blocks_named(others) if others else []
+    others = [name for name in names if name not in BENCH_ONLY_BLOCKS]
+    blocks = blocks_named(others, also=BENCH_ONLY_BLOCKS) if others else []
     announce_rtl()
     record = BenchRecord(args.scale) if save else None
     # --rates-only: the rows --compare reads, without coverage's cost (each Verilator block's run twice)
-    status = bench_blocks(blocks, args.sim, args.scale, record, coverage_sims=() if args.rates_only else
+    status = bench_blocks(blocks, args.sims, args.scale, record, coverage_sims=() if args.rates_only else
                           COVERAGE_SIMS) if blocks else 0
     if with_search and (save or args.rates_only):
-        status = max(status, search_alone(args.sim, record))
+        status = max(status, search_alone(args.sims, record))
     if save:
         record.save(save)
         print(f"bench rows written to {save}", file=sys.stderr)
     if status == 0 and with_search and not args.rates_only:
-        status = run_search_bench(args.sim, args.scale)
+        status = run_search_bench(args.sims, args.scale)
     if status == 0 and with_processor:
-        status = run_processor_throughput(args.sim, args.scale)
+        status = run_processor_throughput(args.sims, args.scale)
     return status
 
 

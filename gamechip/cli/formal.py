@@ -4,13 +4,14 @@ the converted RTL (docs/formal.md)."""
 
 import json
 
+from gamechip.cli.arguments import design_list
 from gamechip.cli.common import UsageError, announce_rtl, output_dir
 
 
 def formal_arguments(parser):
     parser.add_argument("--designs", nargs="+",
-                        help="designs (default: every design of rtl/designs.py; those without a proof get the "
-                             "equivalence check or its 'not attempted' entry)")
+                        help=f"one or more of {design_list()} (default: every one; those without a proof get "
+                             "the equivalence check or its 'not attempted' entry)")
     parser.add_argument("--out", help="folder for summary.json, traces and case files (default runs/formal)")
     parser.add_argument("--no-planted", action="store_true", help="skip the planted bugs")
     parser.add_argument("--no-equivalence", action="store_true", help="skip netlist-against-RTL equivalence")

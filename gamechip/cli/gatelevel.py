@@ -1,12 +1,14 @@
 """``gamechip gatelevel``: each design's own bench on its synthesised netlist (gamechip.gatelevel)."""
 
+from gamechip.cli.arguments import design_list
 from gamechip.cli.common import UsageError, announce_rtl, check_sim, output_dir, output_file
 
 
 def gatelevel_arguments(parser):
-    parser.add_argument("--designs", nargs="+", help="designs (default: all of rtl/designs.py)")
+    parser.add_argument("--designs", nargs="+", help=f"one or more of {design_list()} (default: every one)")
     parser.add_argument("--sims", nargs="+", default=["icarus", "verilator"],
-                        help="icarus, verilator (default both; the netlist is Verilog, so no GHDL)")
+                        help="icarus, verilator or both (the default: icarus verilator; the netlist is Verilog, "
+                             "so no GHDL)")
     parser.add_argument("--family", default="ice40",
                         help="ice40 (default: synth_ice40, as gamechip area), ecp5 (synth_ecp5), or generic "
                              "(Yosys synth: internal gates written as plain Verilog)")

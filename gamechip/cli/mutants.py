@@ -20,8 +20,12 @@ def mutate_arguments(parser):
     parser.epilog = ("exit status: 0 scored; 1 mutants that could not be judged (errors), or a "
                      "counterexample --add-to-corpus refused; 2 bad input; 3 a bench bug: a killed mutant "
                      "that is equivalent to the original (gamechip report DIR exits 3 then too)")
-    parser.add_argument("--blocks", nargs="+", help="blocks to mutate (default: every block, Reversi and chess)")
-    parser.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
+    from gamechip.mutation.benches import mutation_blocks
+
+    parser.add_argument("--blocks", nargs="+", help=f"blocks to mutate, one or more of {', '.join(mutation_blocks())} "
+                                                    "(default: every one, Reversi and chess)")
+    parser.add_argument("--sim", default="verilator", choices=("verilator", "icarus"),
+                        help="the simulator of the benches: verilator (the default) or icarus")
     parser.add_argument("--out", required=True, help="results folder (journal.jsonl, mutants.json, report.md)")
     parser.add_argument("--resume", action="store_true", help="go on with the run in --out, skipping finished mutants")
     parser.add_argument("--limit", type=int, help="at most N mutants per block, spread over files and operators")
@@ -34,7 +38,7 @@ def mutate_arguments(parser):
                              "tables), one conversion each; report rows <block>:elab")
     parser.add_argument("--elab-only", action="store_true",
                         help="--elab without the source mutants (as --netlist-only for netlist mutants)")
-    parser.add_argument("--workers", type=int, help="parallel runs on this machine (default: one per core)")
+    parser.add_argument("--jobs", type=int, help="parallel runs on this machine (default: one per core)")
     parser.add_argument("--cluster", metavar="tcp://HOST:PORT",
                         help="run the mutants on the workers of this Dask distributed scheduler (each builds the "
                              "schemata of its own RTL, which must be the same); the journal is kept here")
@@ -53,7 +57,7 @@ def mutate_arguments(parser):
                              "killed is a bench bug or a wrong waiver (exit status 3)")
     parser.add_argument("--quick", action="store_true",
                         help="every bench at its smallest size: a smoke run of the machinery, not a score")
-    parser.add_argument("--seed", type=natural, default=1, help="seed of the benches' random positions")
+    parser.add_argument("--seed", type=natural, default=1, help="seed of the benches' random positions (default 1)")
     parser.add_argument("--replay", metavar="ID", help="run one mutant of --out again and say how it ends")
     parser.add_argument("--add-to-corpus", nargs="*", metavar="ID",
                         help="of the finished run in --out: replay these survivors' SAT counterexamples (none named: "
@@ -73,10 +77,10 @@ def run_mutate(args):
 
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    if args.cluster and args.workers is not None:
-        raise UsageError("--workers sets the local runs at once; with --cluster the cluster's workers run the mutants")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.cluster and args.jobs is not None:
+        raise UsageError("--jobs sets the local runs at once; with --cluster the cluster's workers run the mutants")
     if args.shard_size is not None and not args.cluster:
         raise UsageError("--shard-size goes with --cluster (the mutants of one cluster task)")
     if args.shard_size is not None and args.shard_size < 1:
@@ -104,7 +108,7 @@ def run_mutate(args):
             return _add_survivors_to_corpus(args.out, args.add_to_corpus, args.why)
         blocks = args.blocks or list(mutation_blocks())
         # with --cluster the local cores still convert the designs and run the miters
-        workers = args.workers or max(1, os.cpu_count() or 1)
+        workers = args.jobs or max(1, os.cpu_count() or 1)
         result = run(blocks, args.sim, args.out, resume=args.resume, limit=args.limit, workers=workers,
                      cluster=args.cluster, shard_size=args.shard_size or SHARD_SIZE,
                      seed=args.seed, quick=args.quick, prove=not args.no_prove, netlist=args.netlist,

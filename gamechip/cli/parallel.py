@@ -29,9 +29,10 @@ def parallel_arguments(parser):
                                                   "parallel-minimax seed did, 3 for ybw)")
     parser.add_argument("--engines", type=_engine_counts, default=[1, 2, 4, 8, 16, 32],
                         help="engine counts P (default 1,2,4,8,16,32)")
-    parser.add_argument("--scheme", nargs="+", default=["seed", "ybw"],
+    parser.add_argument("--schemes", nargs="+", default=["seed", "ybw"],
                         help="seed (the parallel-minimax seed's split, docs/sources.md: full windows, nothing "
-                             "shared) and/or ybw (Young Brothers Wait, PVS windows, bounds shared, cut-offs cancel)")
+                             "shared) and/or ybw (Young Brothers Wait, PVS windows, bounds shared, cut-offs cancel); "
+                             "default: seed ybw")
     parser.add_argument("--sim", help=f"also run every subtree on the simulated engine under the node scoreboard "
                                       f"({simulator_list()})")
     parser.add_argument("--sim-sample", type=positive, help="with --sim: only this many subtrees per position "
@@ -47,7 +48,7 @@ def run_parallel(args):
     from golden.host.parallel_search import SCHEMES
     from golden.search import MAX_DEPTH
 
-    for scheme in args.scheme:
+    for scheme in args.schemes:
         if scheme not in SCHEMES:
             raise UsageError(f"unknown scheme '{scheme}': choose one of {', '.join(SCHEMES)}")
     if not 2 <= args.depth <= MAX_DEPTH:
@@ -68,7 +69,7 @@ def run_parallel(args):
             raise UsageError(str(error))
     if args.sim_sample is not None and not args.sim:
         raise UsageError("--sim-sample needs --sim")
-    return run(args.positions, args.seed, args.depth, args.engines, list(dict.fromkeys(args.scheme)), args.split,
+    return run(args.positions, args.seed, args.depth, args.engines, list(dict.fromkeys(args.schemes)), args.split,
                args.sim, args.cluster, out, args.json, args.sim_sample)
 
 

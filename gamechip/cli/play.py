@@ -46,8 +46,10 @@ def contexts_option(args, sim=None):
 def play_arguments(parser):
     parser.add_argument("--budget", type=cycles, required=True, help="processor cycles per move, e.g. 1024 or 3.2M")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP)
-    parser.add_argument("--level", type=int, choices=range(1, 8), default=1, help="reference level 1..7 (depth)")
-    parser.add_argument("--color", choices=("black", "white"), default="black", help="the processor's colour")
+    parser.add_argument("--level", type=int, choices=range(1, 8), default=1,
+                        help="reference level 1..7 (its search depth; default 1)")
+    parser.add_argument("--color", choices=("black", "white"), default="black",
+                        help="the processor's colour, black (the default) or white")
     parser.add_argument("--sim", help=f"simulate the RTL processor on this simulator ({simulator_list()}); "
                                       "default: its golden model")
     parser.add_argument("--record", help="results file (default: a new file under runs/)")
@@ -153,15 +155,17 @@ def run_port_game(args):
 def tournament_arguments(parser):
     parser.add_argument("--budget", type=cycles, required=True, help="processor cycles per move")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP)
-    parser.add_argument("--levels", type=_levels, default=list(range(1, 8)), help="e.g. 1-7 (default)")
-    parser.add_argument("--sim", help="simulate the RTL processor (default: its golden model)")
+    parser.add_argument("--levels", type=_levels, default="1-7",
+                        help="reference levels 1..7 as 1-7, 3 or 1,3,5 (default 1-7: every level)")
+    parser.add_argument("--sim", help=f"simulate the RTL processor on this simulator ({simulator_list()}); "
+                                      "default: its golden model")
     parser.add_argument("--jobs", type=positive, help="worker processes on this machine (default: one per core)")
     parser.add_argument("--cluster", metavar="tcp://HOST:PORT",
                         help="play the games as tasks of this Dask distributed scheduler instead: each worker "
                              "plays in a build slot of its own machine with its own simulators and RTL (the "
                              "tables name each game's host and RTL digest)")
     parser.add_argument("--mode", choices=("processor", "engine"), default="processor",
-                        help="with --sim: processor (the whole processor over its pins) or engine (games by the "
+                        help="with --sim: processor (the default: the whole processor over its pins) or engine (games by the "
                              "golden processor, every search on the simulated search engine, every node "
                              "checked: the seed's 3.2M and 32M budgets in hours)")
     parser.add_argument("--games-per-engine", default="1",

@@ -90,6 +90,32 @@ def word_move(word):
     return chess.Move(word & 63, (word >> 6) & 63, promotion or None)
 
 
+# What each of python-chess's position checks (chess.Status) found, in words
+STATUS_WORDS = {
+    chess.STATUS_NO_WHITE_KING: "no white king",
+    chess.STATUS_NO_BLACK_KING: "no black king",
+    chess.STATUS_TOO_MANY_KINGS: "more than one king of a colour",
+    chess.STATUS_TOO_MANY_WHITE_PAWNS: "more than 8 white pawns",
+    chess.STATUS_TOO_MANY_BLACK_PAWNS: "more than 8 black pawns",
+    chess.STATUS_PAWNS_ON_BACKRANK: "a pawn on the first or the last rank",
+    chess.STATUS_TOO_MANY_WHITE_PIECES: "more than 16 white pieces",
+    chess.STATUS_TOO_MANY_BLACK_PIECES: "more than 16 black pieces",
+    chess.STATUS_BAD_CASTLING_RIGHTS: "castling rights without the king and rook on their squares",
+    chess.STATUS_INVALID_EP_SQUARE: "an en passant square no double step can have made",
+    chess.STATUS_OPPOSITE_CHECK: "the side not to move is in check",
+    chess.STATUS_EMPTY: "an empty board",
+    chess.STATUS_TOO_MANY_CHECKERS: "more than two pieces give check",
+    chess.STATUS_IMPOSSIBLE_CHECK: "a check no last move can have given",
+}
+
+
+def status_words(status):
+    """The problems a python-chess ``board.status()`` names, in words: 'no white king, no black king'."""
+    found = [words for flag, words in STATUS_WORDS.items() if status & flag]
+    rest = status & ~sum(STATUS_WORDS)
+    return ", ".join(found + ([f"python-chess status {rest:#x}"] if rest else []))
+
+
 def parse_fen(text):
     """A python-chess Board from FEN text; ChessInputError (one line) when it is not a valid
     position. python-chess keeps the FEN's e.p. square as given."""
@@ -98,7 +124,7 @@ def parse_fen(text):
     except ValueError as error:
         raise ChessInputError(f"bad FEN '{text}': {error}") from None
     if not board.is_valid():
-        raise ChessInputError(f"bad FEN '{text}': not a valid position ({board.status()!r})")
+        raise ChessInputError(f"bad FEN '{text}': not a valid position: {status_words(board.status())}")
     return board
 
 
