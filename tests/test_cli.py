@@ -1,6 +1,7 @@
 """The ``gamechip`` command as a user meets it: output, JSON, exit codes, bad input, and a
 fuzz run that finds a (deliberately planted) bug and hands back seed, board, values, waveform."""
 
+import argparse
 import json
 import os
 import re
@@ -27,12 +28,13 @@ def test_show_json_start_position():
     run = gamechip("show", "--json")
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
-    assert report == {"board": format_board(START), "legal": ["d3", "c4", "f5", "e6"], "stable": [[], []]}
+    assert report == {"board": format_board(START), "legal": ["D3", "C4", "F5", "E6"],
+                      "stable": {"black": [], "white": []}}
 
 
 def test_show_move_json_gives_flips_and_new_board():
     report = json.loads(gamechip("show", "--move", "D3", "--json").stdout)
-    assert report["flipped"] == ["d4"]
+    assert report["flipped"] == ["D4"]
     assert report["board"] == "-------------------X-------XX------XO--------------------------- O"
 
 
@@ -40,7 +42,9 @@ def test_show_draws_board_and_stable_discs():
     full_black = "X" * 64 + " O"
     run = gamechip("show", "--board", full_black)
     assert run.returncode == 0, run.stderr
-    assert "game over" in run.stdout and "stable discs X: a1 b1" in run.stdout
+    assert "game over" in run.stdout and "stable discs X: A1 B1" in run.stdout
+    corner = "X" + "-" * 26 + "OX------XO" + "-" * 27 + " X"
+    assert json.loads(gamechip("show", "--board", corner, "--json").stdout)["stable"] == {"black": ["A1"], "white": []}
 
 
 @pytest.mark.parametrize("args, expected", [
@@ -48,7 +52,7 @@ def test_show_draws_board_and_stable_discs():
     (["show", "--board", "Q" + "-" * 63 + " X"], "bad character 'Q' at A1"),
     (["show", "--board", "-" * 64 + " Z"], "side to move must be X or O"),
     (["show", "--move", "Z9"], "Z9"),
-    (["show", "--move", "a1"], "A1 is not a legal move for X; legal moves: d3 c4 f5 e6"),
+    (["show", "--move", "a1"], "A1 is not a legal move for X; legal moves: D3 C4 F5 E6"),
     (["perft", "--depth", "-1"], "must be 0 or more"),
     (["perft", "--depth", "x"], "expected a whole number"),
     (["fuzz", "--blocks", "alu"], "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, node_order, openings, chess_movegen, chess_repetition, all"),
@@ -88,6 +92,15 @@ def test_perft_start(depth, leaves):
     run = gamechip("perft", "--depth", str(depth))
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == [str(leaves)]
+
+
+@pytest.mark.parametrize("depth, leaves", [(4, 244), (6, 8200)])
+def test_perft_json(depth, leaves):
+    run = gamechip("perft", "--depth", str(depth), "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {"board": format_board(START), "depth": depth, "nodes": leaves}
+    if depth >= 6:  # the per-move counts of a deep perft: squares as everywhere in the output
+        assert [line.split(":")[0].strip() for line in run.stderr.splitlines()] == ["D3", "C4", "F5", "E6"]
 
 
 def test_perft_finished_game_is_one_leaf():
@@ -169,7 +182,7 @@ def test_eval_shows_terms_and_saturation():
 def test_book_golden_and_rom():
     run = gamechip("book", "--moves", "f5d6c3", "--sim", "icarus")
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "golden book: d3" in run.stdout and "icarus ROM:  d3" in run.stdout
+    assert "golden book: D3" in run.stdout and "icarus ROM:  D3" in run.stdout and "game: f5d6c3" in run.stdout
     assert "out of book" in gamechip("book", "--moves", "f5f6e6f4g5").stdout
 
 
@@ -309,10 +322,145 @@ def test_chess_captures_and_perft_and_repetition_json():
 
 @pytest.mark.parametrize("args, expected", [
     (["chess", "moves", "--fen", "rnbqkbnr/pppppppp w"], "bad FEN"),
-    (["chess", "perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "--depth", "1"], "not a valid position"),
+    (["chess", "perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "--depth", "1"],
+     "not a valid position: no white king, no black king, an empty board"),
+    (["chess", "moves", "--fen", "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1"],
+     "not a valid position: castling rights without the king and rook on their squares"),
     (["chess", "repetition", "--moves", "e2e4 e7e9"], "bad move 'e7e9'"),
     (["chess", "repetition", "--moves", "e2e4 e2e4"], "illegal move 'e2e4' (ply 2)"),
 ])
 def test_chess_bad_input_is_one_line(args, expected):
     run = gamechip(*args)
     assert run.returncode == 2 and expected in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+
+
+def test_a_chess_perft_mismatch_is_reported_not_a_traceback(monkeypatch, capsys):
+    from types import SimpleNamespace
+
+    from gamechip.cli import main
+
+    failed = SimpleNamespace(actual={"nodes": 19}, passed=False, result={"failure": "MISMATCH: 19 leaves, not 20"})
+    monkeypatch.setattr(runner, "run_design", lambda *args, **kwargs: failed)
+    assert main(["chess", "perft", "--depth", "1", "--sim", "icarus"]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["20", "icarus: 19   <-- MISMATCH"] and "MISMATCH: 19 leaves, not 20" in err
+
+
+# --- options: one spelling for one idea, each with help that states its default -----------------
+
+def command_parsers():
+    """(command words, parser) of every gamechip command and of each action of one (corpus add)."""
+    from gamechip.cli import COMMANDS, build_parser
+
+    found = []
+
+    def walk(parser, words):
+        found.append((words, parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*words, name])
+
+    for name in COMMANDS:
+        top = build_parser(name)
+        walk(next(a for a in top._actions if isinstance(a, argparse._SubParsersAction)).choices[name], [name])
+    return found
+
+
+def options_of(parser):
+    return [a for a in parser._actions if not isinstance(a, (argparse._HelpAction, argparse._SubParsersAction))]
+
+
+def default_texts(default):
+    """How a help text writes each value of ``default``: 900.0 as 900, a list item by item."""
+    values = default if isinstance(default, (list, tuple)) else [default]
+    return [f"{value:g}" if isinstance(value, float) else str(value) for value in values]
+
+
+def test_every_option_has_help_that_states_its_default():
+    problems = []
+    for words, parser in command_parsers():
+        for action in options_of(parser):
+            name = f"gamechip {' '.join(words)} {'/'.join(action.option_strings) or action.dest}"
+            if not action.help or action.help == argparse.SUPPRESS:
+                problems.append(f"{name}: no help")
+            elif action.default not in (None, False) and not action.required:
+                unstated = [text for text in default_texts(action.default)
+                            if not re.search(rf"(?<![\w.]){re.escape(text)}(?!\w)", action.help)]
+                if "default" not in action.help or unstated:
+                    problems.append(f"{name}: default {action.default!r} not stated in its help: {action.help!r}")
+    assert not problems, "\n".join(problems)
+
+
+# an option named by the singular takes one value, by the plural several
+ONE_OR_SEVERAL = {"--block": "--blocks", "--sim": "--sims", "--design": "--designs", "--family": "--families",
+                  "--scheme": "--schemes"}
+
+
+def test_an_option_name_says_whether_it_takes_one_value_or_several_and_parallelism_is_jobs():
+    problems = []
+    for words, parser in command_parsers():
+        for action in options_of(parser):
+            several = action.nargs in ("+", "*")
+            for option in action.option_strings:
+                name = f"gamechip {' '.join(words)} {option}"
+                if option in ONE_OR_SEVERAL and several:
+                    problems.append(f"{name} takes several values: call it {ONE_OR_SEVERAL[option]}")
+                if option in ONE_OR_SEVERAL.values() and not several:
+                    problems.append(f"{name} takes one value: call it the singular")
+                if option == "--workers":
+                    problems.append(f"{name}: the parallelism on this machine is --jobs in every command")
+    assert not problems, "\n".join(problems)
+
+
+def test_block_design_and_simulator_options_list_the_valid_names():
+    from rtl.designs import PORTS
+
+    problems = []
+    for words, parser in command_parsers():
+        for action in options_of(parser):
+            text = " ".join([action.help or "", *map(str, action.choices or ())])
+            wanted = {"blocks": ["move_checker", "disc_flipper"], "designs": list(PORTS),
+                      "sim": ["icarus", "verilator"], "sims": ["icarus", "verilator"]}.get(action.dest, [])
+            missing = [name for name in wanted if name not in text]
+            if missing:
+                problems.append(f"gamechip {' '.join(words)} {action.option_strings[0]}: its help names none of "
+                                f"{', '.join(missing)}")
+    assert not problems, "\n".join(problems)
+
+
+def test_bare_gamechip_prints_the_command_list_and_version_says_the_version():
+    from importlib.metadata import version
+
+    bare, help_run = gamechip(), gamechip("--help")
+    assert bare.returncode == 0 and bare.stderr == "", bare.stderr
+    assert bare.stdout == help_run.stdout and "fuzz" in bare.stdout and "coverage" in bare.stdout
+    run = gamechip("--version")
+    assert (run.returncode, run.stdout) == (0, f"gamechip {version('gamechip')}\n"), run.stderr
+
+
+def command_lines():
+    """(file:line, command, its options) of every gamechip command line written in the README,
+    the docs, the Makefile and the sources (reproduce and resume lines)."""
+    from gamechip.cli import COMMANDS
+
+    call = re.compile(r"(?:\bgamechip|\$\(GAMECHIP\))\s+([a-z][a-z-]*)([^`\n]*)")
+    files = [ROOT / "README.md", ROOT / "Makefile", *sorted((ROOT / "docs").rglob("*.md")),
+             *sorted((ROOT / "gamechip").rglob("*.py")), *sorted((ROOT / "tb").rglob("*.py"))]
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for match in call.finditer(line):
+                command, rest = match.groups()
+                if command in COMMANDS:
+                    rest = re.split(r"(?:\bgamechip|\$\(GAMECHIP\))\s", rest)[0]
+                    yield (f"{path.relative_to(ROOT)}:{number}", command,
+                           re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", rest))
+
+
+def test_every_command_line_in_the_docs_and_sources_spells_options_its_command_has():
+    spelled = {}
+    for words, parser in command_parsers():
+        spelled.setdefault(words[0], {"--help"}).update(o for a in parser._actions for o in a.option_strings)
+    problems = [f"{where}: gamechip {command} has no {option}" for where, command, found in command_lines()
+                for option in found if option not in spelled[command]]
+    assert not problems, "\n".join(problems)

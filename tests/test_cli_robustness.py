@@ -288,7 +288,7 @@ def test_a_board_text_starting_with_empty_squares_is_a_value_not_an_option():
     board = "-" * 27 + "OX------XO" + "-" * 27 + " X"
     run = gamechip("show", "--board", board, "--json")
     assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout)["legal"] == ["d3", "c4", "f5", "e6"]
+    assert json.loads(run.stdout)["legal"] == ["D3", "C4", "F5", "E6"]
     one_clear_line(gamechip("show", "--board", "-" * 10), "board text")
 
 
@@ -330,3 +330,25 @@ def test_unusable_settings_stop_the_regression_and_the_commands_in_one_line(sett
         one_clear_line(gamechip("corpus", "list", env={"GAMECHIP_CORPUS": "/nonexistent"}), "does not exist")
     elif "GAMECHIP_BUILD" in setting:
         one_clear_line(gamechip("fuzz", "--blocks", "move_checker", "--count", "10", env=setting), expected)
+
+
+# --- a wrong option: the command's own usage, one spelling ------------------------------------
+
+@pytest.mark.parametrize("args, usage, expected", [
+    (["fuzz", "--sims", "icarus"], "usage: gamechip fuzz ", "gamechip fuzz: error: unrecognized arguments: --sims icarus"),
+    (["fuzz", "--block", "move_checker"], "usage: gamechip fuzz ", "unrecognized arguments: --block move_checker"),
+    (["fuzz", "--cou", "5"], "usage: gamechip fuzz ", "unrecognized arguments: --cou 5"),  # no abbreviation
+    (["campaign", "--workers", "2", "--out", "x"], "usage: gamechip campaign ", "unrecognized arguments: --workers 2"),
+    (["chess", "perft", "--depth", "1", "--bogus"], "usage: gamechip chess perft ",
+     "gamechip chess perft: error: unrecognized arguments: --bogus"),
+])
+def test_a_wrong_option_gets_the_commands_own_usage(args, usage, expected):
+    run = gamechip(*args)
+    one_clear_line(run, expected)
+    assert usage in run.stderr and "usage: gamechip [-h]" not in run.stderr, run.stderr
+
+
+def test_an_unknown_block_of_bench_lists_every_name_bench_takes():
+    one_clear_line(gamechip("bench", "--blocks", "alu", "--sims", "icarus"),
+                   "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, "
+                   "node_order, openings, chess_movegen, chess_repetition, search, processor, all")

@@ -82,20 +82,28 @@ class CommandParser(argparse.ArgumentParser):
         return namespace, extras
 
 
-def _version():
-    from importlib.metadata import PackageNotFoundError, version
+class VersionAction(argparse.Action):
+    """--version: the installed package's version, looked up only when asked (the look-up costs
+    more than the rest of a golden command's start)."""
 
-    try:
-        return f"gamechip {version('gamechip')}"
-    except PackageNotFoundError:
-        return "gamechip (version unknown: not installed; run make setup)"
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            print(f"gamechip {version('gamechip')}")
+        except PackageNotFoundError:
+            print("gamechip: version unknown (the package is not installed: run make setup)")
+        parser.exit()
 
 
 def build_parser(command=None):
     """The parser of every command name and its help; ``command`` (a name of COMMANDS) also gets
     its arguments, from its group's module."""
     parser = CommandParser(prog="gamechip", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=_version(), help="print the version and exit")
+    parser.add_argument("--version", action=VersionAction, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_line) in COMMANDS.items():
         command_parser = sub.add_parser(name, help=help_line)

@@ -2,6 +2,7 @@
 perft, repetitions."""
 
 import json
+import sys
 
 from gamechip.cli.arguments import natural, simulator_list
 from gamechip.cli.common import UsageError, check_sim, simulate_one
