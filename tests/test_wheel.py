@@ -79,7 +79,7 @@ def test_wheel_installs_and_runs(tmp_path):
     assert help_run.returncode == 0 and "usage: gamechip" in help_run.stdout, help_run.stderr
     book = run(gamechip, "book", "--moves", "f5d6c3")  # the opening book, golden/openings.tsv
     assert book.returncode == 0, book.stderr
-    assert book.stdout == "game: f5d6c3\ngolden book: d3\n"  # the tiger
+    assert book.stdout == "game: f5d6c3\ngolden book: D3\n"  # the tiger
     corpus = run(gamechip, "corpus", "list")  # the regression corpus, tb/cases/
     assert corpus.returncode == 0, corpus.stderr
     cases = sorted(path.name for path in (ROOT / "tb" / "cases").glob("*.json"))
