@@ -320,7 +320,8 @@ def test_a_journal_that_cannot_be_written_stops_the_campaign_in_one_message(buil
     assert proc.returncode == 1 and "Traceback" not in stderr, stderr
     assert "campaign: cannot write " in stderr and "Is a directory" in stderr, stderr
     assert "once its folder can be written again, finish the campaign with:" in stderr
-    assert shlex.split(stderr.splitlines()[-1])[-1] == "--resume"
+    resume = shlex.split(stderr.splitlines()[-1])
+    assert resume[-1] == "--resume" and resume[resume.index("--jobs") + 1] == "2", resume
     assert_no_shard_left(out)
     assert 1 <= len((out / "journal.saved").read_text().splitlines()) < 8
 
