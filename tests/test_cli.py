@@ -448,7 +448,11 @@ def command_lines():
     files = [ROOT / "README.md", ROOT / "Makefile", *sorted((ROOT / "docs").rglob("*.md")),
              *sorted((ROOT / "gamechip").rglob("*.py")), *sorted((ROOT / "tb").rglob("*.py"))]
     for path in files:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines, 1):
+            following = number
+            while line.endswith("\\") and following < len(lines):  # a command continued on the next line
+                line, following = line[:-1] + " " + lines[following].strip(), following + 1
             for match in call.finditer(line):
                 command, rest = match.groups()
                 if command in COMMANDS:
