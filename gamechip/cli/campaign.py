@@ -9,9 +9,9 @@ from gamechip.cli.common import UsageError, blocks_named, check_sim
 
 
 def campaign_arguments(parser):
-    parser.add_argument("--blocks", nargs="+", default=["all"],
+    parser.add_argument("--blocks", nargs="+", metavar="BLOCK", default=["all"],
                         help=f"one or more of {block_list()}, or all (the default)")
-    parser.add_argument("--sims", nargs="+", default=["icarus"],
+    parser.add_argument("--sims", nargs="+", metavar="SIM", default=["icarus"],
                         help=f"one or more of {simulator_list()}, or all (default icarus)")
     parser.add_argument("--count", type=positive, default=10000, help="positions per block and simulator (default 10000)")
     parser.add_argument("--seed", type=natural, default=1, help="seed of the first shard; shard i uses seed+i (default 1)")

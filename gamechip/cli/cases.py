@@ -57,7 +57,7 @@ def _report_failure(outcome, design, sim, shrink=False):
 
 
 def fuzz_arguments(parser):
-    parser.add_argument("--blocks", nargs="+", default=["all"],
+    parser.add_argument("--blocks", nargs="+", metavar="BLOCK", default=["all"],
                         help=f"one or more of {block_list()}, or all (the default)")
     parser.add_argument("--sim", default="icarus", help=f"one of {simulator_list()} (default icarus)")
     parser.add_argument("--count", type=positive, default=10000, help="positions per block (default 10000)")

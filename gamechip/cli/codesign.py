@@ -14,8 +14,9 @@ def codesign_arguments(parser):
     parser.add_argument("--depth", type=int, required=True, help="deepest search depth D (the co-design seed: 8)")
     parser.add_argument("--seed", type=natural, default=1, help="seed of the positions (default 1)")
     parser.add_argument("--sim", choices=("verilator", "icarus"),
-                        help="verilator or icarus: also stream every bus transaction of both models through the simulated peripheral "
-                             "(HDL-clocked AXI4-Lite replay) and check every response against the golden bus model")
+                        help="verilator or icarus: also stream every bus transaction of both models through the "
+                             "simulated peripheral (HDL-clocked AXI4-Lite replay) and check every response against "
+                             "the golden bus model")
     parser.add_argument("--out", help="folder of the recorded transaction stream with --sim "
                                       "(default build/codesign)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -19,11 +19,11 @@ def coverage_arguments(parser):
     from gamechip.coverage.runs import BENCH_CODE_TESTS
 
     planned = ", ".join(sorted(path.stem for path in PLAN_DIR.glob("*.toml") if path != WAIVERS_FILE))
-    parser.add_argument("--blocks", nargs="+", default=["all"],
+    parser.add_argument("--blocks", nargs="+", metavar="BLOCK", default=["all"],
                         help=f"one or more of the blocks with a test plan (tb/testplans/: {planned}) or their "
                              f"designs, the designs whose code coverage alone is collected "
                              f"({', '.join(BENCH_CODE_TESTS)}), or all (the default)")
-    parser.add_argument("--sims", nargs="+",
+    parser.add_argument("--sims", nargs="+", metavar="SIM",
                         help=f"simulators to run the benches on, one or more of {simulator_list()} "
                              "(default: every one)")
     parser.add_argument("--out", default="runs/coverage", help="report folder (default runs/coverage)")

@@ -8,9 +8,10 @@ from gamechip.cli.common import UsageError, announce_rtl, blocks_named, check_si
 
 
 def area_arguments(parser):
-    parser.add_argument("--designs", nargs="+", help=f"one or more of {design_list()} (default: every one)")
-    parser.add_argument("--families", nargs="+", help="xc7, ice40, ecp5 (default: xc7 ice40; ecp5 is added for "
-                                                      "designs too large for the HX8K)")
+    parser.add_argument("--designs", nargs="+", metavar="DESIGN",
+                        help=f"one or more of {design_list()} (default: every one)")
+    parser.add_argument("--families", nargs="+", metavar="FAMILY",
+                        help="xc7, ice40, ecp5 (default: xc7 ice40; ecp5 is added for designs too large for the HX8K)")
     parser.add_argument("--no-place", action="store_true", help="synthesis only (no place and route)")
     parser.add_argument("--out", help="folder for area.md, area.csv, area.json (default runs/area)")
     parser.add_argument("--json", action="store_true", help="print one JSON object: {\"rows\": [...]}")
@@ -39,7 +40,8 @@ def run_area(args):
 
 def convert_arguments(parser):
     parser.add_argument("--out", default="build/hdl-out", help="output folder (default build/hdl-out)")
-    parser.add_argument("--designs", nargs="+", help=f"one or more of {design_list()} (default: every one)")
+    parser.add_argument("--designs", nargs="+", metavar="DESIGN",
+                        help=f"one or more of {design_list()} (default: every one)")
 
 
 def run_convert(args):
@@ -59,9 +61,9 @@ BENCH_ONLY_BLOCKS = ("search", "processor")
 
 
 def bench_arguments(parser):
-    parser.add_argument("--blocks", nargs="+", default=["all"],
+    parser.add_argument("--blocks", nargs="+", metavar="BLOCK", default=["all"],
                         help=f"one or more of {block_list(also=BENCH_ONLY_BLOCKS)}, or all (the default)")
-    parser.add_argument("--sims", nargs="+", default=list(simulators()),
+    parser.add_argument("--sims", nargs="+", metavar="SIM", default=list(simulators()),
                         help=f"one or more of {simulator_list()} (default: every one, {' '.join(simulators())})")
     parser.add_argument("--scale", type=scale, default=1.0,
                         help="multiply the number of positions, a number more than 0 (default 1)")

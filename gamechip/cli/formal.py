@@ -9,7 +9,7 @@ from gamechip.cli.common import UsageError, announce_rtl, output_dir
 
 
 def formal_arguments(parser):
-    parser.add_argument("--designs", nargs="+",
+    parser.add_argument("--designs", nargs="+", metavar="DESIGN",
                         help=f"one or more of {design_list()} (default: every one; those without a proof get "
                              "the equivalence check or its 'not attempted' entry)")
     parser.add_argument("--out", help="folder for summary.json, traces and case files (default runs/formal)")

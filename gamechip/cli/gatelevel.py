@@ -5,8 +5,9 @@ from gamechip.cli.common import UsageError, announce_rtl, check_sim, output_dir,
 
 
 def gatelevel_arguments(parser):
-    parser.add_argument("--designs", nargs="+", help=f"one or more of {design_list()} (default: every one)")
-    parser.add_argument("--sims", nargs="+", default=["icarus", "verilator"],
+    parser.add_argument("--designs", nargs="+", metavar="DESIGN",
+                        help=f"one or more of {design_list()} (default: every one)")
+    parser.add_argument("--sims", nargs="+", metavar="SIM", default=["icarus", "verilator"],
                         help="icarus, verilator or both (the default: icarus verilator; the netlist is Verilog, "
                              "so no GHDL)")
     parser.add_argument("--family", default="ice40",

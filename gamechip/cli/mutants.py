@@ -22,8 +22,9 @@ def mutate_arguments(parser):
                      "that is equivalent to the original (gamechip report DIR exits 3 then too)")
     from gamechip.mutation.benches import mutation_blocks
 
-    parser.add_argument("--blocks", nargs="+", help=f"blocks to mutate, one or more of {', '.join(mutation_blocks())} "
-                                                    "(default: every one, Reversi and chess)")
+    parser.add_argument("--blocks", nargs="+", metavar="BLOCK",
+                        help=f"blocks to mutate, one or more of {', '.join(mutation_blocks())} (default: every one, "
+                             "Reversi and chess)")
     parser.add_argument("--sim", default="verilator", choices=("verilator", "icarus"),
                         help="the simulator of the benches: verilator (the default) or icarus")
     parser.add_argument("--out", required=True, help="results folder (journal.jsonl, mutants.json, report.md)")

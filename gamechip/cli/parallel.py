@@ -29,7 +29,7 @@ def parallel_arguments(parser):
                                                   "parallel-minimax seed did, 3 for ybw)")
     parser.add_argument("--engines", type=_engine_counts, default=[1, 2, 4, 8, 16, 32],
                         help="engine counts P (default 1,2,4,8,16,32)")
-    parser.add_argument("--schemes", nargs="+", default=["seed", "ybw"],
+    parser.add_argument("--schemes", nargs="+", metavar="SCHEME", default=["seed", "ybw"],
                         help="seed (the parallel-minimax seed's split, docs/sources.md: full windows, nothing "
                              "shared) and/or ybw (Young Brothers Wait, PVS windows, bounds shared, cut-offs cancel); "
                              "default: seed ybw")

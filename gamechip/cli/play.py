@@ -165,8 +165,8 @@ def tournament_arguments(parser):
                              "plays in a build slot of its own machine with its own simulators and RTL (the "
                              "tables name each game's host and RTL digest)")
     parser.add_argument("--mode", choices=("processor", "engine"), default="processor",
-                        help="with --sim: processor (the default: the whole processor over its pins) or engine (games by the "
-                             "golden processor, every search on the simulated search engine, every node "
+                        help="with --sim: processor (the default: the whole processor over its pins) or engine "
+                             "(games by the golden processor, every search on the simulated search engine, every node "
                              "checked: the seed's 3.2M and 32M budgets in hours)")
     parser.add_argument("--games-per-engine", default="1",
                         help="1 (default): one game a simulation; 2: with --sim, the games two at a time on one "
