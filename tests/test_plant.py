@@ -65,7 +65,7 @@ def test_plant_lists_the_corpus_bugs_and_writes_one(tmp_path, capsys):
     changed = [path.relative_to(out / "rtl") for path in (out / "rtl").rglob("*.py")
                if path.read_text() != (ROOT / "rtl" / path.relative_to(out / "rtl")).read_text()]
     assert changed == [Path(file)]
-    assert f"GAMECHIP_RTL_ROOT={out} gamechip fuzz --block move_checker --sim icarus --count 300" in printed
+    assert f"GAMECHIP_RTL_ROOT={out} gamechip fuzz --blocks move_checker --sim icarus --count 300" in printed
     assert f"gamechip replay {shown_path(CORPUS_BUGS[DEFAULT_BUG][0])} --waves" in printed
 
 

@@ -95,7 +95,7 @@ def run_plant(args):
     root = shown_path(out)
     print(f"planted '{name}' (rtl/{file} of {design}) in {root}")
     if block in BLOCKS:  # as many positions as make test fuzzes there (tests/test_plant.py: they find it)
-        print(f"find it by fuzzing: GAMECHIP_RTL_ROOT={root} gamechip fuzz --block {block} --sim {sim} "
+        print(f"find it by fuzzing: GAMECHIP_RTL_ROOT={root} gamechip fuzz --blocks {block} --sim {sim} "
               f"--count {BLOCKS[block].default_counts[sim]}")
     print(f"or replay its corpus case on it: GAMECHIP_RTL_ROOT={root} gamechip replay {shown_path(case)} --waves")
     print(f"what was changed: diff -r {shown_path(ROOT / 'rtl')} {root}/rtl")
