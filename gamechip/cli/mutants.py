@@ -17,11 +17,11 @@ def mutation_exit_status(result):
 
 
 def mutate_arguments(parser):
+    from gamechip.mutation.benches import mutation_blocks
+
     parser.epilog = ("exit status: 0 scored; 1 mutants that could not be judged (errors), or a "
                      "counterexample --add-to-corpus refused; 2 bad input; 3 a bench bug: a killed mutant "
                      "that is equivalent to the original (gamechip report DIR exits 3 then too)")
-    from gamechip.mutation.benches import mutation_blocks
-
     parser.add_argument("--blocks", nargs="+", metavar="BLOCK",
                         help=f"blocks to mutate, one or more of {', '.join(mutation_blocks())} (default: every one, "
                              "Reversi and chess)")
