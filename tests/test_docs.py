@@ -104,3 +104,33 @@ def test_every_cited_section_of_the_specification_exists():
                     wrong.append(f"{name}: [{link.group(1)}](#{link.group(2)}-{link.group(3)})")
     assert cited > 100, f"only {cited} citations of docs/spec.md / docs/spec-chess.md found: is the pattern stale?"
     assert not wrong, "citations of sections that do not exist (or links to the wrong one):\n" + "\n".join(wrong)
+
+
+def add_a_block_section() -> str:
+    text = (DOCS / "layout.md").read_text()
+    return text[text.index("### Add a block"):text.index("### Debug a fuzz failure")]
+
+
+def test_add_a_block_names_every_file_the_regression_requires_of_a_block():
+    """The steps table names the test plan and its sampler, which the regression refuses a block without."""
+    section = add_a_block_section()
+    for required in ("tb/testplans/<block>.toml", "tb/checks/coverage_samplers.py", "SAMPLERS",
+                     "tb/blocks.py", "rtl/designs.py", "tb/test_<block>.py", "docs/testplans/<block>.md"):
+        assert required in section, f"docs/layout.md's 'Add a block' does not name {required}"
+
+
+def test_the_worked_example_names_files_and_definitions_that_exist():
+    """Every path of the worked example exists and every name written as a call is defined in the tree."""
+    example = add_a_block_section().split("#### A worked example")[1]
+    paths = re.findall(r"`((?:golden|rtl|tb|tests|docs)/[^`<>]+?\.(?:py|toml|md|json))`", example)
+    assert paths, "the worked example names no file"
+    for path in paths:
+        matches = list(ROOT.glob(path.replace("…", "*")))
+        assert matches, f"docs/layout.md's worked example names {path}, which does not exist"
+    names = set(re.findall(r"`([A-Za-z_]\w*)\(", example)) | set(re.findall(r"`(\w*(?:Check|_ports))`", example))
+    assert names, "the worked example names no definition"
+    source = "\n".join(p.read_text() for package in ("golden", "rtl", "tb")
+                       for p in (ROOT / package).rglob("*.py"))
+    for name in sorted(names):
+        assert re.search(rf"^\s*(?:def|class) {name}\b", source, re.M), \
+            f"docs/layout.md's worked example names {name}, which nothing in golden/, rtl/ or tb/ defines"
