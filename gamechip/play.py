@@ -62,10 +62,11 @@ def default_record(level, processor_color, budget):
     return Path("runs") / f"play-{stamp}-budget{budget}-level{level}-{processor_color}.txt"
 
 
-def port_record(opponent, board_color, budget):
-    """The default record of ``play --port``: ``opponent`` is 'level3' or 'human'."""
+def port_record(board_color, opponent, budget):
+    """The default record of ``play --port``, naming both sides: ``opponent`` is 'level3' or
+    'human-white' (the human's own colour), e.g. ``...-board-black-vs-human-white.txt``."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return Path("runs") / f"play-port-{stamp}-budget{budget}-{opponent}-{board_color}.txt"
+    return Path("runs") / f"play-port-{stamp}-budget{budget}-board-{board_color}-vs-{opponent}.txt"
 
 
 def write_record(game, path):

@@ -15,7 +15,11 @@ How a game ends, and the command's exit status (docs/serial.md):
 * the board broke the protocol: no reply within the timeout, bytes that are no reply (garbage,
   a line from ``gamechip serve`` such as ``busy``), the port closing: the referee declares the
   board's move invalid (``II``/``XX``, as the contest did) and the command exits 3;
-* the port cannot be opened: 2, before any game (no record).
+* the port cannot be opened: 2, before any game (no record);
+* the board is ``gamechip serve`` busy with another client's game (its first reply is the
+  server's busy line): :class:`ServerBusy`, 4, and no record: the game never started;
+* the human at the terminal left (end of input, with ``--human``): :class:`HumanLeft`, 5, and
+  the record of the game so far.
 """
 
 import signal
@@ -28,12 +32,14 @@ from golden.board import draw, format_game_record, parse_board, parse_square, po
 from golden.contest.referee import (NoReply, PlayerEndpoint, ProtocolError, YOU_LOST, YOU_WON, decode_move,
                                     play_game)
 from golden.othello import legal_moves
-from tb.sim.socket_link import printable
+from tb.sim.socket_link import BUSY_LINE, printable
 
 DEFAULT_BAUD = 115_200   # the contest's line, and the board tops' UART
 DEFAULT_TIMEOUT = 30.0   # seconds for a reply: a search of 0.1 s a move, with room for a slow simulation
 EXIT_MISMATCH = 1
 EXIT_PROTOCOL = 3
+EXIT_BUSY = 4          # the server plays another client's game: try again later
+EXIT_HUMAN_LEFT = 5    # the human at the terminal ended their input: the game stops unfinished
 EXIT_INTERRUPTED = 130
 # after a reply that is no move: how long to read what else the board sends, to show it
 GARBAGE_GRACE_SECONDS = 0.3
@@ -44,6 +50,14 @@ PYPY_FROM_BUDGET = 20_000
 
 class PortUnavailable(Exception):
     """The port could not be opened (no such device, nothing listening at the URL)."""
+
+
+class ServerBusy(Exception):
+    """The board's first reply is ``gamechip serve``'s busy line: another client's game is on."""
+
+
+class HumanLeft(Exception):
+    """The human at the terminal ended their input (end of file on stdin)."""
 
 
 class BoardMismatch(Exception):
@@ -105,6 +119,8 @@ class BoardEndpoint:
             decode_move(text)
         except ProtocolError as error:
             rest = self._rest()
+            if self.replies == 0 and (reply + rest).startswith(BUSY_LINE.encode()):
+                raise ServerBusy((reply + rest).decode("latin-1").strip())
             self.failure = self.failure or ("garbage", f"garbage from the board in reply to {message!r}: "
                                                        f"{ascii((reply + rest).decode('latin-1'))} ({error})")
             return text
@@ -176,7 +192,7 @@ class Transcript:
 class TerminalPlayer:
     """A human at the terminal: asks for each move (``d3``; an illegal one is asked again), passes
     alone when there is no legal move. ``ask`` reads a line (``input`` by default); end of input
-    (EOFError) stops the game."""
+    raises HumanLeft, which stops the game."""
 
     name = "human at the terminal"
 
@@ -193,7 +209,10 @@ class TerminalPlayer:
             return None
         names = " ".join(square_name(s) for s in range(64) if legal >> s & 1)
         while True:
-            text = self.ask(f"your move ({'black' if self.color == 'X' else 'white'}; legal: {names}): ").strip()
+            try:
+                text = self.ask(f"your move ({'black' if self.color == 'X' else 'white'}; legal: {names}): ").strip()
+            except EOFError:
+                raise HumanLeft("the human left (end of input)") from None
             try:
                 square = parse_square(text)
             except Exception as error:  # noqa: BLE001 - BoardError and friends: ask again
@@ -210,7 +229,7 @@ class TerminalPlayer:
 class PortGame:
     """One game over ``port``: the board plays ``board_color`` ('black'/'white') at ``budget``
     cycles a move (``depth_limit``), against ``opponent`` (a Player). ``run(on_move)`` returns
-    (exit status, one-line outcome, record text)."""
+    (exit status, one-line outcome, record text or None when the game never started)."""
 
     def __init__(self, port, opponent, board_color, budget, depth_limit, timeout, opponent_name):
         from tb.checks.processor import GoldenProcessorProcess
@@ -245,7 +264,11 @@ class PortGame:
             result = play_game(self.black, self.white, on_move=moved)
         except BoardMismatch as mismatch:
             return EXIT_MISMATCH, str(mismatch), self.stopped_record(str(mismatch).splitlines()[0])
-        except (KeyboardInterrupt, EOFError):
+        except ServerBusy as busy:
+            return EXIT_BUSY, "the server is busy with another game: try again when it is over", None
+        except HumanLeft as left:
+            return EXIT_HUMAN_LEFT, str(left), self.stopped_record(str(left))
+        except KeyboardInterrupt:
             return EXIT_INTERRUPTED, "interrupted", self.stopped_record("interrupted at the terminal")
         finally:
             self.golden.close()

@@ -8,6 +8,7 @@ through play --port and through raw sockets: whole games with every reply checke
 disconnects mid-game, one that sends garbage, two clients at once, Ctrl-C.
 """
 
+import io
 import os
 import queue
 import re
@@ -25,6 +26,7 @@ from gamechip.cli import main
 from gamechip.port import TerminalPlayer
 from golden.board import parse_board, square_name, start_position
 from golden.contest.referee import YOU_LOST, YOU_WON, PlayerEndpoint
+from tb.sim.socket_link import refuse
 from golden.othello import legal_moves
 from golden.processor import GoldenProcessor
 from rtl.designs import PROCESSOR_DEPTH_LIMIT
@@ -160,11 +162,66 @@ def test_bad_options_of_serve_and_play_port_are_one_line(capsys, tmp_path):
         assert main(["serve", "--listen", f"127.0.0.1:{port}"]) == 2
     in_use = f"gamechip serve: error: cannot listen on 127.0.0.1:{port}: Address already in use"
     assert in_use in capsys.readouterr().err
-    for option in (["--human"], ["--baud", "9600"], ["--timeout", "5"]):
+    for option in (["--human", "white"], ["--baud", "9600"], ["--timeout", "5"]):
         assert main(["play", "--budget", "256", *option]) == 2
         assert f"gamechip play: error: {option[0]} needs --port" in capsys.readouterr().err
     assert main(["play", "--budget", "256", "--port", "loop://", "--sim", "verilator"]) == 2
     assert "--port plays a board" in capsys.readouterr().err
+
+
+class BusyServer:
+    """A server that answers every client as ``gamechip serve`` answers one that comes while
+    another plays (tb.sim.socket_link.refuse)."""
+
+    def __init__(self):
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.url = f"socket://127.0.0.1:{self.server.getsockname()[1]}"
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def run(self):
+        while True:
+            connection, address = self.server.accept()
+            refuse(connection, address)
+
+
+@pytest.mark.parametrize("color", ["black", "white"])
+def test_play_port_to_a_busy_server_says_so_in_one_line_and_writes_no_record(color, capsys, tmp_path):
+    status, out, err, record = play_port(capsys, tmp_path, BusyServer().url, "--color", color, "--timeout", "5")
+    assert status == 4, (out, err)
+    assert err.strip().splitlines()[-1] == ("gamechip play: the server is busy with another game: try again when "
+                                            "it is over"), err
+    assert "garbage" not in err and "FAIL" not in err and "Traceback" not in out + err
+    assert record is None and not list(tmp_path.iterdir())
+
+
+def test_play_port_human_names_the_humans_colour_and_the_record_names_both_sides(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))   # the human types nothing: end of input at once
+    status = main(["play", "--port", ScriptedBoard().url, "--budget", str(BUDGET), "--human", "white"])
+    out, err = capsys.readouterr()
+    assert status == 5, err
+    assert "the board on socket://" in err and "plays black" in err and "human at the terminal (white)" in err
+    assert re.search(r"^board \(black\) plays [A-H][1-8]", out, re.M), out
+    assert "gamechip play: the human left (end of input)" in err and "interrupted" not in err
+    records = list((tmp_path / "runs").iterdir())
+    assert len(records) == 1 and records[0].name.endswith(f"-budget{BUDGET}-board-black-vs-human-white.txt")
+    assert "stopped: the human left (end of input)" in records[0].read_text()
+
+
+def test_play_port_human_black_plays_its_moves_then_leaves(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("d3\n"))
+    status, out, err, record = play_port(capsys, tmp_path, ScriptedBoard().url, "--human", "black")
+    assert status == 5, err
+    assert "board: white on socket://" in record and "stopped: the human left (end of input)" in record
+    assert "R>X YY" in record and "X>R D3" in record and "R>O D3" in record
+    assert re.search(r"^board \(white\) plays [A-H][1-8]", out, re.M), out
+
+
+def test_play_port_human_and_color_must_name_different_colours(capsys, tmp_path):
+    status, _, err, record = play_port(capsys, tmp_path, "loop://", "--human", "black", "--color", "black")
+    assert status == 2 and record is None
+    assert err.strip() == ("gamechip play: error: --human black plays black against the board, so the board plays "
+                           "white; --color black names the board's colour: leave it out"), err
 
 
 def test_terminal_player_asks_again_until_a_legal_move():
@@ -260,9 +317,9 @@ def test_serve_survives_bad_clients_and_plays_whole_games_checked(capsys, tmp_pa
             assert read_all(second) == (b"gamechip serve: busy: another client is playing; try again when its "
                                         b"game is over\n")
         server.wait_for(r"client 127\.0\.0\.1:\d+ refused: busy with another client")
-        status, _, err, _ = play_port(capsys, tmp_path, server.url)   # the same through play --port
-        assert status == 3 and ("FAIL: the board broke the protocol: garbage: garbage from the board in reply to "
-                                "'YY': 'gamechip serve: busy: another client is playing") in err, err
+        status, _, err, record = play_port(capsys, tmp_path, server.url)   # the same through play --port
+        assert status == 4 and "gamechip play: the server is busy with another game: try again" in err, err
+        assert record is None
         server.wait_for(r"refused: busy with another client")
         first.close()   # mid-game
         server.wait_for(r"game 1: over: the client disconnected; 1 replies")

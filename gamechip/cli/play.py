@@ -48,8 +48,9 @@ def play_arguments(parser):
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP)
     parser.add_argument("--level", type=int, choices=range(1, 8), default=1,
                         help="reference level 1..7 (its search depth; default 1)")
-    parser.add_argument("--color", choices=("black", "white"), default="black",
-                        help="the processor's colour, black (the default) or white")
+    parser.add_argument("--color", choices=("black", "white"), default=None,
+                        help="the processor's colour (with --port: the board's), black or white; default black, "
+                             "or with --human the colour the human does not play")
     parser.add_argument("--sim", help=f"simulate the RTL processor on this simulator ({simulator_list()}); "
                                       "default: its golden model")
     parser.add_argument("--record", help="results file (default: a new file under runs/)")
@@ -62,12 +63,15 @@ def play_arguments(parser):
                             "socket://127.0.0.1:PORT for gamechip serve); --budget is the board's, every reply is "
                             "checked against the golden processor at it. Exit status: 0 game played and every reply "
                             "matched, 1 a reply differed, 2 bad options or the port cannot be opened, 3 the board "
-                            "broke the protocol (no reply, garbage, the port closed), 130 interrupted")
+                            "broke the protocol (no reply, garbage, the port closed), 4 the server (gamechip serve) "
+                            "is busy with another game: try again, no record; 5 the human left (end of input), "
+                            "130 interrupted")
     board.add_argument("--baud", type=positive, help="with --port: the line's speed (default 115200)")
     board.add_argument("--timeout", type=seconds,
                        help="with --port: seconds to wait for each reply of the board (default 30)")
-    board.add_argument("--human", action="store_true",
-                       help="with --port: you play the board at the terminal instead of the reference player")
+    board.add_argument("--human", choices=("black", "white"), metavar="COLOUR",
+                       help="with --port: you play COLOUR (black or white) at the terminal instead of the reference "
+                            "player; the board plays the other colour")
     board.add_argument("--depth-limit", type=positive, default=None,
                        help="with --port: the board's search depth limit (default: the converted processor's, "
                             "rtl/designs.py PROCESSOR_DEPTH_LIMIT)")
@@ -79,6 +83,7 @@ def run_play(args):
     if args.port:
         return run_port_game(args)
     contexts = contexts_option(args, args.sim)
+    args.color = args.color or "black"
     for option in ("baud", "timeout", "human", "depth_limit"):
         if getattr(args, option):
             raise UsageError(f"--{option.replace('_', '-')} needs --port")
@@ -116,7 +121,8 @@ def run_play(args):
 def run_port_game(args):
     """``play --port``: the board against the reference player or a human (gamechip/port.py)."""
     from gamechip.play import port_record, print_move
-    from gamechip.port import DEFAULT_BAUD, DEFAULT_TIMEOUT, PortGame, PortUnavailable, TerminalPlayer, open_port
+    from gamechip.port import (DEFAULT_BAUD, DEFAULT_TIMEOUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_PROTOCOL, PortGame,
+                               PortUnavailable, TerminalPlayer, open_port)
     from golden.contest.reference import ReferencePlayer
     from rtl.designs import PROCESSOR_DEPTH_LIMIT
 
@@ -124,32 +130,49 @@ def run_port_game(args):
         raise UsageError("--port plays a board: --sim and --check nodes need a simulation of their own")
     if args.contexts != "1":
         raise UsageError("--port plays a board with the one-context processor: --contexts 2 has no board yet")
-    opponent_name = "human at the terminal" if args.human else f"reference level {args.level}"
-    default = port_record("human" if args.human else f"level{args.level}", args.color, args.budget)
+    board_color = board_colour(args.color, args.human)
+    opponent_name = f"human at the terminal ({args.human})" if args.human else f"reference level {args.level}"
+    default = port_record(board_color, f"human-{args.human}" if args.human else f"level{args.level}", args.budget)
     record = output_file(args.record or default, "--record", default.name)
     try:
         port = open_port(args.port, args.baud or DEFAULT_BAUD, args.timeout or DEFAULT_TIMEOUT)
     except PortUnavailable as error:
         raise UsageError(str(error))
-    print(f"play: the board on {args.port} plays {args.color} at {args.budget:,} cycles a move, every reply "
+    print(f"play: the board on {args.port} plays {board_color} at {args.budget:,} cycles a move, every reply "
           f"checked against the golden processor; opponent: {opponent_name}", file=sys.stderr, flush=True)
     opponent = TerminalPlayer() if args.human else ReferencePlayer(args.level)
     try:
-        game = PortGame(port, opponent, args.color, args.budget, args.depth_limit or PROCESSOR_DEPTH_LIMIT,
+        game = PortGame(port, opponent, board_color, args.budget, args.depth_limit or PROCESSOR_DEPTH_LIMIT,
                         args.timeout or DEFAULT_TIMEOUT, opponent_name)
-        status, outcome, text = game.run(print_move(args.color, "board", opponent_name))
+        status, outcome, text = game.run(print_move(board_color, "board", opponent_name))
     finally:
         port.close()
-    record.parent.mkdir(parents=True, exist_ok=True)
-    record.write_text(text)
     if status == 0:
         print(outcome)
-    elif status == 130:
+    elif status == EXIT_PROTOCOL:
+        print(f"FAIL: the board broke the protocol: {outcome}", file=sys.stderr)
+    elif status == EXIT_INTERRUPTED:
         print("gamechip play: interrupted", file=sys.stderr)
-    else:
-        print(outcome if status == 1 else f"FAIL: the board broke the protocol: {outcome}", file=sys.stderr)
+    else:   # a mismatch (its report), the server busy, the human gone
+        print(outcome if status == EXIT_MISMATCH else f"gamechip play: {outcome}", file=sys.stderr)
+    if text is None:   # the game never started
+        return status
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(text)
     print(f"record written to {record}", file=sys.stderr if status else sys.stdout)
     return status
+
+
+def board_colour(color, human):
+    """The board's colour in ``play --port``: ``--color`` names it, ``--human`` the human's own;
+    given both, they must differ (UsageError)."""
+    if human is None:
+        return color or "black"
+    other = "white" if human == "black" else "black"
+    if color is not None and color != other:
+        raise UsageError(f"--human {human} plays {human} against the board, so the board plays {other}; "
+                         f"--color {color} names the board's colour: leave it out")
+    return other
 
 
 def tournament_arguments(parser):

@@ -15,6 +15,8 @@ import threading
 import time
 
 SERVE_LINE = "gamechip serve: "
+# the line a client gets when another client's game is on (a referee recognises it by this start)
+BUSY_LINE = SERVE_LINE + "busy: "
 # the simulation's settings (environment): the address, and how many games before it stops (0: never)
 SERVE_LISTEN = "GAMECHIP_SERVE_LISTEN"
 SERVE_GAMES = "GAMECHIP_SERVE_GAMES"
@@ -49,8 +51,7 @@ def refuse(connection, address):
             connection.recv(4096)
         except socket.timeout:
             pass
-        connection.sendall(f"{SERVE_LINE}busy: another client is playing; try again when its game is over\n"
-                           .encode())
+        connection.sendall(f"{BUSY_LINE}another client is playing; try again when its game is over\n".encode())
         connection.shutdown(socket.SHUT_WR)
         deadline = time.monotonic() + LINGER_SECONDS
         while time.monotonic() < deadline and connection.recv(4096):
