@@ -1,5 +1,5 @@
 """Subprocesses that can be killed with everything they started, and the Dask cluster helpers
-that campaigns (gamechip/campaign/), tournaments (gamechip/play.py) and mutation runs
+that campaigns (gamechip/campaign/), tournaments (gamechip/games/play.py) and mutation runs
 (gamechip/mutation/) share.
 
 A long task (a campaign shard, a tournament game) runs as a Python subprocess in a session of

@@ -173,7 +173,7 @@ def evaluator_that_differs(design, sim, case):
 
 
 def serve_error(*args):
-    from gamechip.serve import ServeError
+    from gamechip.games.serve import ServeError
 
     raise ServeError("the server's simulation stopped")
 
@@ -236,8 +236,8 @@ SEAM_CASES = [
     (["chess", "moves", "--sim", "icarus"], 1,
      ("gamechip.cli.chess", "simulate_one", lambda *a: ([("MOVE", "e2e4"), ("DONE", None)], False))),
     (["serve", "--sim", "icarus", "--listen", "127.0.0.1:0", "--games", "1"], 0,
-     ("gamechip.serve", "serve", lambda *a: 0)),
-    (["serve", "--sim", "icarus", "--listen", "127.0.0.1:0"], 1, ("gamechip.serve", "serve", serve_error)),
+     ("gamechip.games.serve", "serve", lambda *a: 0)),
+    (["serve", "--sim", "icarus", "--listen", "127.0.0.1:0"], 1, ("gamechip.games.serve", "serve", serve_error)),
     (["codesign", "--depth", "2", "--positions", "1"], 1, ("gamechip.measure.codesign", "run", codesign_mismatch)),
     (["search", "--depth", "1", "--sim", "icarus"], 1,
      ("tb.host.search_bench", "replay_search_case", search_that_differs)),

@@ -206,9 +206,9 @@ def test_the_reader_sees_lazy_and_relative_imports():
 def test_the_rules_see_what_they_forbid():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
-    names = {"tb.host.runner", "tb.host", "gamechip.play"}
+    names = {"tb.host.runner", "tb.host", "gamechip.games.play"}
     source = ("from tb.host.runner import _secret, public\n"
               "from tb.host import runner\n"
               "def f():\n    return runner._hidden() + runner.__name__\n")
-    assert sorted(private_imports(source, "gamechip.play", names)) == [
+    assert sorted(private_imports(source, "gamechip.games.play", names)) == [
         ("tb.host.runner", "_hidden"), ("tb.host.runner", "_secret")]

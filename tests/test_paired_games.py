@@ -1,5 +1,5 @@
 """``gamechip tournament --games-per-engine 2``: the tournament's games two at a time on the two
-contexts of ``search_c2`` (gamechip/paired_games.py, tb/host/paired_games.py, tb/sim/paired_games.py).
+contexts of ``search_c2`` (gamechip/games/paired_games.py, tb/host/paired_games.py, tb/sim/paired_games.py).
 
 The default tier checks the options, the pairing and the move check without a simulator; the full
 tier plays a pair of games on Verilator and compares them with the golden tournament's, game for
@@ -12,7 +12,7 @@ import re
 import pytest
 
 from gamechip.cli import main
-from gamechip.paired_games import check_games_per_engine, run_paired_tournament
+from gamechip.games.paired_games import check_games_per_engine, run_paired_tournament
 from golden.board import start_position
 from golden.contest.games import golden_game
 from golden.search import search_events

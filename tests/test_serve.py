@@ -1,5 +1,5 @@
-"""``gamechip play --port`` (the serial referee, gamechip/port.py) and ``gamechip serve`` (the
-simulated processor behind a TCP port, gamechip/serve.py and tb/sim/uart_bridge.py).
+"""``gamechip play --port`` (the serial referee, gamechip/games/port.py) and ``gamechip serve`` (the
+simulated processor behind a TCP port, gamechip/games/serve.py and tb/sim/uart_bridge.py).
 
 play --port is checked against boards scripted here: TCP servers that answer as the golden
 processor, or wrongly, or with garbage, or never, or that hang up (pyserial's socket:// is the
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from gamechip.cli import main
-from gamechip.port import TerminalPlayer
+from gamechip.games.port import TerminalPlayer
 from golden.board import parse_board, square_name, start_position
 from golden.contest.referee import YOU_LOST, YOU_WON, PlayerEndpoint
 from tb.sim.socket_link import refuse

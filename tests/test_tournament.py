@@ -21,8 +21,8 @@ def tournament(*args):
 
 
 def game_processes(build):
-    """The game subprocesses (``python -m gamechip.play``) of Dask workers that build in ``build``."""
-    return processes_building_in(build, b"gamechip.play\0")
+    """The game subprocesses (``python -m gamechip.games.play``) of Dask workers that build in ``build``."""
+    return processes_building_in(build, b"gamechip.games.play\0")
 
 
 def until(condition, seconds):

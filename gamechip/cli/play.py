@@ -30,7 +30,7 @@ CONTEXTS_HELP = ("the processor's search contexts: 1 (default) or 2, the root sp
 
 def contexts_option(args, sim=None):
     """``--contexts`` as a number (1 or 2), after checking it: bad input is one line, exit status 2."""
-    from gamechip.play import check_contexts
+    from gamechip.games.play import check_contexts
 
     try:
         contexts = int(args.contexts)
@@ -78,7 +78,7 @@ def play_arguments(parser):
 
 
 def run_play(args):
-    from gamechip.play import default_record, golden_game, print_move, write_record
+    from gamechip.games.play import default_record, golden_game, print_move, write_record
 
     if args.port:
         return run_port_game(args)
@@ -92,7 +92,7 @@ def run_play(args):
     if args.check == "nodes" and not args.sim:
         raise UsageError("--check nodes needs --sim: it checks the simulated engine's nodes")
     if args.sim:
-        from gamechip.play import simulated_game_of
+        from gamechip.games.play import simulated_game_of
         from tb.host.processor_bench import GameFailed
 
         check_sim(args.sim)
@@ -119,10 +119,10 @@ def run_play(args):
 
 
 def run_port_game(args):
-    """``play --port``: the board against the reference player or a human (gamechip/port.py)."""
-    from gamechip.play import port_record, print_move
-    from gamechip.port import (DEFAULT_BAUD, DEFAULT_TIMEOUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_PROTOCOL, PortGame,
-                               PortUnavailable, TerminalPlayer, open_port)
+    """``play --port``: the board against the reference player or a human (gamechip/games/port.py)."""
+    from gamechip.games.play import port_record, print_move
+    from gamechip.games.port import (DEFAULT_BAUD, DEFAULT_TIMEOUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_PROTOCOL,
+                                     PortGame, PortUnavailable, TerminalPlayer, open_port)
     from golden.contest.reference import ReferencePlayer
     from rtl.designs import PROCESSOR_DEPTH_LIMIT
 
@@ -203,8 +203,8 @@ def tournament_arguments(parser):
 
 def run_tournament(args):
     from gamechip.processes import ClusterError
-    from gamechip.paired_games import check_games_per_engine
-    from gamechip.play import run_tournament as play_tournament
+    from gamechip.games.paired_games import check_games_per_engine
+    from gamechip.games.play import run_tournament as play_tournament
 
     contexts = contexts_option(args)
     try:
@@ -228,7 +228,7 @@ def run_tournament(args):
     if args.cluster and args.jobs is not None:
         raise UsageError("--jobs sets the local worker processes; with --cluster the cluster's workers play the games")
     if games_per_engine == 2:
-        from gamechip.paired_games import run_paired_tournament
+        from gamechip.games.paired_games import run_paired_tournament
 
         return run_paired_tournament(args.budget, args.levels, args.sim, args.jobs or os.cpu_count() or 1, out,
                                      resume=args.resume)

@@ -1,4 +1,4 @@
-"""``gamechip serve``: the simulated processor behind a TCP port (gamechip/serve.py), for
+"""``gamechip serve``: the simulated processor behind a TCP port (gamechip/games/serve.py), for
 ``gamechip play --port socket://HOST:PORT``."""
 
 import sys
@@ -33,7 +33,7 @@ def serve_arguments(parser):
 
 
 def run_serve(args):
-    from gamechip.serve import ServeError, check_listen, serve
+    from gamechip.games.serve import ServeError, check_listen, serve
     from rtl.designs import PROCESSOR_BUDGET
 
     check_sim(args.sim)

@@ -23,10 +23,10 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from gamechip.play import COLORS, TournamentProgress, finished_games
+from gamechip.games.play import COLORS, TournamentProgress, finished_games
 from gamechip.processes import clear_stop, run_killable, stop_all
 
-PAIRED = "paired"   # the tournament mode (gamechip.play.describe, write_tables)
+PAIRED = "paired"   # the tournament mode (gamechip.games.play.describe, write_tables)
 GAMES_PER_ENGINE_CHOICES = (1, 2)   # one game a simulation, or one on each context of search_c2
 
 
@@ -54,7 +54,7 @@ def check_games_per_engine(value, sim=None, contexts=1, mode="processor", cluste
 
 
 def play_pair_killable(pair, budget, sim, slots, token):
-    """One pair in a subprocess (``python -m gamechip.paired_games``) in a build slot of this
+    """One pair in a subprocess (``python -m gamechip.games.paired_games``) in a build slot of this
     tournament (from the queue ``slots``), killed with its simulator by gamechip.processes.stop_all;
     its game dicts, or RuntimeError with the reason."""
     slot = slots.get()
@@ -64,7 +64,8 @@ def play_pair_killable(pair, budget, sim, slots, token):
             spec = {"games": pair, "budget": budget, "sim": sim, "tag": f"tournament-s{slot}"}
             with open(log_path, "wb") as log:
                 returncode, _, interrupted = run_killable(
-                    [sys.executable, "-m", "gamechip.paired_games", json.dumps(spec), str(result)], token, None, log)
+                    [sys.executable, "-m", "gamechip.games.paired_games", json.dumps(spec), str(result)], token, None,
+                    log)
             if interrupted:
                 raise RuntimeError("stopped: the tournament was interrupted")
             record = json.loads(result.read_text()) if result.exists() else None
@@ -80,7 +81,7 @@ def play_pair_killable(pair, budget, sim, slots, token):
 
 def run_paired_tournament(budget, levels, sim, jobs, out_dir, resume=False):
     """Every level x colour, two games a simulation of ``search_c2`` on ``sim``, ``jobs``
-    simulations at once; the tables as gamechip.play.run_tournament writes them, rewritten after
+    simulations at once; the tables as gamechip.games.play.run_tournament writes them, rewritten after
     every pair (``resume`` keeps the games already in ``out_dir``). The exit status: 0, or 1
     when a game failed."""
     from tb.host.paired_games import pair_up
@@ -119,7 +120,7 @@ def run_paired_tournament(budget, levels, sim, jobs, out_dir, resume=False):
 
 
 def play_pair_main(spec_json, result_path):
-    """``python -m gamechip.paired_games PAIR_JSON RESULT``: the pair of play_pair_killable, its games
+    """``python -m gamechip.games.paired_games PAIR_JSON RESULT``: the pair of play_pair_killable, its games
     and clocks (or the reason it failed) as JSON in RESULT."""
     from gamechip.processes import die_with_parent
     from tb.host.paired_games import play_pair

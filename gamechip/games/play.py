@@ -182,7 +182,7 @@ def simulated_game_of(sim, level, processor_color, budget, contexts, **options):
 
 def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1):
     """One tournament game as a Dask task, on whichever worker runs it: in a subprocess of its
-    own session (``python -m gamechip.play``), killed with its simulators when the tournament
+    own session (``python -m gamechip.games.play``), killed with its simulators when the tournament
     stops (gamechip.processes.stop_tokens(token)), in a build slot of that machine. The game,
     with the worker's host and RTL digest, or RuntimeError with the reason."""
     import tempfile
@@ -198,8 +198,9 @@ def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1):
         try:
             with open(log_path, "wb") as log:
                 returncode, _, interrupted = run_killable(
-                    [sys.executable, "-m", "gamechip.play", json.dumps({**spec, "tag": f"tournament-{slot_tag(slot)}"}),
-                     str(result)], token, None, log, pass_fds=(lock.fileno(),) if lock else ())
+                    [sys.executable, "-m", "gamechip.games.play",
+                     json.dumps({**spec, "tag": f"tournament-{slot_tag(slot)}"}), str(result)], token, None, log,
+                    pass_fds=(lock.fileno(),) if lock else ())
         finally:
             if lock:
                 lock.close()
@@ -216,7 +217,7 @@ def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1):
 
 
 def _play_one(spec_json, result_path):
-    """``python -m gamechip.play GAME_JSON RESULT``: the game of cluster_game, its outcome as JSON."""
+    """``python -m gamechip.games.play GAME_JSON RESULT``: the game of cluster_game, its outcome as JSON."""
     try:
         record = {"game": tournament_game(**json.loads(spec_json))}
     except Exception as error:  # a mismatch or a crash: the reason goes back to the tournament
@@ -375,7 +376,7 @@ def describe(sim, mode, contexts=1):
         return f"{describe(sim, mode)}, {contexts_text(contexts)}"
     if sim is None:
         return "golden processor model"
-    if mode == "paired":   # gamechip/paired_games.py
+    if mode == "paired":   # gamechip/games/paired_games.py
         return (f"two games a simulation, one on each context of the search engine search_c2 simulated on {sim}, "
                 f"the budget in each context's cycles of two clocks, every node checked")
     if mode == "engine":

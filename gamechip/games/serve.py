@@ -1,5 +1,5 @@
 """``gamechip serve``: the simulated processor behind a TCP port, so that ``gamechip play --port
-socket://HOST:PORT`` (gamechip/port.py) referees it through the code path of a board on a
+socket://HOST:PORT`` (gamechip/games/port.py) referees it through the code path of a board on a
 serial port.
 
 The simulation is tb/sim/uart_bridge.py's cocotb test on the processor's clocked harness (the
