@@ -30,6 +30,10 @@ COMMANDS = {
                            "tables like the seed's Tables 4-6 (docs/sources.md)"),
     "serve": ("serve", "the simulated processor behind a TCP port, one game per client, for "
                        "play --port socket://HOST:PORT"),
+    "nboard": ("engines", "the processor as an NBoard (protocol 2) engine on stdin/stdout: golden, simulated "
+                          "with every node checked, or a board"),
+    "match": ("engines", "NBoard engines against each other over balanced openings, both colours, in parallel: "
+                         "GGF records, results table, Elo, SPRT; resumable"),
     "parallel": ("parallel", "the search split over P engines (docs/spec.md §12): speed-up, efficiency, "
                              "overhead and balance in simulated engine cycles, on a Dask cluster"),
     "codesign": ("codesign", "the co-design seed's measurements (docs/spec.md §10): NegaScout host, the "

@@ -1,0 +1,115 @@
+"""Engine-protocol commands: nboard (the processor as an NBoard engine on stdin/stdout) and match
+(NBoard engines against each other, the cutechess-cli of the project)."""
+
+import os
+import sys
+import time
+
+from gamechip.cli.arguments import cycles, positive, seconds, simulator_list
+from gamechip.cli.common import UsageError, check_sim, output_dir
+
+
+def nboard_arguments(parser):
+    from gamechip.cli.play import CONTEXTS_HELP
+
+    parser.add_argument("--budget", type=cycles, required=True,
+                        help="the processor's cycles a move, e.g. 20k or 3.2M (the golden search runs in this "
+                             "process: about 30k cycles a CPU-second on CPython)")
+    parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP + " (golden backend only)")
+    parser.add_argument("--sim", help=f"run every search on the search engine simulated on this simulator "
+                                      f"({simulator_list()}), every node checked; default: the golden processor")
+    parser.add_argument("--port", metavar="DEVICE",
+                        help="a board on this serial port (or socket://HOST:PORT, gamechip serve) plays the game "
+                             "from the start, every reply checked against the golden processor")
+    parser.add_argument("--baud", type=positive, help="with --port: the line's speed (default 115200)")
+    parser.add_argument("--timeout", type=seconds, help="with --port: seconds to wait for each reply (default 30)")
+    parser.add_argument("--cases", metavar="DIR",
+                        help="with --sim: where each search's case file goes, for its replay "
+                             "(default: a new folder under runs/)")
+
+
+def run_nboard(args):
+    from gamechip.cli.play import contexts_option
+    from gamechip.games.nboard import BoardBackend, GoldenBackend, SimulatedBackend, run_engine
+
+    contexts = contexts_option(args)
+    if args.sim and args.port:
+        raise UsageError("--sim and --port are two backends: choose one")
+    if (args.baud or args.timeout) and not args.port:
+        raise UsageError(f"--{'baud' if args.baud else 'timeout'} needs --port")
+    if contexts != 1 and (args.sim or args.port):
+        raise UsageError("--contexts 2 is the golden backend's: the simulated engine and a board have one context")
+    if args.cases and not args.sim:
+        raise UsageError("--cases needs --sim")
+    if args.sim:
+        check_sim(args.sim)
+        cases = output_dir(args.cases or f"runs/nboard-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}", "--cases")
+        backend = SimulatedBackend(args.sim, args.budget, cases)
+    elif args.port:
+        from gamechip.games.port import DEFAULT_BAUD, DEFAULT_TIMEOUT, PortUnavailable, open_port
+        from rtl.designs import PROCESSOR_DEPTH_LIMIT
+
+        timeout = args.timeout or DEFAULT_TIMEOUT
+        try:
+            port = open_port(args.port, args.baud or DEFAULT_BAUD, timeout)
+        except PortUnavailable as error:
+            raise UsageError(str(error))
+        backend = BoardBackend(port, args.budget, PROCESSOR_DEPTH_LIMIT, timeout,
+                               lambda line: print(line, file=sys.stderr, flush=True))
+    else:
+        backend = GoldenBackend(args.budget, contexts)
+    return run_engine(backend)
+
+
+def match_arguments(parser):
+    parser.add_argument("--engine", action="append", default=[], metavar="NAME=CMD", dest="engines",
+                        help="an NBoard engine: its name and its command line (given twice or more); e.g. "
+                             "gc='gamechip nboard --budget 20k'")
+    parser.add_argument("--openings", metavar="FILE",
+                        help="one opening a line, its moves (f5d6c3...); default: the balanced set shipped with "
+                             "gamechip (golden/contest/openings_balanced.txt)")
+    parser.add_argument("--games", type=positive,
+                        help="games per pair of engines (default: every opening with both colours)")
+    parser.add_argument("--out", help="folder for the records (*.ggf) and results.json (default: a new folder "
+                                      "under runs/); a folder with records resumes the match")
+    parser.add_argument("--jobs", type=positive, help="games at once (default: one per core)")
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--depth", type=positive, help="the depth every engine is told (set depth; default 8)")
+    limit.add_argument("--budget", type=cycles,
+                       help="cycles a move for gamechip engines (sent as 'set budget N', which other engines "
+                            "ignore; they get set depth 8)")
+    parser.add_argument("--time", type=seconds,
+                        help="seconds an engine may take for a move before it loses on time (default 60)")
+    parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                        help="stop when the sequential probability ratio test (alpha = beta = 0.05) accepts "
+                             "elo0 or elo1 for the first pair")
+
+
+def run_match(args):
+    from gamechip.games.match import Engine, MatchError, read_openings, run_match as play_match
+
+    engines = []
+    for text in args.engines:
+        name, equals, command = text.partition("=")
+        if not equals or not name.strip() or not command.strip():
+            raise UsageError(f"--engine takes NAME=COMMAND, got '{text}'")
+        if any(engine.name == name.strip() for engine in engines):
+            raise UsageError(f"two engines are named '{name.strip()}': give each its own name")
+        engines.append(Engine(name.strip(), command.strip()))
+    if len(engines) < 2:
+        raise UsageError("a match needs two --engine NAME=COMMAND at least")
+    if args.sprt and not args.sprt[0] < args.sprt[1]:
+        raise UsageError(f"--sprt needs elo0 < elo1, got {args.sprt[0]:g} {args.sprt[1]:g}")
+    try:
+        openings = read_openings(args.openings)
+    except MatchError as error:
+        raise UsageError(str(error))
+    out = output_dir(args.out or f"runs/match-{time.strftime('%Y%m%d-%H%M%S')}", "--out")
+    return play_match(engines, openings, out, games=args.games, jobs=args.jobs or os.cpu_count() or 1,
+                      depth=args.depth, budget=args.budget, move_seconds=args.time, sprt=args.sprt)
+
+
+COMMANDS = {
+    "nboard": (nboard_arguments, run_nboard),
+    "match": (match_arguments, run_match),
+}

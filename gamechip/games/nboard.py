@@ -1,0 +1,319 @@
+"""``gamechip nboard``: the processor as an engine of the NBoard protocol (version 2), the text
+protocol of the NBoard GUI that Edax, NTest and Egaroucid speak (docs/nboard.md).
+
+One command a line on stdin, answers on stdout, flushed at once:
+
+* ``nboard 2``: answered with ``set myname gamechip``;
+* ``set depth N``: the search's depth limit (up to the engine's 16); ``set contempt N``: kept,
+  the processor has no contempt; ``set budget N``: the cycles a move (a gamechip extension; the
+  protocol asks engines to ignore lines they do not know, so a GUI never sends it);
+* ``set game GGF``: the game so far (from the standard start, passes included, or from any
+  position in ``BO``); ``move F5[/EVAL/TIME]`` (``PA`` a pass; a bare ``F5`` as NBoard 1.1
+  sends it): the position after one more move;
+* ``ping N``: ``pong N``;
+* ``go``: ``nodestats NODES SECONDS`` and ``=== MOVE/EVAL/SECONDS`` (``=== PA`` a pass); the
+  position does not change until the GUI sends the move back;
+* ``hint N``: ``status Analyzing``, a ``book PV 0 0 0 book`` or ``search PV EVAL 0 DEPTH ...``
+  line for the processor's move (the processor searches one best move; the protocol asks for
+  at least the top one), ``status``;
+* ``learn``: ``learned``; ``quit`` or end of input: the engine exits with status 0.
+
+A line it does not know is ignored; a ``set game`` or ``move`` it cannot read (bad GGF, an
+illegal move) is reported on stderr in one line and changes nothing.
+
+Who decides, by backend:
+
+* the golden processor (default): a game from the standard start is played as the processor
+  plays it over its pins (golden.processor.GoldenProcessor: the opening book while the game is
+  in it and no one passed, then the search at ``--budget`` cycles, ``--contexts`` 1 or 2); any
+  other position goes to its search engine;
+* ``--sim SIM``: the same decisions, every search run on the search engine simulated on SIM with
+  every node checked against the golden search (tb.host.search_bench, as ``gamechip search
+  --sim``); a mismatch is written to stderr with its replay command and the engine stops (1);
+* ``--port DEVICE``: a board (or ``gamechip serve``) plays the game over the referee protocol
+  (gamechip/games/port.py), every reply checked against the golden processor; the board plays
+  one game from the start, so a position that does not continue its game is answered by the
+  golden processor and said so on stderr.
+"""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from golden.board import BoardError, parse_square, square_name, start_position
+from golden.contest.ggf import GgfError, GgfMove, apply_move, parse_ggf
+from golden.othello import legal_moves
+from golden.processor import GoldenProcessor
+from golden.search import MAX_DEPTH
+
+ENGINE_NAME = "gamechip"
+EXIT_MISMATCH = 1
+
+
+class EngineStopped(Exception):
+    """The backend found a mismatch or lost its board: the engine stops (the message says why)."""
+
+
+class Decision:
+    """A move the engine chose: ``square`` (None: pass), ``value`` (the search's, from the side to
+    move; 0 for a book move), ``source`` ('book', 'search' or 'forced'), ``depth``, ``nodes``,
+    ``seconds``."""
+
+    def __init__(self, square, value=0, source="search", depth=0, nodes=0, seconds=0.0):
+        self.square, self.value, self.source = square, value, source
+        self.depth, self.nodes, self.seconds = depth, nodes, seconds
+
+    @property
+    def move_text(self):
+        return "PA" if self.square is None else square_name(self.square)
+
+
+class GoldenBackend:
+    """The golden processor: book and search as over its pins for games from the start, its
+    search for any other position."""
+
+    name = "golden processor"
+
+    def __init__(self, budget, contexts=1):
+        self.budget, self.contexts = budget, contexts
+
+    def decide(self, game, position, depth_limit):
+        started = time.perf_counter()
+        if not legal_moves(position.own, position.opp):
+            return Decision(None, source="forced")
+        processor = GoldenProcessor(self.budget, depth_limit, keep_trace=False, contexts=self.contexts)
+        if game.from_standard_start():
+            squares = game.squares()
+            processor.history = [square for square in squares if square is not None]
+            processor.passed = None in squares
+            book = processor.book()
+            if book is not None:
+                return Decision(book, 0, "book", 0, 0, time.perf_counter() - started)
+        result = self.search(processor, position, depth_limit)
+        return Decision(result.best, result.value, "search", result.depth, result.nodes,
+                        time.perf_counter() - started)
+
+    def search(self, processor, position, depth_limit):
+        return processor.search_position(position)
+
+    def close(self):
+        pass
+
+
+class SimulatedBackend(GoldenBackend):
+    """The golden processor's decisions with every search on the simulated search engine, every
+    node checked; each search is kept as a case file under ``case_dir`` for its replay."""
+
+    def __init__(self, sim, budget, case_dir, contexts=1):
+        super().__init__(budget, contexts)
+        self.sim, self.case_dir, self.searches = sim, Path(case_dir), 0
+        self.name = f"search engine simulated on {sim}, every node checked"
+
+    def search(self, processor, position, depth_limit):
+        from tb.checks.search import SearchCase
+        from tb.host.search_bench import replay_search_case
+
+        self.searches += 1
+        self.case_dir.mkdir(parents=True, exist_ok=True)
+        path = self.case_dir / f"search-{self.searches:03d}.json"
+        case = SearchCase(position, depth_limit, self.budget, f"gamechip nboard search {self.searches}")
+        path.write_text(json.dumps({"block": "search", "design": "search", "sim": self.sim, "seed": 0,
+                                    "case": case.to_dict()}))
+        outcome, _ = replay_search_case(str(path), waves=False, monitor="hdl")
+        if not (outcome.passed and outcome.actual and outcome.actual.get("trace_match")):
+            failure = (outcome.result or {}).get("failure") or outcome.log_excerpt(2000)
+            raise EngineStopped(f"MISMATCH of the simulated search engine on {self.sim}, search {self.searches} "
+                                f"({position.text()}):\n{failure}\nreplay it: gamechip replay {path}")
+        golden = processor.search_position(position)
+        answer = outcome.actual["answer"] or {}
+        if answer.get("best", golden.best_text) != golden.best_text:
+            raise EngineStopped(f"the simulated engine answered {answer.get('best')}, the golden search "
+                                f"{golden.best_text}: replay it: gamechip replay {path}")
+        return golden
+
+
+class BoardBackend(GoldenBackend):
+    """A board on a serial port (or ``gamechip serve``) playing one game from the start, every
+    reply checked against the golden processor; positions that do not continue its game go to
+    the golden processor (said on stderr)."""
+
+    def __init__(self, port, budget, depth_limit, timeout, warn):
+        super().__init__(budget)
+        self.port, self.depth_limit, self.timeout, self.warn = port, depth_limit, timeout, warn
+        self.name = f"board on {port.name}"
+        self.endpoint = self.golden = None
+        self.seen = []   # the board's game so far: every move of both sides (None: a pass)
+
+    def decide(self, game, position, depth_limit):
+        from golden.contest.referee import OPPONENT_PASSED, YOU_ARE_BLACK, encode_move
+
+        squares = game.squares()
+        new = squares[len(self.seen):]
+        if not game.from_standard_start():
+            messages = None
+        elif self.endpoint is None:
+            messages = [YOU_ARE_BLACK] if not squares else [encode_move(squares[0])] if len(squares) == 1 else None
+        elif squares[:len(self.seen)] == self.seen and len(new) == 1:
+            messages = [OPPONENT_PASSED if new[0] is None else encode_move(new[0])]
+        else:
+            messages = None
+        if messages is None:
+            self.warn("gamechip nboard: the board plays one game from the start and cannot take moves back: the "
+                      "golden processor answers this position")
+            return super().decide(game, position, depth_limit)
+        return self.ask_board(messages[0], squares, position)
+
+    def ask_board(self, message, squares, position):
+        from gamechip.games.port import BoardEndpoint, BoardMismatch, ServerBusy
+        from golden.contest.referee import NoReply, ProtocolError, decode_move
+        from tb.checks.processor import GoldenProcessorProcess
+
+        started = time.perf_counter()
+        if self.endpoint is None:
+            self.golden = GoldenProcessorProcess()
+            self.golden.new_game(self.budget, self.depth_limit)
+            self.endpoint = BoardEndpoint(self.port, self.golden, self.timeout,
+                                          "black" if position.side == "X" else "white")
+        try:
+            reply = self.endpoint(message)
+            square = decode_move(reply)
+        except (BoardMismatch, ServerBusy, NoReply, ProtocolError) as error:
+            failure = self.endpoint.failure[1] if self.endpoint.failure else error
+            raise EngineStopped(f"gamechip nboard: the board on {self.port.name}: {failure}")
+        if self.endpoint.failure:
+            raise EngineStopped(f"gamechip nboard: the board broke the protocol: {self.endpoint.failure[1]}")
+        self.seen = list(squares) + [square]
+        info = self.endpoint.info()
+        return Decision(square, info.get("value", 0), info.get("source", "search"), info.get("depth", 0),
+                        info.get("nodes", 0), time.perf_counter() - started)
+
+    def close(self):
+        if self.golden is not None:
+            self.golden.close()
+        self.port.close()
+
+
+class NBoardEngine:
+    """The protocol loop over ``lines`` (an iterable of input lines), answers through ``write``
+    (a line without its end), diagnostics through ``warn``; ``run()`` returns the exit status."""
+
+    def __init__(self, backend, write, warn, depth_limit=MAX_DEPTH):
+        self.backend, self.write, self.warn = backend, write, warn
+        self.depth_limit = depth_limit
+        self.contempt = 0.0
+        self.game = parse_ggf("(;GM[Othello];)")
+        self.position = start_position()
+
+    def run(self, lines):
+        try:
+            for raw in lines:
+                if not self.handle(raw.strip()):
+                    break
+        except EngineStopped as stopped:
+            self.warn(str(stopped))
+            return EXIT_MISMATCH
+        finally:
+            self.backend.close()
+        return 0
+
+    def handle(self, line):
+        """One command; False when the engine should exit."""
+        command, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if command == "quit":
+            return False
+        if command == "nboard":
+            self.write(f"set myname {ENGINE_NAME}")
+        elif command == "set":
+            self.set(rest)
+        elif command == "move":
+            self.move(rest)
+        elif len(command) == 2 and not rest and self.is_square(command):
+            self.move(command)   # NBoard 1.1 sends a bare move
+        elif command == "ping":
+            self.write(f"pong {rest}".rstrip())
+        elif command == "go":
+            decision = self.decide()
+            self.write(f"nodestats {decision.nodes} {decision.seconds:.3f}")
+            evaluation = "" if decision.source == "forced" else f"{decision.value:g}"
+            self.write(f"=== {decision.move_text}/{evaluation}/{decision.seconds:.3f}")
+        elif command == "hint":
+            self.write("status Analyzing")
+            decision = self.decide()
+            if decision.source == "book":
+                self.write(f"book {decision.move_text} 0 0 0 book")
+            else:
+                self.write(f"search {decision.move_text} {decision.value:g} 0 {decision.depth} "
+                           f"{decision.nodes} nodes, {self.backend.name}")
+            self.write("status")
+        elif command == "learn":
+            self.write("learned")
+        return True
+
+    @staticmethod
+    def is_square(text):
+        try:
+            parse_square(text)
+        except BoardError:
+            return False
+        return True
+
+    def set(self, rest):
+        what, _, value = rest.partition(" ")
+        value = value.strip()
+        if what == "game":
+            try:
+                game = parse_ggf(value)
+            except GgfError as error:
+                self.warn(f"gamechip nboard: set game ignored: {error}")
+                return
+            self.game, self.position = game, game.final
+        elif what == "depth":
+            number = self.number(value, "set depth")
+            if number is not None:
+                self.depth_limit = max(1, min(MAX_DEPTH, int(number)))
+        elif what == "contempt":
+            number = self.number(value, "set contempt")
+            if number is not None:
+                self.contempt = number
+        elif what == "budget":
+            number = self.number(value, "set budget")
+            if number is not None and number >= 0:
+                self.backend.budget = int(number)
+
+    def number(self, text, what):
+        try:
+            return float(text)
+        except ValueError:
+            self.warn(f"gamechip nboard: {what} ignored: {text!r} is not a number")
+            return None
+
+    def move(self, text):
+        square_text = text.split("/")[0].strip()
+        try:
+            square = None if square_text.upper() in ("PA", "PASS") else parse_square(square_text)
+            position = apply_move(self.position, square)
+        except (BoardError, GgfError) as error:
+            self.warn(f"gamechip nboard: move {text!r} ignored: {error}")
+            return
+        self.game.moves.append(GgfMove(self.position.side, square))
+        self.position = position
+
+    def decide(self):
+        return self.backend.decide(self.game, self.position, self.depth_limit)
+
+
+def run_engine(backend, depth_limit=MAX_DEPTH, stdin=None, stdout=None, stderr=None):
+    """The engine on stdin/stdout until ``quit`` or end of input; the exit status."""
+    stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+
+    def write(line):
+        stdout.write(line + "\n")
+        stdout.flush()
+
+    def warn(line):
+        stderr.write(line + "\n")
+        stderr.flush()
+
+    return NBoardEngine(backend, write, warn, depth_limit).run(iter(stdin.readline, ""))
