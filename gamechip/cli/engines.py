@@ -106,7 +106,7 @@ def run_match(args):
         raise UsageError(str(error))
     out = output_dir(args.out or f"runs/match-{time.strftime('%Y%m%d-%H%M%S')}", "--out")
     return play_match(engines, openings, out, games=args.games, jobs=args.jobs or os.cpu_count() or 1,
-                      depth=args.depth, budget=args.budget, move_seconds=args.time, sprt=args.sprt)
+                      depth=args.depth, budget=args.budget, move_seconds=args.time, sprt_bounds=args.sprt)
 
 
 COMMANDS = {

@@ -5,8 +5,8 @@ One command a line on stdin, answers on stdout, flushed at once:
 
 * ``nboard 2``: answered with ``set myname gamechip``;
 * ``set depth N``: the search's depth limit (up to the engine's 16); ``set contempt N``: kept,
-  the processor has no contempt; ``set budget N``: the cycles a move (a gamechip extension; the
-  protocol asks engines to ignore lines they do not know, so a GUI never sends it);
+  the processor has no contempt; ``set budget N``: the cycles a move, the depth limit back to 16
+  (a gamechip extension: the protocol asks engines to ignore lines they do not know);
 * ``set game GGF``: the game so far (from the standard start, passes included, or from any
   position in ``BO``); ``move F5[/EVAL/TIME]`` (``PA`` a pass; a bare ``F5`` as NBoard 1.1
   sends it): the position after one more move;
@@ -281,6 +281,7 @@ class NBoardEngine:
             number = self.number(value, "set budget")
             if number is not None and number >= 0:
                 self.backend.budget = int(number)
+                self.depth_limit = MAX_DEPTH   # the budget decides how deep, as on the processor
 
     def number(self, text, what):
         try:
