@@ -8,7 +8,7 @@ Option names say how many values they take: ``--sim`` and ``--block`` one, ``--s
 import argparse
 import math
 
-from golden.board import START, parse_board
+from golden.board import START, BoardError
 
 
 def whole_number_from(minimum, too_small, maximum=None):
@@ -90,5 +90,18 @@ def design_list():
 
 
 def board_or_start(text):
-    """The position of a --board option: its board text, or the start position when absent."""
-    return START if text is None else parse_board(text)
+    """The position of a --board option, the start position when absent: board text, a GGF game
+    (its final position) or an OBF line, or a file holding one of them."""
+    import os
+
+    from golden.contest.ggf import parse_any_board
+
+    if text is None:
+        return START
+    if os.path.isfile(text):
+        try:
+            with open(text) as file:
+                text = file.read().strip()
+        except (OSError, UnicodeDecodeError) as error:
+            raise BoardError(f"cannot read the board file {text}: {error}")
+    return parse_any_board(text)

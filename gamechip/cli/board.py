@@ -19,7 +19,8 @@ def _names(bits, size=8):
 
 
 def show_arguments(parser):
-    parser.add_argument("--board", help="board text (64 of X/O/- from A1, space, side to move); default: start")
+    parser.add_argument("--board", help="board text (64 of X/O/- from A1, space, side to move), a GGF game (its last "
+                                           "position) or an OBF line, or a file holding one; default: start")
     parser.add_argument("--move", help="a square such as D3: show what it flips and the board after it")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
@@ -61,7 +62,8 @@ def run_show(args):
 
 def perft_arguments(parser):
     parser.add_argument("--depth", type=natural, required=True, help="plies to count the leaves at (required)")
-    parser.add_argument("--board", help="board text; default: the start position")
+    parser.add_argument("--board", help="board text, a GGF game or an OBF line, or a file holding one; "
+                                           "default: the start position")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead: board, depth, nodes")
 
 
@@ -93,7 +95,8 @@ def _perft_shown(pos, depth):
 
 
 def eval_arguments(parser):
-    parser.add_argument("--board", help="board text; default: the start position")
+    parser.add_argument("--board", help="board text, a GGF game or an OBF line, or a file holding one; "
+                                           "default: the start position")
     parser.add_argument("--sim", help=f"also ask the evaluator block on this simulator ({simulator_list()})")
     parser.add_argument("--weights", choices=("default", "heavy"), default="default",
                         help="the evaluator's weights: default (the default, the evaluator design) or heavy "

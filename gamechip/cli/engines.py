@@ -5,7 +5,7 @@ import os
 import sys
 import time
 
-from gamechip.cli.arguments import cycles, positive, seconds, simulator_list
+from gamechip.cli.arguments import cycles, positive, seconds
 from gamechip.cli.common import UsageError, check_sim, output_dir
 
 
@@ -16,8 +16,10 @@ def nboard_arguments(parser):
                         help="the processor's cycles a move, e.g. 20k or 3.2M (the golden search runs in this "
                              "process: about 30k cycles a CPU-second on CPython)")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP + " (golden backend only)")
-    parser.add_argument("--sim", help=f"run every search on the search engine simulated on this simulator "
-                                      f"({simulator_list()}), every node checked; default: the golden processor")
+    # no simulator_list() here: it loads the runner, and a match starts an engine for every game
+    parser.add_argument("--sim", help="run every search on the search engine simulated on this simulator (one that "
+                                      "gamechip search --sim takes), every node checked; default: the golden "
+                                      "processor")
     parser.add_argument("--port", metavar="DEVICE",
                         help="a board on this serial port (or socket://HOST:PORT, gamechip serve) plays the game "
                              "from the start, every reply checked against the golden processor")

@@ -14,7 +14,8 @@ window_bound = whole_number_from(-256, "must be -256 .. 256 (infinity)", maximum
 
 
 def search_arguments(parser):
-    parser.add_argument("--board", help="board text; default: the start position")
+    parser.add_argument("--board", help="board text, a GGF game or an OBF line, or a file holding one; "
+                                           "default: the start position")
     parser.add_argument("--depth", type=positive, default=4, help="depth limit 1..16 (default 4)")
     parser.add_argument("--budget", type=cycles, help="cycle budget, e.g. 1024 or 3.2M (default: none)")
     parser.add_argument("--alpha", type=window_bound, default=-256,

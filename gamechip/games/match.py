@@ -39,6 +39,7 @@ from golden.board import start_position
 DEFAULT_DEPTH = 8
 DEFAULT_MOVE_SECONDS = 60.0
 START_SECONDS = 60.0   # an engine's start (nboard 2, set depth, ping) may take this long
+QUIT_SECONDS = 0.5     # after quit, an engine still running is killed (with its process group)
 SPRT_ALPHA = SPRT_BETA = 0.05
 FORFEIT = ":r"
 EXIT_BROKEN_ENGINE = 3
@@ -121,7 +122,7 @@ class EngineProcess:
             try:
                 self.process.stdin.write("quit\n")
                 self.process.stdin.flush()
-                self.process.wait(timeout=2)
+                self.process.wait(timeout=QUIT_SECONDS)
             except (OSError, ValueError, subprocess.TimeoutExpired):
                 pass
         if self.process.poll() is None:

@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from golden.board import BLACK_CHAR, EMPTY_CHAR, WHITE_CHAR, BoardError, Position, parse_square, popcount, \
-    square_name, start_position
+from golden.board import (BLACK_CHAR, EMPTY_CHAR, WHITE_CHAR, BoardError, Position, parse_board, parse_square,
+                          popcount, square_name, start_position)
 from golden.othello import flips, legal_moves, pass_move, play
 
 GGF_BLACK, GGF_WHITE, GGF_EMPTY = "*", "O", "-"
@@ -332,3 +332,13 @@ def looks_like_ggf(text: str) -> bool:
 
 def looks_like_obf(text: str) -> bool:
     return ";" in text.split("%", 1)[0] and not looks_like_ggf(text)
+
+
+def parse_any_board(text: str) -> Position:
+    """The position of a board as a user gives it: a GGF game (its final position), an OBF line,
+    or the board text of golden.board (64 squares, a space, the side to move)."""
+    if looks_like_ggf(text):
+        return parse_ggf(text).final
+    if looks_like_obf(text):
+        return parse_obf(text)
+    return parse_board(text)

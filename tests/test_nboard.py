@@ -1,0 +1,272 @@
+"""``gamechip nboard`` (gamechip/games/nboard.py), ``gamechip match`` (gamechip/games/match.py) and
+GGF/OBF records (golden/contest/ggf.py).
+
+The NBoard sessions follow the command table of the protocol's text (NTest's
+instructions/Protocol.htm: nboard, set depth, set game, move, hint, go, ping, learn); every answer
+is compared with the golden model computed here (the book, the search). The matches are short:
+``gamechip nboard`` at a small budget against the engines of tests/nboard_engine.py, and every
+record is replayed by the rules.
+"""
+
+import io
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamechip.cli import main
+from gamechip.games.match import elo, pair_stats, sprt
+from gamechip.games.nboard import GoldenBackend, NBoardEngine
+from golden.board import parse_board, parse_game_record, popcount, square_name, start_position
+from golden.contest.ggf import GgfError, format_ggf, parse_ggf, parse_ggf_games, parse_obf
+from golden.openings import book_move
+from golden.othello import game_over, legal_moves, play
+from golden.search import MAX_DEPTH, search_events
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = f"{sys.executable} {ROOT / 'tests' / 'nboard_engine.py'}"
+GAMECHIP = f"{sys.executable} -m gamechip nboard --budget 2000"
+BUDGET = 2000
+START_BO = "8 ---------------------------O*------*O--------------------------- *"
+
+
+def session(lines, budget=BUDGET):
+    """The engine's answers (stdout lines) and diagnostics (stderr lines) for ``lines``."""
+    out, err = [], []
+    status = NBoardEngine(GoldenBackend(budget), out.append, err.append).run(lines)
+    return status, out, err
+
+
+def squares(record):
+    return parse_game_record(record)
+
+
+def position_after(record):
+    position = start_position()
+    for square in squares(record):
+        position = play(position, square)
+    return position
+
+
+def test_a_session_from_the_protocols_command_table_gets_the_answers_it_specifies():
+    game = f"(;GM[Othello]PC[NBoard]PB[human]PW[gamechip]RE[?]TI[5:00]TY[8]BO[{START_BO}]B[F5]W[F6]B[E6];)"
+    status, out, err = session(["nboard 2", "set depth 6", "set contempt 0", f"set game {game}", "ping 1", "hint 2",
+                                "go", "move F4/0.5/1.2", "ping 2", "hint 1", "go", "learn", "quit", "go"])
+    assert status == 0 and err == []
+    book = square_name(book_move(squares("f5f6e6")))          # white to move, in the book
+    after = position_after("f5f6e6f4")                          # F4 leaves the book: the search at depth 6
+    searched = search_events(after, 6, BUDGET)
+    assert out[:5] == ["set myname gamechip", "pong 1", "status Analyzing", f"book {book} 0 0 0 book", "status"]
+    assert out[5].startswith("nodestats 0 ") and out[6].startswith(f"=== {book}/0/")
+    assert out[7] == "pong 2" and out[8] == "status Analyzing"
+    assert out[9].startswith(f"search {searched.best_text} {searched.value} 0 {searched.depth} ")
+    assert out[10] == "status"
+    assert out[11] == f"nodestats {searched.nodes} " + out[11].split()[-1]
+    assert out[12].startswith(f"=== {searched.best_text}/{searched.value}/")
+    assert out[13:] == ["learned"]   # nothing after quit
+
+
+def test_passes_and_a_position_from_elsewhere_go_to_the_search_and_a_forced_pass_is_pa():
+    # white has no move after these discs: black to move, then white must pass
+    board = parse_board("XXXXXXXX" * 6 + "XXXXXXOO" + "XXXXXX--" + " X")
+    bo = "8 " + "".join("*" if board.black >> s & 1 else "O" if board.white >> s & 1 else "-" for s in range(64)) + " *"
+    status, out, err = session([f"set game (;GM[Othello]BO[{bo}];)", "go"])
+    expected = search_events(board, MAX_DEPTH, BUDGET)
+    assert status == 0 and err == [] and out[-1].startswith(f"=== {expected.best_text}/")
+    # a game whose moves include a pass: the position after it, searched (no book after a pass)
+    passed = parse_board("X" + "O" * 55 + "-XXXXXX-" + " O")
+    assert not legal_moves(passed.own, passed.opp) and legal_moves(passed.opp, passed.own)
+    bo = "8 " + "".join("*" if passed.black >> s & 1 else "O" if passed.white >> s & 1 else "-"
+                        for s in range(64)) + " O"
+    status, out, err = session([f"set game (;GM[Othello]BO[{bo}]W[PA];)", "go", "hint 1",
+                                "set game (;GM[Othello]BO[" + bo + "];)", "go"])
+    black_to_move = passed.swap_side()
+    expected = search_events(black_to_move, MAX_DEPTH, BUDGET)
+    assert out[1].startswith(f"=== {expected.best_text}/") and out[3].startswith(f"search {expected.best_text} ")
+    assert out[-1].startswith("=== PA//")   # forced: no eval
+
+
+def test_garbage_lines_are_ignored_and_bad_games_and_moves_change_nothing():
+    status, out, err = session(["", "   ", "\x00\xff garbage", "set", "set game", "set game (;GM[Go];)",
+                                "set game (;B[A1];)", "set depth lots", "move Z9", "move A1", "hint", "blah blah",
+                                "ping", "go"])
+    assert status == 0
+    assert len(err) == 6 and all(line.startswith("gamechip nboard: ") and "\n" not in line for line in err), err
+    assert "GM[Go] is not Othello" in err[1] and "black's move A1 is not legal" in err[2]
+    assert out[-1].startswith("=== " + square_name(book_move([])) + "/")   # still the start position
+    assert "pong" in out
+
+
+def test_the_engine_process_answers_and_ends_cleanly_at_end_of_input():
+    run = subprocess.run([sys.executable, "-m", "gamechip", "nboard", "--budget", "2000"], cwd=ROOT,
+                         input="nboard 2\ngarbage \x01\nping 7\nset game (;GM[Othello];)\ngo\n", capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[:2] == ["set myname gamechip", "pong 7"]
+    assert run.stdout.splitlines()[-1].startswith("=== ") and "Traceback" not in run.stderr
+
+
+def test_nboard_bad_options_are_one_line(capsys):
+    for argv, expected in ((["--budget", "2k", "--sim", "icarus", "--port", "loop://"], "choose one"),
+                           (["--budget", "2k", "--timeout", "5"], "--timeout needs --port"),
+                           (["--budget", "2k", "--contexts", "2", "--port", "loop://"], "golden backend"),
+                           (["--budget", "2k", "--port", "/dev/gamechip-no-such-port"], "cannot open the port")):
+        assert main(["nboard", *argv]) == 2
+        err = capsys.readouterr().err
+        assert expected in err and len(err.strip().splitlines()) == 1, err
+
+
+# --- GGF and OBF ----------------------------------------------------------------------------------
+
+def test_ggf_written_is_read_back_with_passes_evals_and_escapes():
+    board = parse_board("X" + "O" * 55 + "-XXXXXX-" + " O")
+    text = format_ggf([None, 56], "a]b", "c\\d", start=board, comment="end; of ;) game")
+    game = parse_ggf(text)
+    assert game.black_name == "a]b" and game.white_name == "c\\d" and game.tags["GC"] == "end; of ;) game"
+    assert [m.text for m in game.moves] == ["PA", "A8"] and game.start == board
+    assert parse_ggf_games(text + "\n" + text)[1].final == game.final
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(;GM[Othello]B[F5]", "has no end ';)'"),
+    ("nonsense", "expected '(;' at character 1"),
+    ("(;GM[chess];)", "is not Othello"),
+    ("(;B[F5]B[D6];)", "move 2: B[D6] but white is to move"),
+    ("(;B[PA];)", "black passes with a legal move"),
+    ("(;BO[8 --- *];)", "needs 64 squares"),
+    ("(;B[F5/x];)", "is not a number"),
+])
+def test_malformed_ggf_is_one_line(text, expected):
+    with pytest.raises(GgfError) as error:
+        parse_ggf(text)
+    assert expected in str(error.value) and "\n" not in str(error.value)
+
+
+def test_obf_positions_are_read():
+    position = parse_obf("---------------------------OX------XO--------------------------- X; C4:+2; % start")
+    assert position == start_position()
+    with pytest.raises(GgfError, match="OBF: expected 64 squares"):
+        parse_obf("XO X;")
+
+
+@pytest.mark.parametrize("form", ["ggf", "obf"])
+def test_show_takes_a_ggf_game_or_an_obf_position_as_its_board(form, capsys, tmp_path):
+    after = position_after("f5d6c3")
+    text = format_ggf(squares("f5d6c3")) if form == "ggf" else after.text() + ";"
+    assert main(["show", "--board", text]) == 0
+    shown = capsys.readouterr().out
+    path = tmp_path / f"game.{form}"
+    path.write_text(text + "\n")
+    assert main(["show", "--board", str(path)]) == 0
+    assert capsys.readouterr().out == shown
+    assert f"X {popcount(after.black)}, O {popcount(after.white)}" in shown
+
+
+def test_show_with_a_malformed_ggf_is_one_line_and_status_2(capsys):
+    assert main(["show", "--board", "(;GM[Othello]B[A1];)"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gamechip show: error: GGF game 1, move 1: black's move A1 is not legal")
+    assert len(err.strip().splitlines()) == 1
+
+
+# --- matches --------------------------------------------------------------------------------------
+
+def replayed(path):
+    """The record at ``path`` replayed by the rules (parse_ggf checks every move): the game."""
+    return parse_ggf(path.read_text())
+
+
+def test_elo_and_sprt():
+    assert elo(0.5) == 0 and round(elo(0.75), 1) == 190.8 and elo(1.0) == math.inf
+    records = [{"black": "a", "white": "b", "winner": w} for w in ["black"] * 90 + ["white"] * 30]
+    stats = pair_stats(records, "a", "b")
+    assert (stats["wins"], stats["losses"], stats["score"]) == (90, 30, 0.75)
+    assert stats["elo_low"] < stats["elo"] < stats["elo_high"]
+    assert sprt(stats, 0, 50)[3] == "H1 accepted" and sprt(stats, 250, 400)[3] == "H0 accepted"
+    assert sprt(pair_stats(records[:4], "a", "b"), 0, 50)[3] is None   # too few games to decide
+
+
+def test_a_short_match_against_a_small_engine_writes_legal_records_and_resumes(capsys, tmp_path):
+    openings = tmp_path / "openings.txt"
+    openings.write_text("# one opening\nf5d6c3  # with a comment\n")
+    out = tmp_path / "match"
+    argv = ["match", "--engine", f"gc={GAMECHIP}", "--engine", f"greedy={ENGINE} greedy", "--openings",
+            str(openings), "--out", str(out), "--jobs", "2", "--depth", "3"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "Score of gc vs greedy: " in printed and "Elo difference: " in printed
+    results = json.loads((out / "results.json").read_text())
+    assert [p["games"] for p in results["pairs"]] == [2]
+    records = sorted(out.glob("*.ggf"))
+    assert [r.name for r in records] == ["gc-vs-greedy-opening001.ggf", "greedy-vs-gc-opening001.ggf"]
+    for path in records:
+        game = replayed(path)
+        final = game.final
+        assert game_over(final) and game.tags["GC"] == "end of game"
+        assert float(game.tags["RE"]) == popcount(final.black) - popcount(final.white)
+        assert [m.text for m in game.moves[:3]] == ["F5", "D6", "C3"]
+    records[0].unlink()
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "2 games (1 kept from the records" in err and "[1/1]" in err
+    assert json.loads((out / "results.json").read_text())["pairs"][0]["games"] == 2
+
+
+def test_an_engine_that_crashes_hangs_or_plays_illegally_loses_its_game_and_the_match_goes_on(capsys, tmp_path):
+    openings = tmp_path / "openings.txt"
+    openings.write_text("f5d6c3\n")
+    out = tmp_path / "match"
+    assert main(["match", "--engine", f"rnd={ENGINE} random 5", "--engine", f"crash={ENGINE} crash",
+                 "--engine", f"hang={ENGINE} hang", "--engine", f"bad={ENGINE} illegal", "--openings", str(openings),
+                 "--out", str(out), "--jobs", "2", "--time", "0.5", "--games", "1"]) == 0
+    games = {(g["black"], g["white"]): g for g in json.loads((out / "results.json").read_text())["games"]}
+    assert len(games) == 6
+    reasons = {
+        ("rnd", "crash"): "crash crashed (exit status 7); its last words: the crashing engine gives up",
+        ("rnd", "hang"): "hang answered nothing to go (move 4) within 0.5 s",
+        ("rnd", "bad"): "bad answered an illegal move 'A1': white's move A1 is not legal",
+    }
+    for pair, reason in reasons.items():
+        game = games[pair]
+        assert game["winner"] == "black" and game["reason"].startswith(reason), game
+        record = replayed(out / game["record"])
+        assert record.tags["RE"] == "+64:r" and record.tags["GC"].startswith(reason)
+    # after the three-move opening white moves first: hang, as white, hangs before crash is asked
+    assert games[("crash", "hang")]["winner"] == "black"
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--engine", "a=x"], "a match needs two --engine NAME=COMMAND at least"),
+    (["--engine", "a=x", "--engine", "nameless"], "--engine takes NAME=COMMAND, got 'nameless'"),
+    (["--engine", "a=x", "--engine", "a=y"], "two engines are named 'a'"),
+    (["--engine", "a=x", "--engine", "b=y", "--sprt", "5", "0"], "--sprt needs elo0 < elo1"),
+    (["--engine", "a=x", "--engine", "b=y", "--openings", "/no/such/file"], "cannot read the openings"),
+])
+def test_match_bad_input_is_one_line_and_status_2(argv, expected, capsys, tmp_path):
+    assert main(["match", *argv, "--out", str(tmp_path / "m")]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_match_with_an_illegal_opening_or_an_engine_that_cannot_start(capsys, tmp_path):
+    openings = tmp_path / "openings.txt"
+    openings.write_text("f5d6c3\nf5a1\n")
+    assert main(["match", "--engine", "a=x", "--engine", "b=y", "--openings", str(openings)]) == 2
+    assert "openings.txt:2: not an opening: white's move A1 is not legal" in capsys.readouterr().err
+    assert main(["match", "--engine", f"rnd={ENGINE} random", "--engine", "none=/no/such/engine",
+                 "--out", str(tmp_path / "m")]) == 3
+    err = capsys.readouterr().err
+    assert "gamechip match: none did not start" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_shipped_openings_are_legal_distinct_and_say_how_they_were_made():
+    from golden.contest.balanced_openings import OPENINGS_FILE
+    from gamechip.games.match import read_openings
+
+    openings = read_openings()
+    assert len(openings) >= 40
+    assert "python -m golden.contest.balanced_openings" in OPENINGS_FILE.read_text()
+    assert len({tuple(moves) for _, moves in openings}) == len(openings)
