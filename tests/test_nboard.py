@@ -270,3 +270,26 @@ def test_the_shipped_openings_are_legal_distinct_and_say_how_they_were_made():
     assert len(openings) >= 40
     assert "python -m golden.contest.balanced_openings" in OPENINGS_FILE.read_text()
     assert len({tuple(moves) for _, moves in openings}) == len(openings)
+
+
+# --- GGF records of play and tournament -------------------------------------------------------------
+
+def test_play_writes_a_ggf_record_beside_its_record(capsys, tmp_path):
+    record = tmp_path / "game.txt"
+    assert main(["play", "--budget", "300", "--level", "1", "--color", "white", "--record", str(record)]) == 0
+    assert f"(GGF: {tmp_path / 'game.ggf'})" in capsys.readouterr().out
+    game = replayed(tmp_path / "game.ggf")
+    moves, score = record.read_text().splitlines()[:2]
+    assert "".join(m.text.lower() for m in game.moves if m.square is not None) == moves
+    assert score == f"black {popcount(game.final.black)} white {popcount(game.final.white)}"
+    assert game.white_name == "processor (budget 300)" and game.black_name == "reference level 1"
+    assert game_over(game.final) and game.tags["GC"] == "end of game"
+
+
+def test_tournament_writes_a_ggf_record_of_every_game(capsys, tmp_path):
+    assert main(["tournament", "--budget", "300", "--levels", "1", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    played = {g["processor_color"]: g for g in json.loads((tmp_path / "games.json").read_text())}
+    for color in ("black", "white"):
+        game = replayed(tmp_path / "games" / f"level1-processor-{color}.ggf")
+        assert "".join(m.text.lower() for m in game.moves if m.square is not None) == played[color]["record"]

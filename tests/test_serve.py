@@ -27,7 +27,8 @@ from gamechip.games.port import TerminalPlayer
 from golden.board import parse_board, square_name, start_position
 from golden.contest.referee import YOU_LOST, YOU_WON, PlayerEndpoint
 from tb.sim.socket_link import refuse
-from golden.othello import legal_moves
+from golden.contest.ggf import parse_ggf
+from golden.othello import game_over, legal_moves
 from golden.processor import GoldenProcessor
 from rtl.designs import PROCESSOR_DEPTH_LIMIT
 
@@ -106,6 +107,9 @@ def test_play_port_checks_every_reply_of_a_whole_game(color, capsys, tmp_path):
     moves, score = record.splitlines()[:2]
     assert re.fullmatch(r"([a-h][1-8])+", moves) and re.fullmatch(r"black \d+ white \d+", score)
     assert f"board: {color} on socket://" in record and "result: black" in record
+    game = parse_ggf((tmp_path / "record.ggf").read_text())   # the GGF record beside it, replayed by the rules
+    assert "".join(m.text.lower() for m in game.moves if m.square is not None) == moves
+    assert game_over(game.final) and (game.black_name if color == "black" else game.white_name).startswith("board on")
 
 
 def test_play_port_stops_at_a_reply_that_differs_naming_the_position_and_both_moves(capsys, tmp_path):
@@ -203,9 +207,11 @@ def test_play_port_human_names_the_humans_colour_and_the_record_names_both_sides
     assert "the board on socket://" in err and "plays black" in err and "human at the terminal (white)" in err
     assert re.search(r"^board \(black\) plays [A-H][1-8]", out, re.M), out
     assert "gamechip play: the human left (end of input)" in err and "interrupted" not in err
-    records = list((tmp_path / "runs").iterdir())
+    records = list((tmp_path / "runs").glob("*.txt"))
     assert len(records) == 1 and records[0].name.endswith(f"-budget{BUDGET}-board-black-vs-human-white.txt")
     assert "stopped: the human left (end of input)" in records[0].read_text()
+    game = parse_ggf(records[0].with_suffix(".ggf").read_text())
+    assert game.tags["GC"] == "stopped: the human left (end of input)" and len(game.moves) == 1 and "RE" not in game.tags
 
 
 def test_play_port_human_black_plays_its_moves_then_leaves(capsys, tmp_path, monkeypatch):

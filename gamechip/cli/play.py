@@ -78,7 +78,7 @@ def play_arguments(parser):
 
 
 def run_play(args):
-    from gamechip.games.play import default_record, golden_game, print_move, write_record
+    from gamechip.games.play import default_record, ggf_path, golden_game, print_move, write_record
 
     if args.port:
         return run_port_game(args)
@@ -114,13 +114,13 @@ def run_play(args):
           f"{game['reason']}")
     print(f"game record: {game['record']}")
     print(f"mean search depth of the processor: {game['mean_depth']}")
-    print(f"record written to {path}")
+    print(f"record written to {path} (GGF: {ggf_path(path)})")
     return 0
 
 
 def run_port_game(args):
     """``play --port``: the board against the reference player or a human (gamechip/games/port.py)."""
-    from gamechip.games.play import port_record, print_move
+    from gamechip.games.play import ggf_path, port_record, print_move
     from gamechip.games.port import (DEFAULT_BAUD, DEFAULT_TIMEOUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_PROTOCOL,
                                      PortGame, PortUnavailable, TerminalPlayer, open_port)
     from golden.contest.reference import ReferencePlayer
@@ -159,7 +159,8 @@ def run_port_game(args):
         return status
     record.parent.mkdir(parents=True, exist_ok=True)
     record.write_text(text)
-    print(f"record written to {record}", file=sys.stderr if status else sys.stdout)
+    ggf_path(record).write_text(game.ggf + "\n")
+    print(f"record written to {record} (GGF: {ggf_path(record)})", file=sys.stderr if status else sys.stdout)
     return status
 
 

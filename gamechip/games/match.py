@@ -32,7 +32,7 @@ from pathlib import Path
 
 from golden.board import BoardError, parse_game_record, popcount
 from golden.contest.balanced_openings import OPENINGS_FILE
-from golden.contest.ggf import GgfError, GgfMove, apply_move, format_ggf, parse_ggf, result_text
+from golden.contest.ggf import GgfError, GgfMove, apply_move, forfeit_result, format_ggf, parse_ggf, result_text
 from golden.othello import game_over, legal_moves, play, pass_move
 from golden.board import start_position
 
@@ -41,7 +41,6 @@ DEFAULT_MOVE_SECONDS = 60.0
 START_SECONDS = 60.0   # an engine's start (nboard 2, set depth, ping) may take this long
 QUIT_SECONDS = 0.5     # after quit, an engine still running is killed (with its process group)
 SPRT_ALPHA = SPRT_BETA = 0.05
-FORFEIT = ":r"
 EXIT_BROKEN_ENGINE = 3
 
 
@@ -234,7 +233,7 @@ def game_record(black, white, moves, position, failure):
     if failure:
         loser, reason = failure
         winner = "white" if loser == "X" else "black"
-        result = "+64" + FORFEIT if winner == "black" else "-64" + FORFEIT
+        result = forfeit_result("X" if winner == "black" else "O")
     else:
         reason = "end of game"
         winner = "black" if black_discs > white_discs else "white" if white_discs > black_discs else None

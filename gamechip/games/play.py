@@ -70,7 +70,8 @@ def port_record(board_color, opponent, budget):
 
 
 def write_record(game, path):
-    """First line the moves, second line ``black N white M``, then the rest of the story."""
+    """First line the moves, second line ``black N white M``, then the rest of the story; the
+    game as GGF beside it (the same name, ``.ggf``)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = [game["record"], f"black {game['black']} white {game['white']}",
@@ -78,7 +79,35 @@ def write_record(game, path):
              f"{contexts_text(game.get('contexts', 1))}, {game['simulator']}; reference level {game['level']}",
              f"mean search depth of the processor: {game['mean_depth']}"]
     path.write_text("\n".join(lines) + "\n\n" + game["results_text"])
+    ggf_path(path).write_text(game_ggf(game) + "\n")
     return path
+
+
+def ggf_path(path):
+    """Where the GGF record of a game recorded at ``path`` goes."""
+    return Path(path).with_suffix(".ggf")
+
+
+def game_ggf(game, place="gamechip play"):
+    """A tournament or play game dict (golden.contest.games.result_dict) as a GGF record."""
+    processor = f"processor (budget {game['budget']})"
+    reference = f"reference level {game['level']}"
+    black, white = (processor, reference) if game["processor_color"] == "black" else (reference, processor)
+    return plies_ggf([p["move"] for p in game["plies"]], black, white, game["reason"], game.get("invalid_by"),
+                     game.get("detail", ""), place)
+
+
+def plies_ggf(moves, black, white, reason=None, invalid_by=None, detail="", place="gamechip"):
+    """GGF of a refereed game: ``moves`` as squares or names, None a pass; a game lost by an
+    invalid move (``invalid_by`` 'X'/'O') is a forfeit, the reason in the game comment."""
+    from golden.board import parse_square
+    from golden.contest.ggf import forfeit_result, format_ggf
+
+    squares = [parse_square(m) if isinstance(m, str) else m for m in moves]
+    result = forfeit_result("O" if invalid_by == "X" else "X") if invalid_by else None
+    comment = f"{reason} by {'black' if invalid_by == 'X' else 'white'}: {detail}" if invalid_by else reason or ""
+    return format_ggf(squares, black, white, result=result, comment=comment, place=place,
+                      date=time.strftime("%Y-%m-%d %H:%M:%S %Z"))
 
 
 # --- tournament -------------------------------------------------------------------------------
@@ -426,6 +455,11 @@ def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="proce
     depths = [g["mean_depth"] for g in games if g["mean_depth"] is not None]
     if depths:
         lines += ["", f"Mean search depth of the processor: {sum(depths) / len(depths):.2f}"]
+    for game in games:   # each game's GGF record, written once
+        ggf = out_dir / "games" / f"level{game['level']}-processor-{game['processor_color']}.ggf"
+        if "plies" in game and not ggf.exists():
+            ggf.parent.mkdir(exist_ok=True)
+            ggf.write_text(game_ggf(game, "gamechip tournament") + "\n")
     markdown = out_dir / "tournament.md"
     table = io.StringIO()
     writer = csv.writer(table)

@@ -252,6 +252,7 @@ class PortGame:
         other = Transcript(PlayerEndpoint(opponent), "O" if char == "X" else "X", self.transcript)
         self.black, self.white = (board, other) if char == "X" else (other, board)
         self.position = None
+        self.ggf = None   # the game as GGF, once run() is over (None: the game never started)
         self.started = time.perf_counter()
 
     def run(self, on_move):
@@ -273,6 +274,7 @@ class PortGame:
         finally:
             self.golden.close()
         text = self.header(result.format_record(), result.black_discs, result.white_discs) + result.results_text()
+        self.ggf = self.ggf_text(result.reason, result.invalid_by, result.detail)
         if self.board.failure:
             kind, why = self.board.failure
             return EXIT_PROTOCOL, f"{kind}: {why}", text
@@ -287,7 +289,17 @@ class PortGame:
                           f"every reply checked against the golden processor; opponent: {self.opponent_name}",
                           f"{timing}; game {time.perf_counter() - self.started:.1f} s", ""]) + "\n"
 
+    def ggf_text(self, reason, invalid_by=None, detail=""):
+        """The game so far as GGF (gamechip.games.play.plies_ggf), the board and its opponent named."""
+        from gamechip.games.play import plies_ggf
+
+        board = f"board on {self.port.name} (budget {self.budget})"
+        black, white = (board, self.opponent_name) if self.board_color == "black" else (self.opponent_name, board)
+        return plies_ggf([move for _, move, _ in self.plies], black, white, reason, invalid_by, detail,
+                         "gamechip play --port")
+
     def stopped_record(self, why):
+        self.ggf = self.ggf_text(f"stopped: {why}")
         moves = [move for _, move, _ in self.plies if move is not None]
         position = self.position
         black, white = (popcount(position.black), popcount(position.white)) if position else (2, 2)

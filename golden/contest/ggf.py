@@ -255,6 +255,14 @@ def parse_game_body(body: str, number: int) -> GgfGame:
     return game
 
 
+FORFEIT = ":r"   # the RE suffix of a game lost by forfeit (an invalid move, a crash, no answer in time)
+
+
+def forfeit_result(winner: str) -> str:
+    """The ``RE`` value of a game that ``winner`` ('X' or 'O') won by forfeit: all 64 discs."""
+    return ("+64" if winner == BLACK_CHAR else "-64") + FORFEIT
+
+
 def result_text(black: int, white: int, suffix: str = "") -> str:
     """The ``RE`` value: black's discs minus white's, signed (``+12``, ``-4``, ``0``), and an
     optional suffix (``:r``, ``:t``)."""
