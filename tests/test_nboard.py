@@ -293,3 +293,15 @@ def test_tournament_writes_a_ggf_record_of_every_game(capsys, tmp_path):
     for color in ("black", "white"):
         game = replayed(tmp_path / "games" / f"level1-processor-{color}.ggf")
         assert "".join(m.text.lower() for m in game.moves if m.square is not None) == played[color]["record"]
+
+
+def test_a_served_games_moves_are_rebuilt_from_its_messages():
+    from golden.contest.referee import moves_of_exchanges
+
+    # the processor white: F5 from the client, its replies; then a message that is no move ends it
+    assert moves_of_exchanges([("F5", "D6"), ("C3", "D3"), ("ZZ", "C4")]) == squares("f5d6c3d3")
+    # the processor black; an illegal reply ends the game there
+    assert moves_of_exchanges([("YY", "F5"), ("D6", "A1"), ("C3", "D3")]) == squares("f5d6")
+    # a pass by the client (RR) and the processor's VV at the end of the game
+    board_full = moves_of_exchanges([("YY", "F5"), ("RR", "VV")])
+    assert board_full == squares("f5")   # RR with a legal move for white: not a pass, the game stops

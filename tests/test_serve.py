@@ -311,7 +311,7 @@ def test_serve_survives_bad_clients_and_plays_whole_games_checked(capsys, tmp_pa
     """Through one server: a client that disconnects mid-game, a second client while it plays,
     garbage, then a whole game of each colour through play --port with every reply checked; Ctrl-C
     ends the server with one line."""
-    server = Server()
+    server = Server("--records", str(tmp_path / "served"))
     try:
         golden = PlayerEndpoint(GoldenProcessor(BUDGET, PROCESSOR_DEPTH_LIMIT))
         first = server.connect()
@@ -340,6 +340,9 @@ def test_serve_survives_bad_clients_and_plays_whole_games_checked(capsys, tmp_pa
             assert "final score: black" in out and "(end of game)" in out
             assert f"board: {color} on {server.url}" in record
             server.wait_for(rf"game {game}: over: the client disconnected; \d\d replies")
+            served = parse_ggf(Path(server.wait_for(rf"game {game}: record: (\S+)").group(1)).read_text())
+            assert "".join(m.text.lower() for m in served.moves if m.square is not None) == record.splitlines()[0]
+            assert game_over(served.final)
     finally:
         server.stop()
     assert server.process.returncode == 130

@@ -2,9 +2,10 @@
 ``gamechip play --port socket://HOST:PORT``."""
 
 import sys
+import time
 
 from gamechip.cli.arguments import cycles, natural
-from gamechip.cli.common import UsageError, announce_rtl, check_sim
+from gamechip.cli.common import UsageError, announce_rtl, check_sim, output_dir
 
 SERVE_SIMULATORS = ("verilator", "icarus")
 
@@ -27,6 +28,8 @@ def serve_arguments(parser):
     parser.add_argument("--budget", type=cycles, default=None,
                         help="the processor's cycles per move (the budget input port; default: the regression's, "
                              "rtl/designs.py PROCESSOR_BUDGET); play --port takes the same --budget")
+    parser.add_argument("--records", metavar="DIR",
+                        help="folder for each game's GGF record, game-NNN.ggf (default: a new folder under runs/)")
     parser.add_argument("--games", type=natural, default=0,
                         help="stop after this many games (a client's connection is one game; default 0: serve "
                              "until Ctrl-C)")
@@ -41,9 +44,11 @@ def run_serve(args):
     problem = check_listen(host, port)
     if problem:
         raise UsageError(problem)
+    records = output_dir(args.records or f"runs/serve-{time.strftime('%Y%m%d-%H%M%S')}", "--records")
     announce_rtl()
     try:
-        return serve(args.sim, host, port, PROCESSOR_BUDGET if args.budget is None else args.budget, args.games)
+        return serve(args.sim, host, port, PROCESSOR_BUDGET if args.budget is None else args.budget, args.games,
+                     records=records)
     except ServeError as error:
         print(f"gamechip serve: FAIL: {error}", file=sys.stderr)
         return 1

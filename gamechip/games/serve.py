@@ -13,11 +13,12 @@ processor once for both; from it the optimised model. Its progress lines (tb/sim
 import logging
 import socket
 import sys
+from pathlib import Path
 
 from rtl.designs import PROCESSOR_DIVISOR
 from tb.host import runner
 from tb.host.processor_bench import OPTIMISED_FROM_BUDGET
-from tb.sim.socket_link import SERVE_GAMES, SERVE_LINE, SERVE_LISTEN
+from tb.sim.socket_link import SERVE_GAMES, SERVE_LINE, SERVE_LISTEN, SERVE_RECORDS
 
 DESIGN = "processor"
 BENCH = "tb.sim.uart_bridge"
@@ -53,10 +54,13 @@ class _Relay(logging.Handler):
             print("serve: " + text[text.index(SERVE_LINE) + len(SERVE_LINE):], file=sys.stderr, flush=True)
 
 
-def serve(sim, host, port, budget, games=0, rtl_root=None):
+def serve(sim, host, port, budget, games=0, rtl_root=None, records=None):
     """Run the server until ``games`` games are over (0: until interrupted); 0 when they were,
-    ServeError when the simulation could not start or broke."""
+    ServeError when the simulation could not start or broke. ``records``: the folder of each
+    game's GGF record."""
     env = {SERVE_LISTEN: f"{host}:{port}", "GAMECHIP_PROC_BUDGET": str(budget), SERVE_GAMES: str(games)}
+    if records:
+        env[SERVE_RECORDS] = str(Path(records).resolve())
     optimised = budget >= OPTIMISED_FROM_BUDGET
     build = "the optimised build" if optimised else "the regression's build"
     first = "; a first Verilator build takes 1-3 minutes" if sim == "verilator" else ""

@@ -366,3 +366,34 @@ def _last_word(game: _Game, color: str, message: str) -> GameResult:
     except ProtocolError as err:
         detail = str(err)
     return game.forfeit(color, detail)
+
+
+def moves_of_exchanges(exchanges: list[tuple[str, str]]) -> list[Optional[int]]:
+    """The game a player took part in, from its (message received, reply sent) pairs as a
+    server on the player's side sees them: every move of both sides (None a pass), up to the
+    first message or reply that is no legal move, or the end of the game."""
+    position, moves = start_position(SIZE), []
+
+    def apply(text: str) -> bool:
+        nonlocal position
+        try:
+            move = None if text in (PASS, OPPONENT_PASSED) else decode_move(text)
+        except ProtocolError:
+            return False
+        if move is None:
+            if legal_moves(position.own, position.opp, SIZE):
+                return False
+            position = pass_move(position)
+        elif flips(position.own, position.opp, move, SIZE):
+            position = play(position, move)
+        else:
+            return False
+        moves.append(move)
+        return True
+
+    for message, reply in exchanges:
+        if message != YOU_ARE_BLACK and not apply(message):
+            break
+        if game_over(position) or not apply(reply):
+            break
+    return moves

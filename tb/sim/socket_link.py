@@ -20,6 +20,7 @@ BUSY_LINE = SERVE_LINE + "busy: "
 # the simulation's settings (environment): the address, and how many games before it stops (0: never)
 SERVE_LISTEN = "GAMECHIP_SERVE_LISTEN"
 SERVE_GAMES = "GAMECHIP_SERVE_GAMES"
+SERVE_RECORDS = "GAMECHIP_SERVE_RECORDS"   # where each game's GGF record goes
 # what a referee sends (docs/spec.md §8): files, ranks and the code letters of YY RR II XX
 REFEREE_BYTES = frozenset(b"ABCDEFGH12345678YRIX")
 # typed at a terminal (nc): passed on to rx, where the processor drops them as it drops any noise

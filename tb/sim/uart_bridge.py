@@ -15,11 +15,13 @@ of a frame); while it waits for the client, the bridge blocks on the socket and 
 with it, so an idle server takes no CPU.
 
 Settings (environment): GAMECHIP_SERVE_LISTEN ``host:port``, GAMECHIP_PROC_BUDGET (the per-move
-cycle budget port), GAMECHIP_SERVE_GAMES (stop after that many games; 0: never).
+cycle budget port), GAMECHIP_SERVE_GAMES (stop after that many games; 0: never),
+GAMECHIP_SERVE_RECORDS (a folder: each game's GGF record, game-NNN.ggf, rebuilt from its messages).
 """
 
 import os
 import time
+from pathlib import Path
 
 import cocotb
 from cocotb.simtime import get_sim_time
@@ -28,8 +30,10 @@ from cocotb.triggers import Event, FallingEdge, First, RisingEdge, Timer
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_DIVISOR
 from tb.host.hdl_text import HALF_PERIOD_NS
 from tb.sim.batch import start_clock
-from tb.sim.socket_link import (DISCONNECTED, SERVE_GAMES, SERVE_LISTEN, Listener, is_garbage, printable,
-                                serve_line)
+from golden.contest.ggf import format_ggf
+from golden.contest.referee import YOU_ARE_BLACK, moves_of_exchanges
+from tb.sim.socket_link import (DISCONNECTED, SERVE_GAMES, SERVE_LISTEN, SERVE_RECORDS, SPACING_BYTES, Listener,
+                                is_garbage, printable, serve_line)
 
 CLOCK_NS = 2 * HALF_PERIOD_NS
 BIT_NS = PROCESSOR_DIVISOR * CLOCK_NS
@@ -107,6 +111,7 @@ class GameLog:
         self.dut, self.number, self.client = dut, number, client
         self.message, self.reply = bytearray(), bytearray()
         self.replies = 0
+        self.exchanges = []   # (the client's message, the processor's reply), for the game's record
         self.sent_at = self.started = time.perf_counter()
         self.sim_started = get_sim_time("ns")
 
@@ -123,10 +128,26 @@ class GameLog:
         self.reply.append(byte)
         if len(self.reply) == 2:
             self.replies += 1
+            self.exchanges.append(("".join(chr(b) for b in self.message if b not in SPACING_BYTES),
+                                   self.reply.decode("latin-1")))
             self.line(f"{printable(self.message) or '(nothing)'} -> {printable(self.reply)} ({status(self.dut)}; "
                       f"{time.perf_counter() - self.sent_at:.2f} s)")
             self.message.clear()
             self.reply.clear()
+
+    def write_record(self, folder, budget):
+        """The game as GGF in ``folder`` (game-NNN.ggf); its path, or None when no reply was made."""
+        if not self.exchanges:
+            return None
+        moves = moves_of_exchanges(self.exchanges)
+        processor = f"processor (gamechip serve, budget {budget})"
+        black, white = ((processor, f"client {self.client.name}") if self.exchanges[0][0] == YOU_ARE_BLACK else
+                        (f"client {self.client.name}", processor))
+        path = Path(folder) / f"game-{self.number:03d}.ggf"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(format_ggf(moves, black, white, place="gamechip serve",
+                                   date=time.strftime("%Y-%m-%d %H:%M:%S %Z")) + "\n")
+        return path
 
     def summary(self):
         cycles = round((get_sim_time("ns") - self.sim_started) / CLOCK_NS)
@@ -173,6 +194,7 @@ async def serve(dut):
     host, _, port = os.environ[SERVE_LISTEN].rpartition(":")
     budget = int(os.environ.get("GAMECHIP_PROC_BUDGET", PROCESSOR_BUDGET))
     games = int(os.environ.get(SERVE_GAMES, "0"))
+    records = os.environ.get(SERVE_RECORDS)
     dut.budget.value = budget
     dut.rx.value = 1
     dut.rst.value = 1
@@ -193,4 +215,7 @@ async def serve(dut):
         pins.stop()
         listener.release(client)
         log.line(f"over: {why}; {log.summary()}")
+        record = log.write_record(records, budget) if records else None
+        if record:
+            log.line(f"record: {record}")
     serve_line(f"served {number} game{'' if number == 1 else 's'}")
