@@ -92,6 +92,17 @@ parallel: setup
 TABLE_BUDGET  ?= 3.2M
 TABLE_JOBS    ?= 2
 TABLE_CLUSTER ?=
+# The processor (golden, BUDGETS cycles a move) against the user's Zebra binary at LEVELS, over the
+# first OPENINGS of the shipped opening set with both colours: runs/zebra-table/table.md (docs/nboard.md).
+ZEBRA ?=
+LEVELS ?= 1-10
+BUDGETS ?= 3.2M
+OPENINGS ?= 4
+.PHONY: zebra-table
+zebra-table: setup
+	@test -n "$(ZEBRA)" || { echo "make zebra-table: give the zebra binary: make zebra-table ZEBRA=/path/to/zebra (docs/nboard.md)"; exit 2; }
+	$(VENV)/bin/python -m gamechip.games.zebra_table --zebra $(ZEBRA) --levels $(LEVELS) --budgets $(BUDGETS) --openings $(OPENINGS)
+
 tables: setup
 	$(GAMECHIP) tournament --budget $(TABLE_BUDGET) --sim verilator --mode engine \
 		$(if $(TABLE_CLUSTER),--cluster $(TABLE_CLUSTER),--jobs $(TABLE_JOBS)) --out runs/table-$(TABLE_BUDGET) --resume
