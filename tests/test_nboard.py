@@ -286,6 +286,7 @@ def test_play_writes_a_ggf_record_beside_its_record(capsys, tmp_path):
     assert game_over(game.final) and game.tags["GC"] == "end of game"
 
 
+@pytest.mark.full   # a few seconds of worker processes; play's GGF test stands for it by default
 def test_tournament_writes_a_ggf_record_of_every_game(capsys, tmp_path):
     assert main(["tournament", "--budget", "300", "--levels", "1", "--jobs", "1", "--out", str(tmp_path)]) == 0
     capsys.readouterr()
@@ -305,3 +306,56 @@ def test_a_served_games_moves_are_rebuilt_from_its_messages():
     # a pass by the client (RR) and the processor's VV at the end of the game
     board_full = moves_of_exchanges([("YY", "F5"), ("RR", "VV")])
     assert board_full == squares("f5")   # RR with a legal move for white: not a pass, the game stops
+
+
+def test_replay_of_a_ggf_record_replays_every_move_and_a_bad_one_is_one_line(capsys, tmp_path):
+    good, bad = tmp_path / "game.ggf", tmp_path / "bad.ggf"
+    good.write_text(format_ggf(squares("f5d6c3"), "a", "b", comment="so far") + "\n")
+    bad.write_text("(;GM[Othello]B[F5]W[F6]B[A1];)\n")
+    assert main(["replay", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "1. black plays F5" in out and "3. black plays C3" in out and "; so far" in out
+    after = position_after("f5d6c3")
+    assert f"final: black {popcount(after.black)} white {popcount(after.white)}" in out
+    assert main(["replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err == "gamechip replay: error: GGF game 1, move 3: black's move A1 is not legal (legal: " + \
+        err.split("(legal: ")[1] and len(err.splitlines()) == 1
+
+
+@pytest.mark.full
+def test_nboard_on_a_simulated_engine_checks_every_node_of_its_search(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "gamechip", "nboard", "--budget", "3000", "--sim", "icarus",
+                          "--cases", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=1800,
+                         input="nboard 2\nset depth 3\nset game (;GM[Othello]B[F5]W[D6]B[C3]W[F4];)\ngo\n")
+    assert run.returncode == 0, run.stderr
+    expected = search_events(position_after("f5d6c3f4"), 3, 3000)
+    assert run.stdout.splitlines()[-1].startswith(f"=== {expected.best_text}/{expected.value}/")
+    assert (tmp_path / "search-001.json").exists()
+
+
+@pytest.mark.full   # 5-8 s of engine processes; the short match's resume from its records stands for it
+def test_ctrl_c_stops_a_match_keeping_its_finished_games_and_it_resumes(tmp_path):
+    import signal
+    import time
+
+    openings = tmp_path / "openings.txt"
+    openings.write_text("f5d6c3\n")
+    out = tmp_path / "match"
+    argv = [sys.executable, "-m", "gamechip", "match", "--engine", f"rnd={ENGINE} random", "--engine",
+            f"grd={ENGINE} greedy", "--engine", f"hang={ENGINE} hang", "--openings", str(openings), "--games", "1",
+            "--jobs", "1", "--out", str(out)]
+    process = subprocess.Popen(argv + ["--time", "60"], cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + 60
+    while not (out / "rnd-vs-grd-opening001.ggf").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)   # the next game, against the hanging engine, is on
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert f"match interrupted: 1 games kept in {out}; run the same command with --out {out} to resume" in err
+    assert "Traceback" not in err and sorted(p.name for p in out.glob("*.ggf")) == ["rnd-vs-grd-opening001.ggf"]
+    resumed = subprocess.run(argv + ["--time", "0.5"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0 and "3 games (1 kept from the records" in resumed.stderr, resumed.stderr
+    assert len(json.loads((out / "results.json").read_text())["games"]) == 3

@@ -234,6 +234,37 @@ def _replay_search(args, record, root):
     return 0 if outcome.passed else 1
 
 
+def replay_game_record(args):
+    """``gamechip replay GAME.ggf``: every move replayed by the rules and drawn, then the result
+    (an OBF position is drawn); a record that is no legal game is a BoardError (one line, 2)."""
+    from golden.board import draw, popcount
+    from golden.contest.ggf import parse_any_board, parse_ggf_games
+
+    if args.waves:
+        raise UsageError("--waves replays a case file on a simulator: a game record has no waveform")
+    try:
+        text = Path(args.case).read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {args.case}: {error}")
+    if args.case.lower().endswith(".obf"):
+        for line in (line for line in text.splitlines() if line.split("%", 1)[0].strip()):
+            print(draw(parse_any_board(line)))
+        return 0
+    for number, game in enumerate(parse_ggf_games(text), 1):
+        print(f"game {number}: {game.black_name or 'black'} (black) - {game.white_name or 'white'} (white)"
+              f"{', from ' + game.start.text() if not game.from_standard_start() else ''}")
+        positions = game.positions()
+        for index, (move, position) in enumerate(zip(game.moves, positions[1:]), 1):
+            what = "passes" if move.square is None else f"plays {move.text}"
+            print(f"{index}. {'black' if move.color == 'X' else 'white'} {what}")
+            print(draw(position))
+        final = positions[-1]
+        result = game.tags.get("RE", "?")
+        print(f"final: black {popcount(final.black)} white {popcount(final.white)}; RE[{result}]"
+              f"{'; ' + game.tags['GC'] if game.tags.get('GC') else ''}")
+    return 0
+
+
 def _failure_report(outcome, waves):
     """What a replay that failed again prints first: the bench's report (less its advice to add
     --waves when the replay has them), else the end of the simulator's log."""
@@ -244,13 +275,16 @@ def _failure_report(outcome, waves):
 
 
 def replay_arguments(parser):
-    parser.add_argument("case", help="case file (JSON) named in a failure report")
+    parser.add_argument("case", help="case file (JSON) named in a failure report; or a game record (.ggf: replayed "
+                                     "by the rules, move by move) or a position (.obf)")
     parser.add_argument("--waves", action="store_true", help="record the waveform of the case")
 
 
 def run_replay(args):
     from tb.host.runner import replay_case
 
+    if args.case.lower().endswith((".ggf", ".obf")):
+        return replay_game_record(args)
     record, _ = read_case(args.case)
     check_sim(record["sim"])
     root = case_rtl(record)
@@ -276,7 +310,8 @@ def run_replay(args):
 
 
 def shrink_arguments(parser):
-    parser.add_argument("case", help="case file (JSON) named in a failure report")
+    parser.add_argument("case", help="case file (JSON) named in a failure report; or a game record (.ggf: replayed "
+                                     "by the rules, move by move) or a position (.obf)")
     parser.add_argument("--out", help="shrunk case file to write (default: CASE with .shrunk.json)")
 
 
