@@ -24,7 +24,7 @@ import pytest
 
 from gamechip.cli import main
 from gamechip.games.port import TerminalPlayer
-from golden.board import parse_board, square_name, start_position
+from golden.board import parse_board, parse_square, square_name, start_position
 from golden.contest.referee import YOU_LOST, YOU_WON, PlayerEndpoint
 from tb.sim.socket_link import refuse
 from golden.contest.ggf import parse_ggf
@@ -347,3 +347,48 @@ def test_serve_survives_bad_clients_and_plays_whole_games_checked(capsys, tmp_pa
         server.stop()
     assert server.process.returncode == 130
     assert server.wait_for(r"^gamechip serve: interrupted$", 10)
+
+
+# --- gamechip nboard --port: the board as an NBoard engine -----------------------------------------
+
+def nboard_on_board(board, lines):
+    """An NBoard session with the board ``board`` (ScriptedBoard) as the engine's backend."""
+    from gamechip.games.nboard import BoardBackend, NBoardEngine
+    from gamechip.games.port import open_port
+
+    out, err = [], []
+    backend = BoardBackend(open_port(board.url, 115_200, 5), BUDGET, PROCESSOR_DEPTH_LIMIT, 5, err.append)
+    return NBoardEngine(backend, out.append, err.append).run(lines), out, err
+
+
+def opening_of_the_board():
+    """The board's first move as black (the golden processor's), a legal answer of white, and the
+    board's reply to it."""
+    from golden.othello import play
+
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, PROCESSOR_DEPTH_LIMIT))
+    first = golden("YY")
+    position = play(start_position(), parse_square(first))
+    white = square_name(next(s for s in range(64) if legal_moves(position.own, position.opp) >> s & 1))
+    return first, white, golden(white)
+
+
+def test_nboard_port_plays_the_boards_game_move_by_move_every_reply_checked():
+    first, white, second = opening_of_the_board()
+    status, out, err = nboard_on_board(ScriptedBoard(), [
+        "nboard 2", "set game (;GM[Othello];)", "go", f"move {first}", f"move {white}", "go",
+        "set game (;GM[Othello]B[F5]W[F6];)", "go"])
+    assert status == 0, err
+    assert out[2].startswith(f"=== {first}/") and out[4].startswith(f"=== {second}/"), out
+    # a game the board's does not continue: the golden processor answers, said on stderr
+    assert err == ["gamechip nboard: the board plays one game from the start and cannot take moves back: the golden "
+                   "processor answers this position"]
+    assert out[6].startswith("=== ")
+
+
+def test_nboard_port_stops_at_a_reply_that_differs():
+    first, white, _ = opening_of_the_board()
+    status, out, err = nboard_on_board(ScriptedBoard(wrong_at=2), [
+        "set game (;GM[Othello];)", "go", f"move {first}", f"move {white}", "go", "go"])
+    assert status == 1 and len(out) == 2 and out[1].startswith(f"=== {first}/"), (out, err)
+    assert "MISMATCH at the board's reply 2" in err[-1] and "the golden processor plays" in err[-1], err
