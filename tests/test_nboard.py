@@ -187,6 +187,9 @@ def test_elo_and_sprt():
     assert stats["elo_low"] < stats["elo"] < stats["elo_high"]
     assert sprt(stats, 0, 50)[3] == "H1 accepted" and sprt(stats, 250, 400)[3] == "H0 accepted"
     assert sprt(pair_stats(records[:4], "a", "b"), 0, 50)[3] is None   # too few games to decide
+    # every game won: no spread of its own; the test's one more win and loss give it one
+    assert sprt(pair_stats(records[:20], "a", "b"), 0, 50)[3] == "H1 accepted"
+    assert sprt(pair_stats(records[:4], "a", "b"), 0, 50)[3] is None
 
 
 def test_a_short_match_against_a_small_engine_writes_legal_records_and_resumes(capsys, tmp_path):
@@ -242,6 +245,7 @@ def test_an_engine_that_crashes_hangs_or_plays_illegally_loses_its_game_and_the_
     (["--engine", "a=x"], "a match needs two --engine NAME=COMMAND at least"),
     (["--engine", "a=x", "--engine", "nameless"], "--engine takes NAME=COMMAND, got 'nameless'"),
     (["--engine", "a=x", "--engine", "a=y"], "two engines are named 'a'"),
+    (["--engine", "a/b=x", "--engine", "c=y"], "letters, digits and . _ + - only, got 'a/b'"),
     (["--engine", "a=x", "--engine", "b=y", "--sprt", "5", "0"], "--sprt needs elo0 < elo1"),
     (["--engine", "a=x", "--engine", "b=y", "--openings", "/no/such/file"], "cannot read the openings"),
 ])

@@ -392,3 +392,12 @@ def test_nboard_port_stops_at_a_reply_that_differs():
         "set game (;GM[Othello];)", "go", f"move {first}", f"move {white}", "go", "go"])
     assert status == 1 and len(out) == 2 and out[1].startswith(f"=== {first}/"), (out, err)
     assert "MISMATCH at the board's reply 2" in err[-1] and "the golden processor plays" in err[-1], err
+
+
+def test_nboard_port_stops_with_the_status_of_a_broken_or_busy_board():
+    status, out, err = nboard_on_board(ScriptedBoard(silent=True), ["set game (;GM[Othello];)", "go", "go"])
+    assert status == 3 and out == [] and err == ["gamechip nboard: the board broke the protocol: no reply within 5 s "
+                                                 "to 'YY'"], err
+    status, out, err = nboard_on_board(BusyServer(), ["set game (;GM[Othello];)", "go"])
+    assert status == 4 and out == [] and err == ["gamechip nboard: the server is busy with another game: try again "
+                                                 "when it is over"], err

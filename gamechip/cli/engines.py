@@ -2,6 +2,7 @@
 (NBoard engines against each other, the cutechess-cli of the project)."""
 
 import os
+import re
 import sys
 import time
 
@@ -95,6 +96,9 @@ def run_match(args):
         name, equals, command = text.partition("=")
         if not equals or not name.strip() or not command.strip():
             raise UsageError(f"--engine takes NAME=COMMAND, got '{text}'")
+        if not re.fullmatch(r"[A-Za-z0-9._+-]+", name.strip()):
+            raise UsageError(f"an engine's name names its game records: letters, digits and . _ + - only, got "
+                             f"'{name.strip()}'")
         if any(engine.name == name.strip() for engine in engines):
             raise UsageError(f"two engines are named '{name.strip()}': give each its own name")
         engines.append(Engine(name.strip(), command.strip()))

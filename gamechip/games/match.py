@@ -12,8 +12,9 @@ move loses that game: the reason is the record's game comment (``GC``), the resu
 
 The results: per pair wins, losses and draws, the score, the Elo difference with its 95 %
 interval (normal approximation over the games' scores), and with ``sprt`` the sequential
-probability ratio test of the first pair (alpha = beta = 0.05), which stops the match when it
-accepts one of its hypotheses.
+probability ratio test of the first pair (alpha = beta = 0.05, the normal approximation over the
+games' scores and one more win and loss), which stops the match when it accepts one of its
+hypotheses.
 """
 
 import json
@@ -310,10 +311,18 @@ def sprt(stats, elo0, elo1):
     """(log-likelihood ratio, lower bound, upper bound, verdict or None) of the normal
     approximation: H0 elo0 against H1 elo1 for the first engine of ``stats``."""
     lower, upper = math.log(SPRT_BETA / (1 - SPRT_ALPHA)), math.log((1 - SPRT_BETA) / SPRT_ALPHA)
-    if not stats.get("games") or not stats.get("variance"):
+    games = stats.get("games", 0)
+    if not games:
         return 0.0, lower, upper, None
+    # the games' scores and one more win and loss: a prior that keeps a short run of equal results
+    # (no spread at all) from deciding at once
+    total = stats["score"] * games + 1
+    squares = stats["variance"] * games + games * stats["score"] ** 2 + 1   # sum of the scores' squares
+    games += 2
+    score = total / games
+    variance = squares / games - score ** 2
     s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in (elo0, elo1))
-    llr = stats["games"] * (s1 - s0) * (2 * stats["score"] - s0 - s1) / (2 * stats["variance"])
+    llr = games * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance)
     verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else None
     return llr, lower, upper, verdict
 

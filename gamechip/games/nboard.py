@@ -52,7 +52,12 @@ EXIT_MISMATCH = 1
 
 
 class EngineStopped(Exception):
-    """The backend found a mismatch or lost its board: the engine stops (the message says why)."""
+    """The backend found a mismatch (status 1) or lost its board (``status``: 3 the board broke
+    the protocol, 4 the server is busy): the engine stops, the message says why."""
+
+    def __init__(self, text, status=EXIT_MISMATCH):
+        super().__init__(text)
+        self.status = status
 
 
 class Decision:
@@ -165,7 +170,7 @@ class BoardBackend(GoldenBackend):
         return self.ask_board(messages[0], squares, position)
 
     def ask_board(self, message, squares, position):
-        from gamechip.games.port import BoardEndpoint, BoardMismatch, ServerBusy
+        from gamechip.games.port import EXIT_BUSY, EXIT_PROTOCOL, BoardEndpoint, BoardMismatch, ServerBusy
         from golden.contest.referee import NoReply, ProtocolError, decode_move
         from tb.checks.processor import GoldenProcessorProcess
 
@@ -178,11 +183,17 @@ class BoardBackend(GoldenBackend):
         try:
             reply = self.endpoint(message)
             square = decode_move(reply)
-        except (BoardMismatch, ServerBusy, NoReply, ProtocolError) as error:
+        except BoardMismatch as mismatch:
+            raise EngineStopped(str(mismatch))
+        except ServerBusy:
+            raise EngineStopped("gamechip nboard: the server is busy with another game: try again when it is over",
+                                EXIT_BUSY)
+        except (NoReply, ProtocolError) as error:
             failure = self.endpoint.failure[1] if self.endpoint.failure else error
-            raise EngineStopped(f"gamechip nboard: the board on {self.port.name}: {failure}")
+            raise EngineStopped(f"gamechip nboard: the board broke the protocol: {failure}", EXIT_PROTOCOL)
         if self.endpoint.failure:
-            raise EngineStopped(f"gamechip nboard: the board broke the protocol: {self.endpoint.failure[1]}")
+            raise EngineStopped(f"gamechip nboard: the board broke the protocol: {self.endpoint.failure[1]}",
+                                EXIT_PROTOCOL)
         self.seen = list(squares) + [square]
         info = self.endpoint.info()
         return Decision(square, info.get("value", 0), info.get("source", "search"), info.get("depth", 0),
@@ -212,7 +223,7 @@ class NBoardEngine:
                     break
         except EngineStopped as stopped:
             self.warn(str(stopped))
-            return EXIT_MISMATCH
+            return stopped.status
         finally:
             self.backend.close()
         return 0
