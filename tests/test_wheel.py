@@ -1,6 +1,7 @@
 """The project as an installable wheel: built from a copy of the source, installed into a fresh
 venv, it carries every module and every data file the code reads at run time (the opening book,
-the regression corpus, the mutation waivers), and its ``gamechip`` command runs from there.
+the balanced openings of gamechip match, the regression corpus, the mutation waivers), and its
+``gamechip`` command runs from there.
 
 The fresh venv reaches the dependencies through a .pth file naming this interpreter's
 site-packages; the editable install of the project in there stays inactive (a .pth file inside
@@ -18,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("golden", "rtl", "tb", "gamechip")
 # what the wheel must carry: every module and every file the code reads at run time
-SHIPPED = ("*.py", "*.json", "*.tsv", "*.toml", "*.lpf", "*.sv")
+SHIPPED = ("*.py", "*.json", "*.tsv", "*.toml", "*.lpf", "*.sv", "*.txt")
 
 
 def _copy_source(target):
