@@ -33,7 +33,8 @@ Who decides, by backend:
 * ``--port DEVICE``: a board (or ``gamechip serve``) plays the game over the referee protocol
   (gamechip/games/port.py), every reply checked against the golden processor; the board plays
   one game from the start, so a position that does not continue its game is answered by the
-  golden processor and said so on stderr.
+  golden processor and said so on stderr; a reply that differs stops the engine (1), so does a
+  board that breaks the protocol (3) or a busy server (4), the statuses of ``play --port``.
 """
 
 import json
