@@ -310,8 +310,7 @@ def run_replay(args):
 
 
 def shrink_arguments(parser):
-    parser.add_argument("case", help="case file (JSON) named in a failure report; or a game record (.ggf: replayed "
-                                     "by the rules, move by move) or a position (.obf)")
+    parser.add_argument("case", help="case file (JSON) named in a failure report")
     parser.add_argument("--out", help="shrunk case file to write (default: CASE with .shrunk.json)")
 
 
