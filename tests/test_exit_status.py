@@ -47,7 +47,7 @@ def documented():
 
 def test_the_table_has_a_row_for_every_command_and_a_column_for_every_status():
     meanings, columns, rows = documented()
-    assert columns == meanings == [0, 1, 2, 3, 130]
+    assert columns == meanings == [0, 1, 2, 3, 4, 5, 130]
     assert sorted(rows) == sorted(COMMANDS)
     assert all(rows[command].get(0) and rows[command].get(2) for command in rows), "every command passes and refuses"
 
@@ -123,6 +123,9 @@ CASES = [
     (["play", "--budget", "1000", "--human"], 2, None),  # --human needs --port
     (["tournament", "--budget", "1000", "--levels", "9"], 2, None),
     (["serve", "--sim", "icarus", "--listen", "nowhere"], 2, None),
+    (["nboard", "--budget", "2k", "--timeout", "5"], 2, None),   # --timeout needs --port
+    (["match", "--engine", "a=x", "--out", "TMP/x"], 2, None),   # two engines at least
+    (["play", "--budget", "1000", "--port", "loop://", "--human", "white", "--color", "white"], 2, None),
     (["parallel", "--schemes", "nope"], 2, None),
     (["codesign", "--depth", "0"], 2, None),
     (["gatelevel", "--designs", "nope"], 2, None),
@@ -172,7 +175,7 @@ def evaluator_that_differs(design, sim, case):
     return {**answer, "discs": (63, 1)}, False
 
 
-def serve_error(*args):
+def serve_error(*args, **kwargs):
     from gamechip.games.serve import ServeError
 
     raise ServeError("the server's simulation stopped")
@@ -236,7 +239,7 @@ SEAM_CASES = [
     (["chess", "moves", "--sim", "icarus"], 1,
      ("gamechip.cli.chess", "simulate_one", lambda *a: ([("MOVE", "e2e4"), ("DONE", None)], False))),
     (["serve", "--sim", "icarus", "--listen", "127.0.0.1:0", "--games", "1"], 0,
-     ("gamechip.games.serve", "serve", lambda *a: 0)),
+     ("gamechip.games.serve", "serve", lambda *a, **k: 0)),
     (["serve", "--sim", "icarus", "--listen", "127.0.0.1:0"], 1, ("gamechip.games.serve", "serve", serve_error)),
     (["codesign", "--depth", "2", "--positions", "1"], 1, ("gamechip.measure.codesign", "run", codesign_mismatch)),
     (["search", "--depth", "1", "--sim", "icarus"], 1,
@@ -306,7 +309,16 @@ HELD_ELSEWHERE = {
     ("tournament", 0): "test_tournament.py::"
                        "test_a_tournament_on_a_dask_cluster_plays_the_local_games_and_stops_on_ctrl_c",
     ("tournament", 130): "test_cli_robustness.py::test_ctrl_c_during_a_tournament_keeps_the_finished_games",
+    ("play", 4): "test_serve.py::test_play_port_to_a_busy_server_says_so_in_one_line_and_writes_no_record",
+    ("play", 5): "test_serve.py::test_play_port_human_names_the_humans_colour_and_the_record_names_both_sides",
     ("serve", 130): "test_serve.py::test_serve_survives_bad_clients_and_plays_whole_games_checked",
+    ("nboard", 0): "test_nboard.py::test_the_engine_process_answers_and_ends_cleanly_at_end_of_input",
+    ("nboard", 1): "test_serve.py::test_nboard_port_stops_at_a_reply_that_differs",
+    ("nboard", 3): "test_serve.py::test_nboard_port_stops_with_the_status_of_a_broken_or_busy_board",
+    ("nboard", 4): "test_serve.py::test_nboard_port_stops_with_the_status_of_a_broken_or_busy_board",
+    ("match", 0): "test_nboard.py::test_a_short_match_against_a_small_engine_writes_legal_records_and_resumes",
+    ("match", 3): "test_nboard.py::test_match_with_an_illegal_opening_or_an_engine_that_cannot_start",
+    ("match", 130): "test_nboard.py::test_ctrl_c_stops_a_match_keeping_its_finished_games_and_it_resumes",
     ("parallel", 0): "test_parallel.py::"
                      "test_the_command_on_a_dask_cluster_with_subtrees_checked_on_the_simulated_engine",
     ("codesign", 0): "test_codesign.py::test_the_codesign_command_reports_both_models_and_refuses_bad_arguments",

@@ -63,8 +63,9 @@ def cycles(text):
 
 
 def simulators():
-    """The simulator names a --sim option takes."""
-    from tb.host.runner import SIMULATORS
+    """The simulator names a --sim option takes (from tb.host.run_files: a help text need not
+    load the runner)."""
+    from tb.host.run_files import SIMULATORS
 
     return SIMULATORS
 

@@ -6,7 +6,7 @@ import re
 import sys
 import time
 
-from gamechip.cli.arguments import cycles, positive, seconds
+from gamechip.cli.arguments import cycles, positive, seconds, simulator_list
 from gamechip.cli.common import UsageError, check_sim, output_dir
 
 
@@ -17,10 +17,8 @@ def nboard_arguments(parser):
                         help="the processor's cycles a move, e.g. 20k or 3.2M (the golden search runs in this "
                              "process: about 30k cycles a CPU-second on CPython)")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP + " (golden backend only)")
-    # no simulator_list() here: it loads the runner, and a match starts an engine for every game
-    parser.add_argument("--sim", help="run every search on the search engine simulated on this simulator (one that "
-                                      "gamechip search --sim takes), every node checked; default: the golden "
-                                      "processor")
+    parser.add_argument("--sim", help=f"run every search on the search engine simulated on this simulator "
+                                      f"({simulator_list()}), every node checked; default: the golden processor")
     parser.add_argument("--port", metavar="DEVICE",
                         help="a board on this serial port (or socket://HOST:PORT, gamechip serve) plays the game "
                              "from the start, every reply checked against the golden processor")
@@ -65,7 +63,7 @@ def run_nboard(args):
 
 
 def match_arguments(parser):
-    parser.add_argument("--engine", action="append", default=[], metavar="NAME=CMD", dest="engines",
+    parser.add_argument("--engine", action="append", metavar="NAME=CMD", dest="engines",
                         help="an NBoard engine: its name and its command line (given twice or more); e.g. "
                              "gc='gamechip nboard --budget 20k'")
     parser.add_argument("--openings", metavar="FILE",
@@ -92,7 +90,7 @@ def run_match(args):
     from gamechip.games.match import Engine, MatchError, read_openings, run_match as play_match
 
     engines = []
-    for text in args.engines:
+    for text in args.engines or []:
         name, equals, command = text.partition("=")
         if not equals or not name.strip() or not command.strip():
             raise UsageError(f"--engine takes NAME=COMMAND, got '{text}'")

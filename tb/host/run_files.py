@@ -2,6 +2,7 @@
 names alone, so that the runner (and every ``gamechip`` command, which imports it) does not
 import cocotb and the bench library (tb.sim.batch) to know them."""
 
+SIMULATORS = ("icarus", "verilator", "ghdl")   # the simulators a run may use (every --sim names one)
 RESULT_FILE = "gamechip_result.json"
 CASE_FILE = "gamechip_failure.json"
 ACTUAL_FILE = "gamechip_actual.json"  # what the block answered for a replayed case

