@@ -13,8 +13,8 @@ How a game ends, and the command's exit status (docs/serial.md):
 * the board answered a move that differs from the golden processor's: :class:`BoardMismatch`,
   1 (the position and both moves are reported);
 * the board broke the protocol: no reply within the timeout, bytes that are no reply (garbage,
-  a line from ``gamechip serve`` such as ``busy``), the port closing: the referee declares the
-  board's move invalid (``II``/``XX``, as the contest did) and the command exits 3;
+  a line from ``gamechip serve`` other than its busy line), the port closing: the referee
+  declares the board's move invalid (``II``/``XX``, as the contest did) and the command exits 3;
 * the port cannot be opened: 2, before any game (no record);
 * the board is ``gamechip serve`` busy with another client's game (its first reply is the
   server's busy line): :class:`ServerBusy`, 4, and no record: the game never started;
