@@ -351,13 +351,13 @@ def test_serve_survives_bad_clients_and_plays_whole_games_checked(capsys, tmp_pa
 
 # --- gamechip nboard --port: the board as an NBoard engine -----------------------------------------
 
-def nboard_on_board(board, lines):
+def nboard_on_board(board, lines, timeout=5):
     """An NBoard session with the board ``board`` (ScriptedBoard) as the engine's backend."""
     from gamechip.games.nboard import BoardBackend, NBoardEngine
     from gamechip.games.port import open_port
 
     out, err = [], []
-    backend = BoardBackend(open_port(board.url, 115_200, 5), BUDGET, PROCESSOR_DEPTH_LIMIT, 5, err.append)
+    backend = BoardBackend(open_port(board.url, 115_200, timeout), BUDGET, PROCESSOR_DEPTH_LIMIT, timeout, err.append)
     return NBoardEngine(backend, out.append, err.append).run(lines), out, err
 
 
@@ -395,8 +395,8 @@ def test_nboard_port_stops_at_a_reply_that_differs():
 
 
 def test_nboard_port_stops_with_the_status_of_a_broken_or_busy_board():
-    status, out, err = nboard_on_board(ScriptedBoard(silent=True), ["set game (;GM[Othello];)", "go", "go"])
-    assert status == 3 and out == [] and err == ["gamechip nboard: the board broke the protocol: no reply within 5 s "
+    status, out, err = nboard_on_board(ScriptedBoard(silent=True), ["set game (;GM[Othello];)", "go", "go"], 0.5)
+    assert status == 3 and out == [] and err == ["gamechip nboard: the board broke the protocol: no reply within 0.5 s "
                                                  "to 'YY'"], err
     status, out, err = nboard_on_board(BusyServer(), ["set game (;GM[Othello];)", "go"])
     assert status == 4 and out == [] and err == ["gamechip nboard: the server is busy with another game: try again "
