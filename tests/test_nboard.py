@@ -216,6 +216,10 @@ def test_a_short_match_against_a_small_engine_writes_legal_records_and_resumes(c
     err = capsys.readouterr().err
     assert "2 games (1 kept from the records" in err and "[1/1]" in err
     assert json.loads((out / "results.json").read_text())["pairs"][0]["games"] == 2
+    # the folder resumes only its own match
+    assert main([*argv[:-2], "--depth", "4"]) == 2
+    assert capsys.readouterr().err.strip() == f"gamechip match: error: {out} holds a match with other depth: resume " \
+                                              f"it with the same settings, or give another --out"
 
 
 def test_an_engine_that_crashes_hangs_or_plays_illegally_loses_its_game_and_the_match_goes_on(capsys, tmp_path):

@@ -383,6 +383,27 @@ def probe(engine, log_dir):
         process.close()
 
 
+def match_settings(engines, depth, budget, move_seconds):
+    """What makes two matches the same match (a folder resumes only its own)."""
+    return {"engines": {e.name: e.command for e in engines}, "depth": depth or DEFAULT_DEPTH, "budget": budget,
+            "move_seconds": move_seconds or DEFAULT_MOVE_SECONDS}
+
+
+def check_resume(out, settings):
+    """MatchError when ``out`` holds the results of a match with other engines or limits."""
+    path = Path(out) / "results.json"
+    if not path.exists():
+        return
+    try:
+        earlier = json.loads(path.read_text())["settings"]
+    except (ValueError, KeyError, TypeError):
+        raise MatchError(f"{path} is no match's results: give another --out")
+    differs = [key for key in settings if earlier.get(key) != settings[key]]
+    if differs:
+        raise MatchError(f"{out} holds a match with other {', '.join(differs)}: resume it with the same settings, "
+                         f"or give another --out")
+
+
 def run_match(engines, openings, out, games=None, jobs=1, depth=None, budget=None, move_seconds=None,
               sprt_bounds=None):
     """Play the match into ``out``; the exit status (0, or 3 when an engine does not start)."""
@@ -395,8 +416,7 @@ def run_match(engines, openings, out, games=None, jobs=1, depth=None, budget=Non
         print(f"gamechip match: {error}", file=sys.stderr)
         return EXIT_BROKEN_ENGINE
     limits = (depth or DEFAULT_DEPTH, budget, move_seconds or DEFAULT_MOVE_SECONDS)
-    settings = {"engines": {e.name: e.command for e in engines}, "depth": limits[0], "budget": budget,
-                "move_seconds": limits[2], "openings": len(openings), "jobs": jobs}
+    settings = {**match_settings(engines, depth, budget, move_seconds), "openings": len(openings), "jobs": jobs}
     tasks = schedule(engines, openings, games)
     records, todo = [], []
     for stem, black, white, number, squares in tasks:
