@@ -72,8 +72,8 @@ def match_arguments(parser):
     parser.add_argument("--games", type=positive,
                         help="games per pair of engines (default: every opening with both colours)")
     parser.add_argument("--out", help="folder for the records (*.ggf) and results.json (default: a new folder "
-                                      "under runs/); a folder with records resumes the match (the same engines "
-                                      "and limits only)")
+                                      "under runs/); a folder with records resumes the match (the same engines, "
+                                      "depth and budget only)")
     parser.add_argument("--jobs", type=positive, help="games at once (default: one per core)")
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument("--depth", type=positive, help="the depth every engine is told (set depth; default 8)")
@@ -112,7 +112,7 @@ def run_match(args):
         raise UsageError(str(error))
     out = output_dir(args.out or f"runs/match-{time.strftime('%Y%m%d-%H%M%S')}", "--out")
     try:
-        check_resume(out, match_settings(engines, args.depth, args.budget, args.time))
+        check_resume(out, match_settings(engines, args.depth, args.budget))
     except MatchError as error:
         raise UsageError(str(error))
     return play_match(engines, openings, out, games=args.games, jobs=args.jobs or os.cpu_count() or 1,

@@ -383,10 +383,10 @@ def probe(engine, log_dir):
         process.close()
 
 
-def match_settings(engines, depth, budget, move_seconds):
-    """What makes two matches the same match (a folder resumes only its own)."""
-    return {"engines": {e.name: e.command for e in engines}, "depth": depth or DEFAULT_DEPTH, "budget": budget,
-            "move_seconds": move_seconds or DEFAULT_MOVE_SECONDS}
+def match_settings(engines, depth, budget):
+    """What makes two matches the same match (a folder resumes only its own): the engines and
+    what they are told; the time limit, which they are not told, may change."""
+    return {"engines": {e.name: e.command for e in engines}, "depth": depth or DEFAULT_DEPTH, "budget": budget}
 
 
 def check_resume(out, settings):
@@ -416,7 +416,8 @@ def run_match(engines, openings, out, games=None, jobs=1, depth=None, budget=Non
         print(f"gamechip match: {error}", file=sys.stderr)
         return EXIT_BROKEN_ENGINE
     limits = (depth or DEFAULT_DEPTH, budget, move_seconds or DEFAULT_MOVE_SECONDS)
-    settings = {**match_settings(engines, depth, budget, move_seconds), "openings": len(openings), "jobs": jobs}
+    settings = {**match_settings(engines, depth, budget), "move_seconds": limits[2], "openings": len(openings),
+                "jobs": jobs}
     tasks = schedule(engines, openings, games)
     records, todo = [], []
     for stem, black, white, number, squares in tasks:
