@@ -99,8 +99,66 @@ fi
 python=${PYTHON:-python3}
 "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { say "need Python >= 3.10 ($python is $("$python" --version 2>&1))"; exit 1; }
 
+# A venv names itself by absolute path: each console script's first line (or, for a long path, the
+# exec line of its /bin/sh header) is its interpreter, and the editable install's finder maps the
+# packages to the checkout's folders. In a copied or moved checkout both still name the original,
+# so .venv/bin/gamechip would run the original's code (or nothing once it is gone). The scripts'
+# interpreters are read on every run (a few milliseconds); a venv made for another folder gets the
+# project's editable install again without its dependencies (about 5 s; recreating the venv with
+# every dependency takes minutes), then its scripts rewritten to name this folder.
+venv_made_for() {  # venv_made_for DIR: the other folders DIR's scripts name as their venv, one a line
+  "$python" - "$1" <<'PY'
+import re, sys
+from pathlib import Path
+
+venv = Path(sys.argv[1]).absolute()
+named = re.compile(r"""^(?:#!|'''exec' ")(/.*?)/bin/python[0-9.]*["\s]""", re.M)
+others = set()
+for path in (venv / "bin").iterdir():
+    if path.is_file() and not path.is_symlink():
+        try:
+            head = path.read_text()[:2000]
+        except (UnicodeDecodeError, OSError):
+            continue   # a binary
+        match = named.search(head)
+        if match and not (Path(match.group(1)).exists() and Path(match.group(1)).samefile(venv)):
+            others.add(match.group(1))
+print("\n".join(sorted(others)))
+PY
+}
+
+repoint_venv() {  # repoint_venv DIR: DIR made for another folder gets this checkout's editable install and its scripts
+  local dir=$1 others
+  others=$(venv_made_for "$dir")
+  [ -z "$others" ] && return 0
+  local first=${others%%$'\n'*}
+  say "$dir was made in ${first%/*}: re-pointing it to $(pwd -P) (log: $dir/install.log)"
+  # the editable install first: its scripts still naming the old folder make the next run try again
+  if ! "$dir/bin/python" -m pip install --no-deps -e . >> "$dir/install.log" 2>&1; then
+    tail -20 "$dir/install.log" >&2
+    say "pip failed: see $dir/install.log; or remove $dir and run make setup again"
+    exit 1
+  fi
+  "$python" - "$dir" "$others" <<'PY'
+import re, sys
+from pathlib import Path
+
+venv = Path(sys.argv[1]).absolute()
+old = re.compile("(" + "|".join(re.escape(o) for o in sys.argv[2].split("\n")) + ")(?=[/'\"\\s]|$)", re.M)
+for path in [*(venv / "bin").iterdir(), venv / "pyvenv.cfg"]:
+    if path.is_file() and not path.is_symlink():
+        try:
+            text = path.read_text()
+        except (UnicodeDecodeError, OSError):
+            continue   # a binary
+        if old.search(text):
+            path.write_text(old.sub(str(venv), text))
+PY
+}
+
 make_venv() {  # make_venv DIR STAMP-CONTENT INSTALL-FUNCTION: the function gets the venv's python
   local dir=$1 stamp=$2 install=$3
+  [ -x "$dir/bin/python" ] && repoint_venv "$dir"
   if [ -f "$dir/.gamechip-stamp" ] && [ "$(cat "$dir/.gamechip-stamp")" = "$stamp" ]; then
     return 0
   fi

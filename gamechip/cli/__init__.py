@@ -141,9 +141,10 @@ def _loaded_errors(module, *names):
 def _usage_errors():
     """The exceptions that mean bad input: one line, exit status 2."""
     from gamechip.cli.common import UsageError
+    from gamechip.installation import MissingExtra
     from golden.board import BoardError
 
-    return (BoardError, UsageError, *_loaded_errors("tb.host.runner", "SettingError"),
+    return (BoardError, UsageError, MissingExtra, *_loaded_errors("tb.host.runner", "SettingError"),
             *_loaded_errors("tb.host.casefile", "CaseFileError"))
 
 
@@ -156,10 +157,23 @@ def main(argv=None):
         parser.print_help()
         return 0
     args = parser.parse_args(argv)
+    from gamechip.installation import extra_of_module, foreign_code, install_line
+
+    foreign = foreign_code()
+    if foreign:
+        print(f"gamechip {args.command}: error: {foreign}", file=sys.stderr)
+        return 2
     try:
         return args.run(args)
     except _usage_errors() as error:
         print(f"gamechip {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as error:
+        # a path to an optional package that no require() guards: still one line naming its extra
+        if extra_of_module(error.name) is None:
+            raise
+        print(f"gamechip {args.command}: error: {error.name} is not installed: "
+              f"{install_line(extra_of_module(error.name))}", file=sys.stderr)
         return 2
     except _loaded_errors("tb.host.runner", "ConversionFailed") as error:
         # the RTL under test does not convert: a failure of that RTL
