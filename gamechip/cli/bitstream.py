@@ -2,6 +2,7 @@
 (gamechip/bitstream.py; docs/board.md)."""
 
 from gamechip.cli.common import UsageError, announce_rtl, output_dir
+from gamechip.installation import require
 
 
 def bitstream_arguments(parser):
@@ -22,6 +23,7 @@ def bitstream_arguments(parser):
 
 
 def run_bitstream(args):
+    require("fpga", "this command")
     from gamechip.bitstream import BitstreamError, build
     from gamechip.boards import TARGETS
     from gamechip.measure.area import ToolMissing

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from gamechip.cli.arguments import block_list, natural, positive, seconds, simulator_list
 from gamechip.cli.common import UsageError, blocks_named, check_sim
+from gamechip.installation import require
 
 
 def campaign_arguments(parser):
@@ -36,6 +37,8 @@ def campaign_arguments(parser):
 
 
 def run_campaign(args):
+    if args.cluster:
+        require("cluster", "--cluster")
     from gamechip.campaign.driver import run
     from gamechip.campaign.plan import CampaignInputError
     from gamechip.processes import ClusterError, check_cluster_address

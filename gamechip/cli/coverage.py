@@ -12,6 +12,7 @@ from pathlib import Path
 
 from gamechip.cli.arguments import simulator_list
 from gamechip.cli.common import UsageError, output_dir
+from gamechip.installation import require
 
 
 def coverage_arguments(parser):
@@ -76,6 +77,7 @@ def collect_code_coverage(blocks, out_dir, progress, collected=None):
 
 
 def run_coverage(args):
+    require("coverage", "this command")
     from gamechip.coverage.model import design_coverage, export_cocotb_coverage, read_hit_files
     from gamechip.coverage.plan import PlanError, design_plans, load_waivers
     from gamechip.coverage.report import coverage_json, write_html

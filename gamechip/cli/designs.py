@@ -5,6 +5,7 @@ import sys
 
 from gamechip.cli.arguments import block_list, design_list, scale, simulator_list, simulators
 from gamechip.cli.common import UsageError, announce_rtl, blocks_named, check_sim, output_dir, output_file
+from gamechip.installation import require
 
 
 def area_arguments(parser):
@@ -18,6 +19,7 @@ def area_arguments(parser):
 
 
 def run_area(args):
+    require("fpga", "this command")
     from gamechip.measure.area import DEFAULT_FAMILIES, FAMILIES, AreaError, run
     from rtl.designs import PORTS
 

@@ -6,6 +6,7 @@ import json
 
 from gamechip.cli.arguments import design_list
 from gamechip.cli.common import UsageError, announce_rtl, output_dir
+from gamechip.installation import require
 
 
 def formal_arguments(parser):
@@ -32,8 +33,9 @@ def run_formal(args):
     from rtl.designs import PORTS
     from tb.host.runner import resolve_rtl_root
 
-    if args.replay_trace:
+    if args.replay_trace:   # on Icarus alone
         return replay_trace(args.replay_trace)
+    require("fpga", "this command")
     designs = list(dict.fromkeys(args.designs or list(PORTS)))
     for design in designs:
         if design not in PORTS:

@@ -2,6 +2,7 @@
 
 from gamechip.cli.arguments import design_list
 from gamechip.cli.common import UsageError, announce_rtl, check_sim, output_dir, output_file
+from gamechip.installation import require
 
 
 def gatelevel_arguments(parser):
@@ -19,6 +20,7 @@ def gatelevel_arguments(parser):
 
 
 def run_gatelevel(args):
+    require("fpga", "this command")
     from gamechip.gatelevel import FAMILIES, SIMULATORS, run
     from rtl.designs import PORTS
 

@@ -6,6 +6,7 @@ import sys
 
 from gamechip.cli.arguments import natural
 from gamechip.cli.common import UsageError
+from gamechip.installation import require
 
 # gamechip mutate / report on a mutation run: 0 scored, 1 mutants that could not be judged
 # (errors), 2 bad input, 3 a bench bug (a killed mutant equivalent to the original), which wins
@@ -70,6 +71,8 @@ def mutate_arguments(parser):
 
 
 def run_mutate(args):
+    if args.cluster:
+        require("cluster", "--cluster")
     from gamechip.mutation.benches import mutation_blocks
     from gamechip.mutation.cluster import SHARD_SIZE
     from gamechip.mutation.model import MutateError
@@ -107,6 +110,8 @@ def run_mutate(args):
             return replay_mutant(args.out, args.replay, args.blocks[0] if args.blocks else None)
         if args.add_to_corpus is not None:
             return _add_survivors_to_corpus(args.out, args.add_to_corpus, args.why)
+        if args.netlist or not args.no_prove:   # Yosys makes the netlist mutants and runs the SAT miter
+            require("fpga", "--netlist" if args.netlist else "proving the survivors (--no-prove skips it)")
         blocks = args.blocks or list(mutation_blocks())
         # with --cluster the local cores still convert the designs and run the miters
         workers = args.jobs or max(1, os.cpu_count() or 1)

@@ -6,6 +6,7 @@ import time
 
 from gamechip.cli.arguments import natural, positive, simulator_list
 from gamechip.cli.common import UsageError, announce_rtl, check_sim, output_dir
+from gamechip.installation import require
 
 
 def _engine_counts(text):
@@ -44,6 +45,7 @@ def parallel_arguments(parser):
 
 
 def run_parallel(args):
+    require("cluster", "this command (its engines run on a Dask cluster)")
     from gamechip.measure.parallel import run
     from golden.host.parallel_search import SCHEMES
     from golden.search import MAX_DEPTH

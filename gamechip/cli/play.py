@@ -8,6 +8,7 @@ import time
 
 from gamechip.cli.arguments import cycles, positive, seconds, simulator_list, simulators
 from gamechip.cli.common import UsageError, announce_rtl, check_sim, output_dir, output_file
+from gamechip.installation import require
 
 
 def _levels(text):
@@ -120,6 +121,7 @@ def run_play(args):
 
 def run_port_game(args):
     """``play --port``: the board against the reference player or a human (gamechip/games/port.py)."""
+    require("board", "--port")
     from gamechip.games.play import ggf_path, port_record, print_move
     from gamechip.games.port import (DEFAULT_BAUD, DEFAULT_TIMEOUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_PROTOCOL,
                                      PortGame, PortUnavailable, TerminalPlayer, open_port)
@@ -203,6 +205,8 @@ def tournament_arguments(parser):
 
 
 def run_tournament(args):
+    if args.cluster:
+        require("cluster", "--cluster")
     from gamechip.processes import ClusterError
     from gamechip.games.paired_games import check_games_per_engine
     from gamechip.games.play import run_tournament as play_tournament
