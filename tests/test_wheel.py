@@ -5,8 +5,16 @@ the balanced openings of gamechip match, the regression corpus, the mutation wai
 
 The fresh venv reaches the dependencies through a .pth file naming this interpreter's
 site-packages; the editable install of the project in there stays inactive (a .pth file inside
-a directory added by a .pth file is not processed), so ``gamechip`` is the installed one."""
+a directory added by a .pth file is not processed), so ``gamechip`` is the installed one: this is the install with every extra (the regression's
+venv has them all, scripts/setup.sh installs .[all]).
 
+The core install (issue 48): the same wheel in a fresh venv that reaches only the core's
+dependencies (pyproject.toml's dependencies and theirs, read from the wheel's metadata, linked
+from this venv: no download, a few seconds) runs the golden model and the golden commands, and
+refuses one command of each extra in one line naming its ``pip install``. A real install from
+PyPI measures the sizes in docs/setup.md (its command there)."""
+
+import importlib.metadata
 import importlib.util
 import os
 import shutil
@@ -14,7 +22,13 @@ import subprocess
 import sys
 import sysconfig
 import venv
+import zipfile
 from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+from gamechip.installation import EXTRAS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("golden", "rtl", "tb", "gamechip")
@@ -43,16 +57,23 @@ def _shipped_files(folder):
             for path in (folder / package).rglob(pattern) if "__pycache__" not in path.parts}
 
 
-def test_wheel_installs_and_runs(tmp_path):
-    source, wheels = tmp_path / "source", tmp_path / "wheels"
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """The project's wheel, built once from a copy of the source."""
+    folder = tmp_path_factory.mktemp("wheel")
+    source, wheels = folder / "source", folder / "wheels"
     _copy_source(source)
     isolation = ["--no-build-isolation"] if _can_build_here() else []
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "-q", str(source),
                             "-w", str(wheels)], cwd=source, capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stdout + build.stderr
-    (wheel,) = wheels.glob("gamechip-*.whl")
+    (built,) = wheels.glob("gamechip-*.whl")
+    return built
 
-    env_dir = tmp_path / "venv"
+
+def _installed(wheel, env_dir, dependencies):
+    """A fresh venv in ``env_dir`` with ``wheel`` alone, reaching the folder ``dependencies``
+    through a .pth file; its site-packages and a runner of commands there."""
     venv.create(env_dir, with_pip=False)
     python = env_dir / "bin" / "python"
     install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
@@ -60,20 +81,32 @@ def test_wheel_installs_and_runs(tmp_path):
     assert install.returncode == 0, install.stdout + install.stderr
     site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True).stdout.strip())
-    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-
-    missing = _shipped_files(ROOT) - _shipped_files(site)
-    assert not missing, f"not in the wheel: {sorted(missing)}"
-
+    (site / "dependencies.pth").write_text(f"{dependencies}\n")
     env = {key: value for key, value in os.environ.items()
            if key != "PYTHONPATH" and not key.startswith("GAMECHIP_")}
 
     def run(*command):
-        return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        command = [str(env_dir / "bin" / command[0]) if command[0] in ("python", "gamechip") else command[0],
+                   *command[1:]]
+        return subprocess.run(command, cwd=env_dir.parent, env=env, capture_output=True, text=True, timeout=120)
+    return site, run
+
+
+def test_wheel_installs_and_runs(wheel, tmp_path):
+    env_dir = tmp_path / "venv"
+    site, run = _installed(wheel, env_dir, sysconfig.get_paths()["purelib"])
+    python = env_dir / "bin" / "python"
+
+    missing = _shipped_files(ROOT) - _shipped_files(site)
+    assert not missing, f"not in the wheel: {sorted(missing)}"
 
     where = run(str(python), "-c", "import gamechip, golden, tb; print(gamechip.__file__, golden.__file__, tb.__file__)")
     assert where.returncode == 0, where.stderr
     assert all(Path(path).is_relative_to(site) for path in where.stdout.split()), where.stdout
+
+    extras = run(str(python), "-c", "from gamechip.installation import EXTRAS, missing_modules; "
+                                    "print(sum((missing_modules(extra) for extra in EXTRAS), []))")
+    assert extras.returncode == 0 and extras.stdout == "[]\n", extras.stdout + extras.stderr   # [all]
 
     gamechip = str(env_dir / "bin" / "gamechip")
     help_run = run(gamechip, "--help")
@@ -85,3 +118,57 @@ def test_wheel_installs_and_runs(tmp_path):
     assert corpus.returncode == 0, corpus.stderr
     cases = sorted(path.name for path in (ROOT / "tb" / "cases").glob("*.json"))
     assert corpus.stdout.splitlines()[-1] == f"{len(cases)} cases in {site / 'tb' / 'cases'}", corpus.stdout
+
+
+def _core_distributions(wheel):
+    """The distributions of the wheel's core requirements and theirs, as this venv has them."""
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+    pending = [Requirement(line.split(":", 1)[1].strip()) for line in metadata.splitlines()
+               if line.startswith("Requires-Dist:")]
+    found = {}
+    while pending:
+        requirement = pending.pop()
+        if requirement.marker and not requirement.marker.evaluate({"extra": ""}):
+            continue   # an extra's, or another platform's
+        name = requirement.name.lower().replace("_", "-")
+        if name not in found:
+            found[name] = importlib.metadata.distribution(name)
+            pending += [Requirement(r) for r in found[name].requires or []]
+    return found
+
+
+# one command of each extra that has a command (docs and train have none): refused in one line
+REFUSED = {"fpga": ["area"], "coverage": ["coverage"], "cluster": ["parallel"],
+           "board": ["play", "--port", "socket://127.0.0.1:9", "--budget", "1k"]}
+
+
+def test_core_wheel_runs_without_extras(wheel, tmp_path):
+    core = tmp_path / "core"   # the core's dependencies, linked from this venv's site-packages
+    core.mkdir()
+    here = Path(sysconfig.get_paths()["purelib"])
+    for distribution in _core_distributions(wheel).values():
+        for top in {file.parts[0] for file in distribution.files if file.parts[0] != ".."}:
+            if (here / top).exists() and not (core / top).exists():
+                (core / top).symlink_to(here / top)
+    site, run = _installed(wheel, tmp_path / "venv", core)
+
+    optional = sorted(module for modules in EXTRAS.values() for module in modules)
+    importable = run("python", "-c", f"import importlib.util; print([m for m in {optional} if importlib.util.find_spec(m)])")
+    assert importable.returncode == 0 and importable.stdout == "[]\n", importable.stdout + importable.stderr
+    golden = run("python", "-c", "import golden.board, golden.search, gamechip; print(golden.board.__file__)")
+    assert golden.returncode == 0 and Path(golden.stdout.strip()).is_relative_to(site), golden.stdout + golden.stderr
+
+    show = run("gamechip", "show")
+    assert show.returncode == 0 and "legal" in show.stdout, show.stdout + show.stderr
+    search = run("gamechip", "search", "--depth", "4")
+    assert search.returncode == 0 and "golden" in search.stdout, search.stdout + search.stderr
+    parsers = run("python", "-c", "from gamechip.cli import COMMANDS, build_parser\n"
+                                  "print(all(name in build_parser().format_help() for name in COMMANDS))\n"
+                                  "for name in COMMANDS: build_parser(name)")
+    assert parsers.returncode == 0 and parsers.stdout == "True\n", parsers.stdout + parsers.stderr
+    for extra, argv in REFUSED.items():
+        refused = run("gamechip", *argv)
+        assert refused.returncode == 2 and refused.stdout == "", (argv, refused.stdout + refused.stderr)
+        (line,) = refused.stderr.splitlines()
+        assert line.startswith(f"gamechip {argv[0]}: error: ") and line.endswith(f'pip install "gamechip[{extra}]"'), line
