@@ -145,6 +145,7 @@ from pathlib import Path
 
 venv = Path(sys.argv[1]).absolute()
 old = re.compile("(" + "|".join(re.escape(o) for o in sys.argv[2].split("\n")) + ")(?=[/'\"\\s]|$)", re.M)
+first_line = re.compile(r"#!(/.*/bin/python[0-9.]*)\n")
 for path in [*(venv / "bin").iterdir(), venv / "pyvenv.cfg"]:
     if path.is_file() and not path.is_symlink():
         try:
@@ -152,7 +153,13 @@ for path in [*(venv / "bin").iterdir(), venv / "pyvenv.cfg"]:
         except (UnicodeDecodeError, OSError):
             continue   # a binary
         if old.search(text):
-            path.write_text(old.sub(str(venv), text))
+            text = old.sub(str(venv), text)
+            # as pip writes a script: a first line over 127 characters (the kernel's limit on some
+            # systems) or with a space cannot name the interpreter, a /bin/sh header runs it instead
+            python = first_line.match(text)
+            if python and (len(python.group(0)) > 128 or " " in python.group(1)):
+                text = "#!/bin/sh\n'''exec' \"" + python.group(1) + "\" \"$0\" \"$@\"\n' '''\n" + text[python.end():]
+            path.write_text(text)
 PY
 }
 
