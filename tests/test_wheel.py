@@ -143,16 +143,9 @@ REFUSED = {"fpga": ["area"], "coverage": ["coverage"], "cluster": ["parallel"],
            "board": ["play", "--port", "socket://127.0.0.1:9", "--budget", "1k"]}
 
 
-def test_core_wheel_runs_without_extras(wheel, tmp_path):
-    core = tmp_path / "core"   # the core's dependencies, linked from this venv's site-packages
-    core.mkdir()
-    here = Path(sysconfig.get_paths()["purelib"])
-    for distribution in _core_distributions(wheel).values():
-        for top in {file.parts[0] for file in distribution.files if file.parts[0] != ".."}:
-            if (here / top).exists() and not (core / top).exists():
-                (core / top).symlink_to(here / top)
-    site, run = _installed(wheel, tmp_path / "venv", core)
-
+def _runs_as_the_core(site, run):
+    """The core install in ``site``: no optional package, the golden model and the golden commands
+    run, every parser builds, and one command of each extra is refused in one line."""
     optional = sorted(module for modules in EXTRAS.values() for module in modules)
     importable = run("python", "-c", f"import importlib.util; print([m for m in {optional} if importlib.util.find_spec(m)])")
     assert importable.returncode == 0 and importable.stdout == "[]\n", importable.stdout + importable.stderr
@@ -172,3 +165,26 @@ def test_core_wheel_runs_without_extras(wheel, tmp_path):
         assert refused.returncode == 2 and refused.stdout == "", (argv, refused.stdout + refused.stderr)
         (line,) = refused.stderr.splitlines()
         assert line.startswith(f"gamechip {argv[0]}: error: ") and line.endswith(f'pip install "gamechip[{extra}]"'), line
+
+
+def test_core_wheel_runs_without_extras(wheel, tmp_path):
+    core = tmp_path / "core"   # the core's dependencies, linked from this venv's site-packages
+    core.mkdir()
+    here = Path(sysconfig.get_paths()["purelib"])
+    for distribution in _core_distributions(wheel).values():
+        for top in {file.parts[0] for file in distribution.files if file.parts[0] != ".."}:
+            if (here / top).exists() and not (core / top).exists():
+                (core / top).symlink_to(here / top)
+    site, run = _installed(wheel, tmp_path / "venv", core)
+    _runs_as_the_core(site, run)
+
+
+@pytest.mark.full
+def test_core_wheel_from_the_index(wheel, tmp_path):
+    """The core as pip resolves it from the package index (about 35 s and 170 MB, the network)."""
+    env_dir = tmp_path / "venv"
+    site, run = _installed(wheel, env_dir, tmp_path / "nothing")   # the wheel alone, then its core's dependencies
+    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(env_dir / "bin" / "python"), "install",
+                              "-q", str(wheel)], capture_output=True, text=True, timeout=900)
+    assert install.returncode == 0, install.stdout + install.stderr
+    _runs_as_the_core(site, run)
