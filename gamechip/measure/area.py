@@ -37,6 +37,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Optional
 
+from gamechip.installation import install_line
+
 FAMILIES = ("xc7", "ice40", "ecp5")
 DEFAULT_FAMILIES = ("xc7", "ice40")
 HX8K_LUTS = 7680
@@ -108,7 +110,7 @@ def tool(name):
         return str(beside)
     found = shutil.which(name)
     if not found:
-        raise ToolMissing(f"{name} is not installed (scripts/setup.sh installs it from PyPI)")
+        raise ToolMissing(f"{name} is not installed: {install_line('fpga')} (make setup installs every extra)")
     return found
 
 
