@@ -73,8 +73,8 @@ def _env():
             "GAMECHIP_NO_APT": "1"}
 
 
-def _run(copy, *command):
-    return subprocess.run(command, cwd=copy, env=_env(), capture_output=True, text=True, timeout=300)
+def _run(folder, *command):
+    return subprocess.run(command, cwd=folder, env=_env(), capture_output=True, text=True, timeout=300)
 
 
 def _interpreter(script):
@@ -114,3 +114,9 @@ def test_gamechip_refuses_a_venv_made_for_another_folder(tmp_path):
     (line,) = show.stderr.splitlines()
     assert "another folder's venv" in line and f"run make setup in {copy}" in line, line
     assert show.stdout == ""
+    # its Python is the copy's, its editable install still maps the packages to this checkout (run
+    # from another folder: python -m puts the current folder first on the module path)
+    module = _run(tmp_path, str(copy / ".venv" / "bin" / "python"), "-m", "gamechip", "show")
+    assert module.returncode == 2, module.stdout + module.stderr
+    (line,) = module.stderr.splitlines()
+    assert f"runs the gamechip of {ROOT}, not of {copy}" in line and f"run make setup in {copy}" in line, line
