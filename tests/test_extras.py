@@ -97,7 +97,7 @@ def optional_at_import(roots):
 
 def test_no_parser_imports_an_optional_package():
     """gamechip --help, and each command's own help and its refusal, need the core alone."""
-    assert optional_at_import(["gamechip.port"]) == {"serial": "gamechip.port"}   # the check sees one
+    assert optional_at_import(["gamechip.games.port"]) == {"serial": "gamechip.games.port"}   # the check sees one
     found = optional_at_import(parser_roots())
     assert not found, "optional packages imported while a parser is built: " + ", ".join(
         f"{package} (by {module}, extra {extra_of_module(package)})" for package, module in sorted(found.items()))
@@ -126,6 +126,7 @@ def refused(tmp_path):
         (["tournament", "--budget", "1k", "--cluster", "tcp://127.0.0.1:9"], "cluster"),
         (["mutate", "--out", out, "--cluster", "tcp://127.0.0.1:9"], "cluster"),
         (["play", "--port", "socket://127.0.0.1:9", "--budget", "1k"], "board"),
+        (["nboard", "--port", "socket://127.0.0.1:9", "--budget", "1k"], "board"),
     ]
 
 

@@ -8,6 +8,7 @@ import time
 
 from gamechip.cli.arguments import cycles, positive, seconds, simulator_list
 from gamechip.cli.common import UsageError, check_sim, output_dir
+from gamechip.installation import require
 
 
 def nboard_arguments(parser):
@@ -47,6 +48,7 @@ def run_nboard(args):
         cases = output_dir(args.cases or f"runs/nboard-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}", "--cases")
         backend = SimulatedBackend(args.sim, args.budget, cases)
     elif args.port:
+        require("board", "--port")
         from gamechip.games.port import DEFAULT_BAUD, DEFAULT_TIMEOUT, PortUnavailable, open_port
         from rtl.designs import PROCESSOR_DEPTH_LIMIT
 
