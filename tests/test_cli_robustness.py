@@ -352,3 +352,13 @@ def test_an_unknown_block_of_bench_lists_every_name_bench_takes():
     one_clear_line(gamechip("bench", "--blocks", "alu", "--sims", "icarus"),
                    "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, "
                    "node_order, openings, chess_movegen, chess_repetition, search, processor, all")
+
+
+def test_a_reader_that_closes_stdout_early_gets_no_traceback_and_status_141():
+    """``gamechip show | head -0``: the closed pipe ends the command quietly, as SIGPIPE would in a shell."""
+    process = subprocess.Popen([sys.executable, "-m", "gamechip", "show"], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err

@@ -12,6 +12,7 @@ without loading the others.
 
 import argparse
 import importlib
+import os
 import sys
 
 # name: (module of gamechip.cli, one-line help), in the order of ``gamechip --help``
@@ -65,6 +66,9 @@ COMMANDS = {
     "bitstream": ("bitstream", "the processor on a real board: PLL, reset, UART at 115,200 baud and LEDs around it, "
                                "synthesised, placed and packed for the ULX3S or OrangeCrab"),
 }
+
+# The status when stdout's reader closes it early, as a shell reports a command killed by SIGPIPE.
+OUTPUT_CLOSED = 141
 
 # Options whose values may start with '-' (a board text's first square is often empty), which
 # argparse would otherwise take for an option of their own.
@@ -182,3 +186,8 @@ def main(argv=None):
     except KeyboardInterrupt:
         print(f"gamechip {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader of stdout stopped early (``| head``): nothing more to say, and Python's own
+        # flush at exit must not fail on the closed pipe either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return OUTPUT_CLOSED
