@@ -26,6 +26,8 @@ COMMANDS = {
                              "local or on a Dask cluster"),
     "search": ("search", "the tree search (docs/spec.md §7): golden, and the engine on a simulator "
                          "with every node checked"),
+    "solve": ("solve", "exact endgames: win/loss/draw or the exact disc difference, the best move and the nodes, "
+                       "by the golden solver; the FFO endgame test checked against its published scores"),
     "play": ("play", "one game: the processor against the reference software, refereed"),
     "tournament": ("play", "both colours against every reference level, in parallel; "
                            "tables like the seed's Tables 4-6 (docs/sources.md)"),

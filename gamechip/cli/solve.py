@@ -1,0 +1,212 @@
+"""The solve command: exact endgames (win/loss/draw or the exact disc difference) by the golden
+solver (golden/solve.py), each position's result checked against its published score when it has
+one (the FFO test, an OBF file with move scores)."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+from gamechip.cli.common import UsageError
+from golden.board import BoardError, format_board
+
+SCORING_HELP = ("plain: empty squares not counted, the processor's final value; winner: the empty squares of a "
+                "game that ends early go to the winner, as the FFO test, Edax and Zebra score "
+                "(default: plain, winner with --ffo)")
+# the configurations --compare-orderings measures: (ordering, last empties solved by counting)
+COMPARED = (("none", 2), ("static", 2), ("parity", 2), ("fastest", 2), ("fastest+parity", 2),
+            ("fastest+parity", 1), ("fastest+parity", 0))
+
+
+def solve_arguments(parser):
+    from golden.solve import DEFAULT_ORDERING, ORDERINGS
+
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--board", help="board text: 64 squares X/O/- from A1, a space, the side to move")
+    source.add_argument("--obf", metavar="FILE", help="an OBF file (Edax's problem format), one position a line; "
+                                                      "move scores on a line are checked")
+    source.add_argument("--ffo", metavar="RANGE", help="FFO endgame test positions, e.g. 1-19, 40 or 1-3,5 (#1-#79, "
+                                                      "golden/ffo.obf), each checked against its published score")
+    parser.add_argument("--wld", action="store_true", help="win/loss/draw only: score -1, 0 or 1")
+    parser.add_argument("--scoring", choices=("plain", "winner"), help=SCORING_HELP)
+    parser.add_argument("--ordering", choices=ORDERINGS, default=DEFAULT_ORDERING,
+                        help=f"move ordering of the solver (docs/solve.md; default {DEFAULT_ORDERING})")
+    parser.add_argument("--last", type=int, choices=(0, 1, 2), default=2,
+                        help="the last 0, 1 or 2 empties solved by counting flips instead of visiting nodes "
+                             "(default 2)")
+    parser.add_argument("--compare-orderings", action="store_true",
+                        help="solve every position with each ordering and last-empties step and print the table "
+                             "of node counts (docs/solve.md)")
+    parser.add_argument("--sim", help="the search engine's solve mode on a simulator: not built yet (refused)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per position instead of the table")
+
+
+def problems_of(args):
+    """[(name, ObfProblem)] the arguments ask for; BoardError/UsageError for bad input."""
+    from golden.board import parse_board
+    from golden.ffo import ObfProblem, ffo_problems, parse_ffo_range, read_obf
+
+    if args.board is not None:
+        return [("board", ObfProblem(parse_board(args.board), {}))]
+    if args.obf is not None:
+        try:
+            problems = read_obf(args.obf)
+        except OSError as error:
+            raise UsageError(f"--obf {args.obf}: {error.strerror or error}")
+        if not problems:
+            raise UsageError(f"--obf {args.obf}: no position in the file")
+        return [(f"#{p.number}" if p.number else f"line {i}", p) for i, p in enumerate(problems, 1)]
+    numbers = parse_ffo_range(args.ffo)
+    problems = ffo_problems()
+    return [(f"FFO #{n}", problems[n]) for n in numbers]
+
+
+def sign(value):
+    return (value > 0) - (value < 0)
+
+
+def published_check(problem, answer, wld, scoring):
+    """(agrees, what was expected) of a solved position against its published move scores; agrees
+    None when the position has none. Exact ``winner`` scores compare exactly and the best move must
+    be one of the published best; WLD and ``plain`` scores (the published ones give the empties to
+    the winner) compare the sign, and the best move must reach it."""
+    from golden.board import parse_square
+
+    if problem.score is None:
+        return None, "no published score"
+    exact = not wld and scoring == "winner"
+    expected = problem.score if exact else sign(problem.score)
+    actual = answer["score"] if exact or wld else sign(answer["score"])
+    what = f"{expected:+d}" if exact else f"the sign of {problem.score:+d}"
+    try:
+        best_score = problem.move_scores.get(parse_square(answer["best"]))
+    except BoardError:
+        best_score = None
+    best_ok = best_score is not None and (best_score == problem.score if exact else sign(best_score) == expected)
+    return actual == expected and best_ok, f"{what}, best {problem.best_names()}"
+
+
+class GoldenSolver:
+    """A golden process running ``python -m golden.solve`` (PyPy when installed), one request at a time."""
+
+    def __init__(self):
+        from tb.checks.search import ROOT, golden_python
+
+        self.python = golden_python()
+        self.process = subprocess.Popen([self.python, "-m", "golden.solve"], cwd=ROOT, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        env=dict(os.environ, PYTHONPATH=ROOT))
+
+    def solve(self, request):
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            self.process.wait()
+            last = (self.process.stderr.read().strip().splitlines() or ["no message"])[-1]
+            raise RuntimeError(f"the golden solver ({self.python}) ended without answering: {last}")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"the golden solver refused {request['board']}: {answer['error']}")
+        return answer
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=5)
+        except Exception:
+            self.process.kill()
+
+
+def run_solve(args):
+    if args.sim is not None:
+        raise UsageError("--sim: the search engine's solve mode is not built yet (issue 45); "
+                         "gamechip solve runs the golden solver only")
+    scoring = args.scoring or ("winner" if args.ffo else "plain")
+    if args.compare_orderings and args.json:
+        raise UsageError("--compare-orderings prints a table: leave out --json")
+    problems = problems_of(args)
+    solver = GoldenSolver()
+    try:
+        if args.compare_orderings:
+            return compare_orderings(solver, problems, args.wld, scoring)
+        return solve_all(solver, problems, args, scoring)
+    except RuntimeError as error:
+        print(f"gamechip solve: FAIL: {error}", file=sys.stderr)
+        return 1
+    finally:
+        solver.close()
+
+
+def solve_all(solver, problems, args, scoring):
+    mode = "WLD" if args.wld else "exact"
+    say = (lambda line: print(line, file=sys.stderr, flush=True)) if args.json else print
+    say(f"{mode} solve, {scoring} scoring, ordering {args.ordering}, last {args.last}, golden solver on "
+        f"{solver.python}")
+    if not args.json:
+        print(f"{'position':10} {'empties':>7} {'score':>6} {'best':>5} {'nodes':>13} {'seconds':>9} "
+              f"{'nodes/s':>10}  published")
+    disagreements, total_nodes, total_seconds = [], 0, 0.0
+    for number, (name, problem) in enumerate(problems, 1):
+        if args.json and len(problems) > 1:
+            say(f"[{number}/{len(problems)}] {name} ({bin(problem.position.empty).count('1')} empties) ...")
+        answer = solver.solve({"board": format_board(problem.position), "wld": args.wld, "scoring": scoring,
+                               "ordering": args.ordering, "last": args.last})
+        agrees, expected = published_check(problem, answer, args.wld, scoring)
+        total_nodes += answer["nodes"]
+        total_seconds += answer["seconds"]
+        if agrees is False:
+            disagreements.append(f"{name}: expected {expected}; solved {answer['score']:+d}, best {answer['best']}")
+        if args.json:
+            print(json.dumps({"position": name, "board": format_board(problem.position), "empties": answer["empties"],
+                              "score": answer["score"], "best": answer["best"], "nodes": answer["nodes"],
+                              "seconds": answer["seconds"], "wld": args.wld, "scoring": scoring,
+                              "published": expected if agrees is not None else None, "agrees": agrees}), flush=True)
+        else:
+            verdict = {True: "agrees", False: "DIFFERS", None: ""}[agrees]
+            print(f"{name:10} {answer['empties']:>7} {answer['score']:>+6d} {answer['best']:>5} {answer['nodes']:>13,} "
+                  f"{answer['seconds']:>9.2f} {answer['nodes'] / max(answer['seconds'], 1e-3):>10,.0f}  "
+                  f"{expected if agrees is not None else ''} {verdict}".rstrip(), flush=True)
+    say(f"{len(problems)} position{'s' if len(problems) != 1 else ''}: {total_nodes:,} nodes in {total_seconds:.2f} s "
+        f"CPU, {total_nodes / max(total_seconds, 1e-3):,.0f} nodes/s")
+    for line in disagreements:
+        print(f"gamechip solve: FAIL: {line}", file=sys.stderr)
+    return 1 if disagreements else 0
+
+
+def compare_orderings(solver, problems, wld, scoring):
+    """The node count of every position under each configuration of COMPARED, as a Markdown table;
+    every result is checked against the published score as solve_all does."""
+    columns = [f"{ordering}, last {last}" for ordering, last in COMPARED]
+    print(f"node counts, {'WLD' if wld else 'exact'} solve, {scoring} scoring, golden solver on {solver.python}",
+          file=sys.stderr)
+    print("| position | empties | " + " | ".join(columns) + " |")
+    print("|---|---|" + "---|" * len(columns))
+    totals, failures = [0] * len(COMPARED), []
+    for name, problem in problems:
+        row = []
+        for index, (ordering, last) in enumerate(COMPARED):
+            started = time.monotonic()
+            print(f"{name}: {ordering}, last {last} ...", file=sys.stderr, flush=True)
+            answer = solver.solve({"board": format_board(problem.position), "wld": wld, "scoring": scoring,
+                                   "ordering": ordering, "last": last})
+            agrees, expected = published_check(problem, answer, wld, scoring)
+            if agrees is False:
+                failures.append(f"{name} ({ordering}, last {last}): expected {expected}; solved {answer['score']:+d}, "
+                                f"best {answer['best']}")
+            totals[index] += answer["nodes"]
+            row.append(f"{answer['nodes']:,}")
+            print(f"{name}: {answer['nodes']:,} nodes, {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+        print(f"| {name} | {answer['empties']} | " + " | ".join(row) + " |", flush=True)
+    print("| total | | " + " | ".join(f"{t:,}" for t in totals) + " |")
+    default = totals[COMPARED.index(("fastest+parity", 2))]
+    print("| vs fastest+parity, last 2 | | " + " | ".join(f"{t / max(default, 1):.2f}x" for t in totals) + " |")
+    for line in failures:
+        print(f"gamechip solve: FAIL: {line}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+COMMANDS = {
+    "solve": (solve_arguments, run_solve),
+}
