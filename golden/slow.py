@@ -120,3 +120,35 @@ def _grid_perft(grid: Grid, me: str, depth: int) -> int:
 def slow_perft(pos: Position, depth: int) -> int:
     """Leaf count with the docs/spec.md §0 convention, by plain recursion."""
     return _grid_perft(_grid(pos), pos.side, depth)
+
+
+def _grid_final(grid: Grid, me: str, scoring: str) -> int:
+    mine = sum(row.count(me) for row in grid)
+    theirs = sum(row.count(_other(me)) for row in grid)
+    empties = sum(row.count("-") for row in grid)
+    if scoring == "winner" and mine != theirs:
+        return mine - theirs + (empties if mine > theirs else -empties)
+    return mine - theirs
+
+
+def _grid_solve(grid: Grid, me: str, scoring: str) -> int:
+    moves = _grid_moves(grid, me)
+    if not moves:
+        if not _grid_moves(grid, _other(me)):
+            return _grid_final(grid, me, scoring)
+        return -_grid_solve(grid, _other(me), scoring)
+    best = None
+    for r, c in moves:
+        child = [row[:] for row in grid]
+        for rr, cc in _grid_flips(grid, r, c, me) + [(r, c)]:
+            child[rr][cc] = me
+        value = -_grid_solve(child, _other(me), scoring)
+        best = value if best is None else max(best, value)
+    return best
+
+
+def slow_solve(pos: Position, scoring: str = "plain") -> int:
+    """Exact final disc difference for the side to move under perfect play, by exhaustive
+    minimax on the grid: ``plain`` counts discs only, ``winner`` gives the empty squares of a
+    game that ends early to the winner. The reference of golden/solve.py."""
+    return _grid_solve(_grid(pos), pos.side, scoring)
