@@ -9,7 +9,7 @@ VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
 
-.PHONY: setup fuzz test test-full test-cocotb1 bench bench-verilator convert clean mutants search-deep tournament parallel chess-perft tables area codesign codesign-sim mutate
+.PHONY: setup fuzz test test-full test-cocotb1 bench bench-verilator convert clean mutants search-deep tournament parallel chess-perft tables area codesign codesign-sim mutate ffo solve-orderings
 
 setup:
 	@scripts/setup.sh
@@ -79,6 +79,17 @@ chess-perft: setup
 
 tournament: setup
 	$(GAMECHIP) tournament --budget 1024 --sim verilator
+
+# The FFO endgame test through the golden solver (PyPy when installed): per position the exact score
+# (empties to the winner, as published), the best move, nodes and CPU time, each checked against the
+# published score, and the totals (docs/solve.md). FFO=1-39 adds #20-#39 (minutes to hours).
+FFO ?= 1-19
+ffo: setup
+	$(GAMECHIP) solve --ffo $(FFO)
+
+# docs/solve.md's ordering table: node counts of every move ordering and last-empties step on FFO #1-#7.
+solve-orderings: setup
+	$(GAMECHIP) solve --ffo 1-7 --compare-orderings
 
 # docs/spec.md §12: both schemes on 1..32 engines, 20 seeded midgames at depth 9 (10^6 engine cycles or more
 # sequentially), on a local Dask cluster (host plies: 2 for the parallel-minimax seed's scheme, 3 for YBW); table, CSV and plot under runs/parallel-table.

@@ -16,7 +16,8 @@ limit, no cycle schedule. A fail-soft negamax alpha-beta over a list of empty sq
   ``fastest`` the move leaving the opponent the fewest replies first, at every node of three
   empties or more (fastest-first); ``fastest+parity`` (the default) fastest-first at
   :data:`FASTEST_MIN_EMPTIES` empties or more and parity below. NegaScout (a null window for
-  every move after the first, searched again when it fails high) goes with fastest-first.
+  every move after the first, searched again when it fails high) goes with fastest-first
+  (``negascout=False``: plain alpha-beta there too).
 - **The last empties** (``last``): 2 (the default) solves a position with two empty squares in
   one step that counts flips, 1 one empty square, 0 visits every position down to the full
   board. A node is a position the solver visits; the positions such a step only counts are
@@ -65,7 +66,8 @@ INFINITY = 65
 class Solution:
     """A solved position: ``score`` the exact disc difference for the side to move (or -1/0/1
     for WLD), ``best`` the best move (None when the side to move must pass or the game is over),
-    ``nodes`` the positions visited."""
+    ``nodes`` the positions visited, ``replies_counted`` the children whose replies fastest-first
+    counted to order their moves (the ordering's own cost: one mobility count each)."""
 
     score: int
     best: Optional[int]
@@ -73,6 +75,8 @@ class Solution:
     empties: int
     wld: bool
     scoring: str
+    replies_counted: int = 0
+    score_is_final: bool = False   # no move for either side: best_name "--" rather than "PASS"
 
     @property
     def best_name(self) -> str:
@@ -80,8 +84,6 @@ class Solution:
         if self.best is None:
             return "--" if self.score_is_final else "PASS"
         return square_name(self.best)
-
-    score_is_final: bool = False
 
 
 def final_score(own_count: int, opp_count: int, scoring: str) -> int:
@@ -94,9 +96,10 @@ def final_score(own_count: int, opp_count: int, scoring: str) -> int:
 
 
 def make_search(scoring: str = "plain", order: str = DEFAULT_ORDERING, last: int = 2,
-                fastest_min: int = FASTEST_MIN_EMPTIES):
+                fastest_min: int = FASTEST_MIN_EMPTIES, negascout: bool = True):
     """The solver's recursive search for one configuration: ``search(own, opp, empties, alpha,
-    beta, parity)`` -> value (fail-soft), and ``counter``, a one-element list of nodes visited.
+    beta, parity)`` -> value (fail-soft), and ``counter``, [nodes visited, children whose replies
+    fastest-first counted].
     ``empties`` is the list of empty squares in the ordering's static order, ``parity`` the
     quadrants (QUADRANT bits) with an odd number of them."""
     if scoring not in SCORINGS:
@@ -105,13 +108,15 @@ def make_search(scoring: str = "plain", order: str = DEFAULT_ORDERING, last: int
         raise BoardError(f"ordering must be one of {', '.join(ORDERINGS)}, got {order!r}")
     if last not in (0, 1, 2):
         raise BoardError(f"last must be 0, 1 or 2, got {last!r}")
+    if not isinstance(fastest_min, int) or not 3 <= fastest_min <= 65:
+        raise BoardError(f"fastest_min must be 3..65 empties, got {fastest_min!r}")
     winner = scoring == "winner"
     use_parity = order in ("parity", "fastest+parity")
     if order == "fastest":
         fastest_min = 3
     elif order != "fastest+parity":
         fastest_min = 65
-    counter = [0]
+    counter = [0, 0]
     quadrant = QUADRANT
 
     def final(own, opp):
@@ -207,12 +212,13 @@ def make_search(scoring: str = "plain", order: str = DEFAULT_ORDERING, last: int
                 flipped = flips(own, opp, move)
                 child_own, child_opp = opp & ~flipped, own | flipped | move
                 children.append((popcount(legal_moves(child_own, child_opp)), index, square, child_own, child_opp))
+        counter[1] += len(children)
         children.sort()
         best = -INFINITY
         for replies, index, square, child_own, child_opp in children:
             rest = empties[:index] + empties[index + 1:]
             child_parity = parity ^ quadrant[square]
-            if best == -INFINITY:
+            if best == -INFINITY or not negascout:
                 value = -search(child_own, child_opp, rest, -beta, -alpha, child_parity)
             else:   # NegaScout: prove the move no better than alpha with a null window first
                 value = -search(child_own, child_opp, rest, -alpha - 1, -alpha, child_parity)
@@ -236,11 +242,11 @@ def empties_in_order(empty: int, order: str) -> list:
 
 
 def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str = DEFAULT_ORDERING,
-          last: int = 2, fastest_min: int = FASTEST_MIN_EMPTIES) -> Solution:
+          last: int = 2, fastest_min: int = FASTEST_MIN_EMPTIES, negascout: bool = True) -> Solution:
     """Solve ``pos`` (8x8): exact, or with ``wld`` win/loss/draw (score -1, 0 or 1)."""
     if pos.size != 8:
         raise BoardError(f"the solver plays the 8x8 board, got {pos.size}x{pos.size}")
-    search, counter = make_search(scoring, order, last, fastest_min)
+    search, counter = make_search(scoring, order, last, fastest_min, negascout)
     empties = empties_in_order(pos.empty, order)
     parity = 0
     for square in empties:
@@ -249,22 +255,23 @@ def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str =
     alpha, beta = (-1, 1) if wld else (-INFINITY, INFINITY)
     counter[0] = 1   # the root
     moves = legal_moves(own, opp)
-    scout = order.startswith("fastest")   # fastest-first and NegaScout at the root, as below it
+    fastest = order.startswith("fastest")   # fastest-first (and NegaScout) at the root, as below it
     best_move = None
     if not moves:
         over = not legal_moves(opp, own)
         value = (final_score(popcount(own), popcount(opp), scoring) if over
                  else -search(opp, own, empties, -beta, -alpha, parity))
         return Solution(_sign(value) if wld else value, None, counter[0], len(empties), wld, scoring,
-                        score_is_final=over)
+                        counter[1], score_is_final=over)
     children = []
     for index, square in enumerate(empties):
         move = BIT[square]
         if moves & move:
             flipped = flips(own, opp, move)
             child_own, child_opp = opp & ~flipped, own | flipped | move
-            if scout:
+            if fastest:
                 key = popcount(legal_moves(child_own, child_opp))
+                counter[1] += 1
             else:
                 key = 0 if order in ("parity", "fastest+parity") and QUADRANT[square] & parity else 1
             children.append((key, index, square, child_own, child_opp))
@@ -273,7 +280,7 @@ def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str =
     for replies, index, square, child_own, child_opp in children:
         rest = empties[:index] + empties[index + 1:]
         child_parity = parity ^ QUADRANT[square]
-        if best == -INFINITY or not scout:
+        if best == -INFINITY or not (fastest and negascout):
             value = -search(child_own, child_opp, rest, -beta, -alpha, child_parity)
         else:
             value = -search(child_own, child_opp, rest, -alpha - 1, -alpha, child_parity)
@@ -285,7 +292,7 @@ def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str =
                 if value >= beta:
                     break
                 alpha = value
-    return Solution(_sign(best) if wld else best, best_move, counter[0], len(empties), wld, scoring)
+    return Solution(_sign(best) if wld else best, best_move, counter[0], len(empties), wld, scoring, counter[1])
 
 
 def _sign(value: int) -> int:
@@ -293,7 +300,8 @@ def _sign(value: int) -> int:
 
 
 def solve_request(request: dict) -> dict:
-    """One request of :func:`main`: {"board", "wld", "scoring", "ordering", "last"} -> the
+    """One request of :func:`main`: {"board", "wld", "scoring", "ordering", "last", "fastest_min",
+    "negascout"} -> the
     solution as a JSON-ready dict, with the CPU seconds it took."""
     import time
 
@@ -302,8 +310,10 @@ def solve_request(request: dict) -> dict:
     position = parse_board(request["board"])
     started = time.process_time()
     solution = solve(position, request.get("wld", False), request.get("scoring", "plain"),
-                     request.get("ordering", DEFAULT_ORDERING), request.get("last", 2))
+                     request.get("ordering", DEFAULT_ORDERING), request.get("last", 2),
+                     request.get("fastest_min", FASTEST_MIN_EMPTIES), request.get("negascout", True))
     return {"score": solution.score, "best": solution.best_name, "nodes": solution.nodes,
+            "replies_counted": solution.replies_counted,
             "empties": solution.empties, "seconds": round(time.process_time() - started, 3)}
 
 

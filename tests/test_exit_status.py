@@ -78,6 +78,15 @@ def mutation_folder(path, entry):
     return path
 
 
+def wrong_published_score(path):
+    """An OBF file with FFO #5 and a wrong published score for its best move (+30; the exact one is +32)."""
+    from golden.ffo import ffo_problems
+
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "wrong.obf").write_text(f"{ffo_problems()[5].position.text()}; G8:+30;\n")
+    return path
+
+
 def hit_file(path):
     """A hit file of move_checker that hits one bin: every other bin is open."""
     path.mkdir(parents=True, exist_ok=True)
@@ -104,6 +113,9 @@ CASES = [
     (["book", "--moves", "z9"], 2, None),
     (["search", "--depth", "1"], 0, None),
     (["search", "--depth", "0"], 2, None),
+    (["solve", "--ffo", "5"], 0, None),
+    (["solve", "--ffo", "0"], 2, None),
+    (["solve", "--obf", "TMP/x/wrong.obf"], 1, lambda p: wrong_published_score(p)),
     (["chess", "moves"], 0, None),
     (["chess", "moves", "--fen", "not a fen"], 2, None),
     (["fuzz", "--blocks", "alu"], 2, None),

@@ -82,6 +82,9 @@ def test_every_ordering_and_last_empties_step_gives_the_same_value():
             for last in (0, 1, 2):
                 result = solve(pos, scoring="winner", order=order, last=last)
                 assert result.score == expected, f"{pos.text()} {order} last {last}: {result.score}, minimax {expected}"
+        for fastest_min, negascout in ((3, False), (4, True), (9, True)):
+            result = solve(pos, scoring="winner", fastest_min=fastest_min, negascout=negascout)
+            assert result.score == expected, f"{pos.text()} fastest-first at {fastest_min}, NegaScout {negascout}"
 
 
 def test_the_best_move_reaches_the_score():

@@ -13,10 +13,14 @@ from golden.board import BoardError, format_board
 
 SCORING_HELP = ("plain: empty squares not counted, the processor's final value; winner: the empty squares of a "
                 "game that ends early go to the winner, as the FFO test, Edax and Zebra score "
-                "(default: plain, winner with --ffo)")
-# the configurations --compare-orderings measures: (ordering, last empties solved by counting)
-COMPARED = (("none", 2), ("static", 2), ("parity", 2), ("fastest", 2), ("fastest+parity", 2),
-            ("fastest+parity", 1), ("fastest+parity", 0))
+                "(default: plain for --board; winner for --ffo and --obf, the scoring of their published scores)")
+# the configurations --compare-orderings measures: (ordering, last empties solved by counting flips,
+# fewest empties at which fastest+parity orders fastest-first, NegaScout with fastest-first)
+COMPARED = (("none", 2, None, True), ("static", 2, None, True), ("parity", 2, None, True),
+            ("fastest", 2, None, True), ("fastest+parity", 2, 4, True), ("fastest+parity", 2, 6, True),
+            ("fastest+parity", 2, 8, True), ("fastest+parity", 2, 10, True), ("fastest+parity", 2, 6, False),
+            ("fastest+parity", 1, 6, True), ("fastest+parity", 0, 6, True))
+DEFAULT_COMPARED = ("fastest+parity", 2, 6, True)
 
 
 def solve_arguments(parser):
@@ -123,7 +127,7 @@ def run_solve(args):
     if args.sim is not None:
         raise UsageError("--sim: the search engine's solve mode is not built yet (issue 45); "
                          "gamechip solve runs the golden solver only")
-    scoring = args.scoring or ("winner" if args.ffo else "plain")
+    scoring = args.scoring or ("plain" if args.board is not None else "winner")
     if args.compare_orderings and args.json:
         raise UsageError("--compare-orderings prints a table: leave out --json")
     problems = problems_of(args)
@@ -176,32 +180,42 @@ def solve_all(solver, problems, args, scoring):
 
 
 def compare_orderings(solver, problems, wld, scoring):
-    """The node count of every position under each configuration of COMPARED, as a Markdown table;
-    every result is checked against the published score as solve_all does."""
-    columns = [f"{ordering}, last {last}" for ordering, last in COMPARED]
+    """The node count of every position under each configuration of COMPARED, as a Markdown table
+    (a row a configuration), with the children whose replies fastest-first counted; every result
+    is checked against the published score as solve_all does."""
     print(f"node counts, {'WLD' if wld else 'exact'} solve, {scoring} scoring, golden solver on {solver.python}",
           file=sys.stderr)
-    print("| position | empties | " + " | ".join(columns) + " |")
-    print("|---|---|" + "---|" * len(columns))
-    totals, failures = [0] * len(COMPARED), []
-    for name, problem in problems:
-        row = []
-        for index, (ordering, last) in enumerate(COMPARED):
+    rows, failures = [], []
+    for ordering, last, fastest_min, negascout in COMPARED:
+        name = (ordering + (f" (fastest-first at {fastest_min}+ empties)" if fastest_min else "")
+                + ("" if negascout or not ordering.startswith("fastest") else ", alpha-beta without NegaScout")
+                + f", last {last}")
+        nodes, replies = [], 0
+        for position, problem in problems:
             started = time.monotonic()
-            print(f"{name}: {ordering}, last {last} ...", file=sys.stderr, flush=True)
-            answer = solver.solve({"board": format_board(problem.position), "wld": wld, "scoring": scoring,
-                                   "ordering": ordering, "last": last})
+            request = {"board": format_board(problem.position), "wld": wld, "scoring": scoring, "ordering": ordering,
+                       "last": last}
+            if fastest_min:
+                request["fastest_min"] = fastest_min
+            request["negascout"] = negascout
+            answer = solver.solve(request)
             agrees, expected = published_check(problem, answer, wld, scoring)
             if agrees is False:
-                failures.append(f"{name} ({ordering}, last {last}): expected {expected}; solved {answer['score']:+d}, "
+                failures.append(f"{position} ({name}): expected {expected}; solved {answer['score']:+d}, "
                                 f"best {answer['best']}")
-            totals[index] += answer["nodes"]
-            row.append(f"{answer['nodes']:,}")
-            print(f"{name}: {answer['nodes']:,} nodes, {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
-        print(f"| {name} | {answer['empties']} | " + " | ".join(row) + " |", flush=True)
-    print("| total | | " + " | ".join(f"{t:,}" for t in totals) + " |")
-    default = totals[COMPARED.index(("fastest+parity", 2))]
-    print("| vs fastest+parity, last 2 | | " + " | ".join(f"{t / max(default, 1):.2f}x" for t in totals) + " |")
+            nodes.append(answer["nodes"])
+            replies += answer["replies_counted"]
+            print(f"{name}: {position} {answer['nodes']:,} nodes, {time.monotonic() - started:.1f} s", file=sys.stderr,
+                  flush=True)
+        rows.append((name, (ordering, last, fastest_min, negascout), nodes, replies))
+    default = next(sum(nodes) for _, key, nodes, _ in rows if key == DEFAULT_COMPARED)
+    print("| ordering, last empties counted | " + " | ".join(name for name, _ in problems)
+          + " | total nodes | vs default | replies counted |")
+    print("|---|" + "---:|" * (len(problems) + 3))
+    for name, key, nodes, replies in rows:
+        mark = " (default)" if key == DEFAULT_COMPARED else ""
+        print(f"| {name}{mark} | " + " | ".join(f"{n:,}" for n in nodes)
+              + f" | {sum(nodes):,} | {sum(nodes) / max(default, 1):.2f}x | {replies:,} |")
     for line in failures:
         print(f"gamechip solve: FAIL: {line}", file=sys.stderr)
     return 1 if failures else 0
