@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from golden.board import BoardError, Position, parse_board, parse_square, square_name
+from golden.board import BoardError, Position, parse_square, square_name
+from golden.contest.ggf import parse_obf
 
 FFO_PATH = Path(__file__).with_name("ffo.obf")
 FFO_COUNT = 79
@@ -44,18 +45,13 @@ class ObfProblem:
         return "/".join(square_name(s) for s in self.best_moves) or "-"
 
 
-def obf_position(board_part: str) -> Position:
-    """The position of an OBF line's board part (64 squares, a space, X or O): golden.board's
-    board text, which uses the same squares, order and side letters."""
-    return parse_board(board_part)
-
-
 def parse_obf_problem(line: str, where: str = "OBF") -> ObfProblem:
-    """An OBF line with its move scores; BoardError naming ``where`` for a malformed line."""
+    """An OBF line with its move scores (the position read by golden.contest.ggf.parse_obf);
+    BoardError naming ``where`` for a malformed line."""
     body, _, comment = line.partition("%")
     fields = [field.strip() for field in body.split(";")]
     try:
-        position = obf_position(fields[0])
+        position = parse_obf(line)
     except BoardError as error:
         raise BoardError(f"{where}: {error}")
     scores = {}

@@ -27,7 +27,8 @@ def solve_arguments(parser):
     from golden.solve import DEFAULT_ORDERING, ORDERINGS
 
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--board", help="board text: 64 squares X/O/- from A1, a space, the side to move")
+    source.add_argument("--board", help="board text (64 squares X/O/- from A1, a space, the side to move), a GGF "
+                                        "game (its final position) or an OBF line, or a file holding one")
     source.add_argument("--obf", metavar="FILE", help="an OBF file (Edax's problem format), one position a line; "
                                                       "move scores on a line are checked")
     source.add_argument("--ffo", metavar="RANGE", help="FFO endgame test positions, e.g. 1-19, 40 or 1-3,5 (#1-#79, "
@@ -48,11 +49,11 @@ def solve_arguments(parser):
 
 def problems_of(args):
     """[(name, ObfProblem)] the arguments ask for; BoardError/UsageError for bad input."""
-    from golden.board import parse_board
+    from gamechip.cli.arguments import board_or_start
     from golden.ffo import ObfProblem, ffo_problems, parse_ffo_range, read_obf
 
     if args.board is not None:
-        return [("board", ObfProblem(parse_board(args.board), {}))]
+        return [("board", ObfProblem(board_or_start(args.board), {}))]
     if args.obf is not None:
         try:
             problems = read_obf(args.obf)
