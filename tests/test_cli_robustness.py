@@ -149,9 +149,10 @@ def sigint_as_on_a_terminal():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def interrupt_after(args, marker, timeout=180, env=None):
+def interrupt_after(args, marker, timeout=180, env=None, group=True):
     """Start ``gamechip ARGS`` in its own process group, wait for ``marker`` on stderr, then
-    press Ctrl-C as a terminal does (SIGINT to the whole group); (status, stdout, stderr)."""
+    press Ctrl-C as a terminal does (SIGINT to the whole group; ``group`` False: to the command's
+    process alone, as ``kill -INT`` does); (status, stdout, stderr)."""
     process = subprocess.Popen([sys.executable, "-m", "gamechip", *args], cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True,
                                preexec_fn=sigint_as_on_a_terminal,
@@ -166,7 +167,8 @@ def interrupt_after(args, marker, timeout=180, env=None):
             break
     interrupt_after.children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(process.pid)], capture_output=True,
                                               text=True).stdout.split()
-    os.killpg(process.pid, signal.SIGINT)
+    interrupt_after.sent = time.monotonic()
+    (os.killpg if group else os.kill)(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=120)
     return process.returncode, out, "".join(seen) + err
 
@@ -209,6 +211,17 @@ def test_ctrl_c_during_fuzz_is_one_line_and_status_130():
     assert status == 130, err[-3000:]
     assert err.rstrip().endswith("gamechip fuzz: interrupted"), err[-3000:]
     assert "Traceback" not in err and "AssertionError" not in err
+
+
+@pytest.mark.parametrize("group", [True, False], ids=["ctrl-c", "kill-int"])
+def test_ctrl_c_during_a_solve_keeps_the_solved_positions_and_ends_the_golden_process(group):
+    status, out, err = interrupt_after(["solve", "--ffo", "20-25", "--json"], "[3/6] FFO #22", group=group)
+    assert time.monotonic() - interrupt_after.sent < 3, "the command waited for the golden solver to finish"
+    assert status == 130, err[-3000:]
+    assert err.rstrip().endswith("gamechip solve: interrupted"), err[-3000:]
+    assert "Traceback" not in err
+    assert [json.loads(line)["position"] for line in out.splitlines()] == ["FFO #20", "FFO #21"]
+    assert not alive(interrupt_after.children), "the golden solver's process outlived the command"
 
 
 def test_ctrl_c_during_a_simulated_game_is_one_line_and_status_130(tmp_path):

@@ -102,11 +102,14 @@ class GoldenSolver:
         self.process = subprocess.Popen([self.python, "-m", "golden.solve"], cwd=ROOT, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                         env=dict(os.environ, PYTHONPATH=ROOT))
+        self.busy = False
 
     def solve(self, request):
+        self.busy = True
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         line = self.process.stdout.readline()
+        self.busy = False
         if not line:
             self.process.wait()
             last = (self.process.stderr.read().strip().splitlines() or ["no message"])[-1]
@@ -117,11 +120,16 @@ class GoldenSolver:
         return answer
 
     def close(self):
+        """End the process: at once when it is still solving (an interrupt), else once it has
+        read the end of its input."""
+        if self.busy:
+            self.process.kill()
         try:
             self.process.stdin.close()
             self.process.wait(timeout=5)
         except Exception:
             self.process.kill()
+            self.process.wait()
 
 
 def run_solve(args):
