@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from golden.board import Position, START, parse_board, square_name
-from golden.ffo import FFO_PATH, ffo_problems, parse_ffo_range, read_obf
-from golden.othello import play
+from gamechip.cli.solve import published_check
+from golden.board import Position, START, parse_board, parse_square, square_name
+from golden.ffo import FFO_PATH, ObfProblem, ffo_problems, parse_ffo_range
+from golden.othello import legal_moves, play
 from golden.positions import random_game_positions
 from golden.slow import slow_flips, slow_legal_moves, slow_solve
 from golden.solve import ORDERINGS, solve
@@ -133,6 +134,27 @@ def test_the_ffo_file_holds_79_positions_with_the_published_figures():
     assert (problems[40].score, problems[40].best_names()) == (38, "A2")
     assert problems[59].score == 64
     assert [bin(problems[n].position.empty).count("1") for n in (1, 19, 40, 59, 79)] == [14, 16, 20, 34, 36]
+
+
+def test_every_published_move_is_legal_and_its_score_possible():
+    """A typo in golden/ffo.obf shows here: scores with the empties to the winner are even (own +
+    opp + empties = 64), within -64..64, and each on a legal move."""
+    for number, problem in ffo_problems().items():
+        legal = legal_moves(problem.position.own, problem.position.opp)
+        for square, score in problem.move_scores.items():
+            assert legal >> square & 1, f"FFO #{number}: {square_name(square)} is not a legal move"
+            assert score % 2 == 0 and -64 <= score <= 64, f"FFO #{number}: {square_name(square)}:{score:+d}"
+
+
+def test_a_best_move_that_is_not_the_published_one_is_a_disagreement():
+    problem = ffo_problems()[5]
+    answer = {"score": 32, "best": "G8"}
+    assert published_check(problem, answer, False, "winner") == (True, "+32, best G8")
+    other_best = ObfProblem(problem.position, {**problem.move_scores, parse_square("G8"): 12, parse_square("G2"): 32})
+    assert published_check(other_best, answer, False, "winner") == (False, "+32, best G2")
+    assert published_check(other_best, {"score": 1, "best": "G8"}, True, "winner") == (True, "the sign of +32, best G2")
+    lost = ObfProblem(problem.position, {**problem.move_scores, parse_square("G8"): -2})
+    assert published_check(lost, {"score": 1, "best": "G8"}, True, "winner")[0] is False
 
 
 # positions cheap on CPython (~20,000 nodes each): the FFO positions of fewest empties
