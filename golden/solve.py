@@ -242,8 +242,11 @@ def empties_in_order(empty: int, order: str) -> list:
 
 
 def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str = DEFAULT_ORDERING,
-          last: int = 2, fastest_min: int = FASTEST_MIN_EMPTIES, negascout: bool = True) -> Solution:
-    """Solve ``pos`` (8x8): exact, or with ``wld`` win/loss/draw (score -1, 0 or 1)."""
+          last: int = 2, fastest_min: int = FASTEST_MIN_EMPTIES, negascout: bool = True,
+          on_root_move=None) -> Solution:
+    """Solve ``pos`` (8x8): exact, or with ``wld`` win/loss/draw (score -1, 0 or 1).
+    ``on_root_move(done, total, best, nodes)``, when given, is called after each root move is
+    searched (``best`` the best root move so far): the progress of a long solve."""
     if pos.size != 8:
         raise BoardError(f"the solver plays the 8x8 board, got {pos.size}x{pos.size}")
     search, counter = make_search(scoring, order, last, fastest_min, negascout)
@@ -277,7 +280,7 @@ def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str =
             children.append((key, index, square, child_own, child_opp))
     children.sort()
     best = -INFINITY
-    for replies, index, square, child_own, child_opp in children:
+    for done, (replies, index, square, child_own, child_opp) in enumerate(children, 1):
         rest = empties[:index] + empties[index + 1:]
         child_parity = parity ^ QUADRANT[square]
         if best == -INFINITY or not (fastest and negascout):
@@ -288,10 +291,12 @@ def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str =
                 value = -search(child_own, child_opp, rest, -beta, -value, child_parity)
         if value > best:
             best, best_move = value, square
-            if value > alpha:
-                if value >= beta:
-                    break
-                alpha = value
+        if on_root_move:
+            on_root_move(done, len(children), best_move, counter[0])
+        if value > alpha:
+            if value >= beta:
+                break
+            alpha = value
     return Solution(_sign(best) if wld else best, best_move, counter[0], len(empties), wld, scoring, counter[1])
 
 
@@ -299,10 +304,9 @@ def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
 
-def solve_request(request: dict) -> dict:
+def solve_request(request: dict, on_root_move=None) -> dict:
     """One request of :func:`main`: {"board", "wld", "scoring", "ordering", "last", "fastest_min",
-    "negascout"} -> the
-    solution as a JSON-ready dict, with the CPU seconds it took."""
+    "negascout"} -> the solution as a JSON-ready dict, with the CPU seconds it took."""
     import time
 
     from golden.board import parse_board
@@ -311,7 +315,8 @@ def solve_request(request: dict) -> dict:
     started = time.process_time()
     solution = solve(position, request.get("wld", False), request.get("scoring", "plain"),
                      request.get("ordering", DEFAULT_ORDERING), request.get("last", 2),
-                     request.get("fastest_min", FASTEST_MIN_EMPTIES), request.get("negascout", True))
+                     request.get("fastest_min", FASTEST_MIN_EMPTIES), request.get("negascout", True),
+                     on_root_move)
     return {"score": solution.score, "best": solution.best_name, "nodes": solution.nodes,
             "replies_counted": solution.replies_counted,
             "empties": solution.empties, "seconds": round(time.process_time() - started, 3)}
@@ -319,15 +324,19 @@ def solve_request(request: dict) -> dict:
 
 def main() -> int:
     """``python -m golden.solve``: one JSON request a line on stdin (:func:`solve_request`), one
-    JSON answer a line on stdout, in order; a bad request answers {"error": ...}. gamechip solve
-    runs it under PyPy when installed (tb.checks.search.golden_python)."""
+    JSON answer a line on stdout, in order, each after a line {"progress": [done, total, best,
+    nodes]} per root move searched; a bad request answers {"error": ...}. gamechip solve runs it
+    under PyPy when installed (tb.checks.search.golden_python)."""
     import json
     import platform
     import sys
 
+    def progress(done, total, best, nodes):
+        print(json.dumps({"progress": [done, total, square_name(best), nodes]}), flush=True)
+
     for line in sys.stdin:
         try:
-            answer = solve_request(json.loads(line))
+            answer = solve_request(json.loads(line), progress)
         except (BoardError, KeyError, TypeError, ValueError) as error:
             answer = {"error": f"{type(error).__name__}: {error}"}
         answer["interpreter"] = platform.python_implementation()

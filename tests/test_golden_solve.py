@@ -4,6 +4,9 @@ solver, and the gamechip solve command."""
 
 import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +18,8 @@ from golden.positions import random_game_positions
 from golden.slow import slow_flips, slow_legal_moves, slow_solve
 from golden.solve import ORDERINGS, solve
 from tests.test_cli import gamechip
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def sign(value):
@@ -121,6 +126,20 @@ def test_the_last_empties_are_counted_not_visited():
     pos = next(p for p in random_game_positions(rng) if bin(p.empty).count("1") == 8)
     nodes = [solve(pos, last=last).nodes for last in (0, 1, 2)]
     assert nodes[0] > nodes[1] > nodes[2] > 0, nodes
+
+
+def test_the_golden_process_reports_each_root_move_then_the_answer():
+    pos = next(p for p in random_game_positions(random.Random(8)) if bin(p.empty).count("1") == 8)
+    request = json.dumps({"board": pos.text(), "scoring": "winner"}) + "\n" + json.dumps({"board": "XO"}) + "\n"
+    run = subprocess.run([sys.executable, "-m", "golden.solve"], input=request, capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    progress = [line["progress"] for line in lines if "progress" in line]
+    answers = [line for line in lines if "progress" not in line]
+    moves = bin(legal_moves(pos.own, pos.opp)).count("1")
+    assert [done for done, *_ in progress] == list(range(1, len(progress) + 1)) and 1 <= len(progress) <= moves
+    assert progress[-1][3] == answers[0]["nodes"] and answers[0]["score"] == slow_solve(pos, "winner")
+    assert answers[1]["error"].startswith("BoardError: board text has 2 characters")
 
 
 # --- the FFO test as data ------------------------------------------------------------------

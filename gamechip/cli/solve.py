@@ -20,6 +20,7 @@ COMPARED = (("none", 2, None, True), ("static", 2, None, True), ("parity", 2, No
             ("fastest", 2, None, True), ("fastest+parity", 2, 4, True), ("fastest+parity", 2, 6, True),
             ("fastest+parity", 2, 8, True), ("fastest+parity", 2, 10, True), ("fastest+parity", 2, 6, False),
             ("fastest+parity", 1, 6, True), ("fastest+parity", 0, 6, True))
+PROGRESS_AFTER = 5   # seconds a position is solved before each root move searched is reported
 DEFAULT_COMPARED = ("fastest+parity", 2, 6, True)
 
 
@@ -104,11 +105,20 @@ class GoldenSolver:
                                         env=dict(os.environ, PYTHONPATH=ROOT))
         self.busy = False
 
-    def solve(self, request):
+    def solve(self, request, name=""):
+        """The answer to ``request``; after PROGRESS_AFTER seconds, a line on stderr per root move
+        searched (for position ``name``)."""
         self.busy = True
+        started = time.monotonic()
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         line = self.process.stdout.readline()
+        while line.startswith('{"progress"'):
+            done, total, best, nodes = json.loads(line)["progress"]
+            if time.monotonic() - started > PROGRESS_AFTER:
+                print(f"{name}: {done}/{total} root moves searched, best so far {best}, {nodes:,} nodes, "
+                      f"{time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+            line = self.process.stdout.readline()
         self.busy = False
         if not line:
             self.process.wait()
@@ -165,7 +175,7 @@ def solve_all(solver, problems, args, scoring):
         if args.json and len(problems) > 1:
             say(f"[{number}/{len(problems)}] {name} ({bin(problem.position.empty).count('1')} empties) ...")
         answer = solver.solve({"board": format_board(problem.position), "wld": args.wld, "scoring": scoring,
-                               "ordering": args.ordering, "last": args.last})
+                               "ordering": args.ordering, "last": args.last}, name)
         agrees, expected = published_check(problem, answer, args.wld, scoring)
         total_nodes += answer["nodes"]
         total_seconds += answer["seconds"]
@@ -207,7 +217,7 @@ def compare_orderings(solver, problems, wld, scoring):
             if fastest_min:
                 request["fastest_min"] = fastest_min
             request["negascout"] = negascout
-            answer = solver.solve(request)
+            answer = solver.solve(request, position)
             agrees, expected = published_check(problem, answer, wld, scoring)
             if agrees is False:
                 failures.append(f"{position} ({name}): expected {expected}; solved {answer['score']:+d}, "
