@@ -15,6 +15,7 @@ from pathlib import Path
 
 from golden.board import BoardError, Position, parse_square, square_name
 from golden.contest.ggf import parse_obf
+from golden.solve import sign
 
 FFO_PATH = Path(__file__).with_name("ffo.obf")
 FFO_COUNT = 79
@@ -69,6 +70,25 @@ def parse_obf_problem(line: str, where: str = "OBF") -> ObfProblem:
         scores[square] = int(match.group(2))
     number = NUMBER.search(comment)
     return ObfProblem(position, scores, int(number.group(1)) if number else None)
+
+
+def published_check(problem, answer, wld, scoring):
+    """(agrees, what was expected) of a solved position, ``answer`` {"score", "best": a square
+    name}, against ``problem``'s published move scores; agrees None when it has none. Exact ``winner`` scores compare exactly and the best move must
+    be one of the published best; WLD and ``plain`` scores (the published ones give the empties to
+    the winner) compare the sign, and the best move must reach it."""
+    if problem.score is None:
+        return None, "no published score"
+    exact = not wld and scoring == "winner"
+    expected = problem.score if exact else sign(problem.score)
+    actual = answer["score"] if exact or wld else sign(answer["score"])
+    what = f"{expected:+d}" if exact else f"the sign of {problem.score:+d}"
+    try:
+        best_score = problem.move_scores.get(parse_square(answer["best"]))
+    except BoardError:
+        best_score = None
+    best_ok = best_score is not None and (best_score == problem.score if exact else sign(best_score) == expected)
+    return actual == expected and best_ok, f"{what}, best {problem.best_names()}"
 
 
 def read_obf(path) -> list:

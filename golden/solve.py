@@ -259,7 +259,7 @@ def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str =
         over = not legal_moves(opp, own)
         value = (final_score(popcount(own), popcount(opp), scoring) if over
                  else -search(opp, own, empties, -beta, -alpha, parity))
-        return Solution(_sign(value) if wld else value, None, counter[0], len(empties), wld, scoring,
+        return Solution(sign(value) if wld else value, None, counter[0], len(empties), wld, scoring,
                         counter[1], score_is_final=over)
     children = []
     for index, square in enumerate(empties):
@@ -292,10 +292,11 @@ def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str =
             if value >= beta:
                 break
             alpha = value
-    return Solution(_sign(best) if wld else best, best_move, counter[0], len(empties), wld, scoring, counter[1])
+    return Solution(sign(best) if wld else best, best_move, counter[0], len(empties), wld, scoring, counter[1])
 
 
-def _sign(value: int) -> int:
+def sign(value: int) -> int:
+    """1, 0 or -1: the win/loss/draw of a score."""
     return (value > 0) - (value < 0)
 
 

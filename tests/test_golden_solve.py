@@ -10,20 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from gamechip.cli.solve import published_check
 from golden.board import Position, START, parse_board, parse_square, square_name
-from golden.ffo import FFO_PATH, ObfProblem, ffo_problems, parse_ffo_range
+from golden.ffo import FFO_PATH, ObfProblem, ffo_problems, parse_ffo_range, published_check
 from golden.othello import legal_moves, play
 from golden.positions import random_game_positions
 from golden.slow import slow_flips, slow_legal_moves, slow_solve
-from golden.solve import ORDERINGS, solve
+from golden.solve import ORDERINGS, sign, solve
 from tests.test_cli import gamechip
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def sign(value):
-    return (value > 0) - (value < 0)
 
 
 def random_board_with_empties(rng, empties, black_share=0.5):

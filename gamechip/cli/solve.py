@@ -68,31 +68,6 @@ def problems_of(args):
     return [(f"FFO #{n}", problems[n]) for n in numbers]
 
 
-def sign(value):
-    return (value > 0) - (value < 0)
-
-
-def published_check(problem, answer, wld, scoring):
-    """(agrees, what was expected) of a solved position against its published move scores; agrees
-    None when the position has none. Exact ``winner`` scores compare exactly and the best move must
-    be one of the published best; WLD and ``plain`` scores (the published ones give the empties to
-    the winner) compare the sign, and the best move must reach it."""
-    from golden.board import parse_square
-
-    if problem.score is None:
-        return None, "no published score"
-    exact = not wld and scoring == "winner"
-    expected = problem.score if exact else sign(problem.score)
-    actual = answer["score"] if exact or wld else sign(answer["score"])
-    what = f"{expected:+d}" if exact else f"the sign of {problem.score:+d}"
-    try:
-        best_score = problem.move_scores.get(parse_square(answer["best"]))
-    except BoardError:
-        best_score = None
-    best_ok = best_score is not None and (best_score == problem.score if exact else sign(best_score) == expected)
-    return actual == expected and best_ok, f"{what}, best {problem.best_names()}"
-
-
 class GoldenSolver:
     """A golden process running ``python -m golden.solve`` (PyPy when installed), one request at a time."""
 
@@ -163,6 +138,8 @@ def run_solve(args):
 
 
 def solve_all(solver, problems, args, scoring):
+    from golden.ffo import published_check
+
     mode = "WLD" if args.wld else "exact"
     say = (lambda line: print(line, file=sys.stderr, flush=True)) if args.json else print
     say(f"{mode} solve, {scoring} scoring, ordering {args.ordering}, last {args.last}, golden solver on "
@@ -202,6 +179,8 @@ def compare_orderings(solver, problems, wld, scoring):
     """The node count of every position under each configuration of COMPARED, as a Markdown table
     (a row a configuration), with the children whose replies fastest-first counted; every result
     is checked against the published score as solve_all does."""
+    from golden.ffo import published_check
+
     print(f"node counts, {'WLD' if wld else 'exact'} solve, {scoring} scoring, golden solver on {solver.python}",
           file=sys.stderr)
     rows, failures = [], []
