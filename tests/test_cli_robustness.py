@@ -215,12 +215,12 @@ def test_ctrl_c_during_fuzz_is_one_line_and_status_130():
 
 @pytest.mark.parametrize("group", [True, False], ids=["ctrl-c", "kill-int"])
 def test_ctrl_c_during_a_solve_keeps_the_solved_positions_and_ends_the_golden_process(group):
-    status, out, err = interrupt_after(["solve", "--ffo", "20-25", "--json"], "[3/6] FFO #22", group=group)
+    status, out, err = interrupt_after(["solve", "--ffo", "20,22,23", "--json"], "[2/3] FFO #22", group=group)
     assert time.monotonic() - interrupt_after.sent < 3, "the command waited for the golden solver to finish"
     assert status == 130, err[-3000:]
     assert err.rstrip().endswith("gamechip solve: interrupted"), err[-3000:]
     assert "Traceback" not in err
-    assert [json.loads(line)["position"] for line in out.splitlines()] == ["FFO #20", "FFO #21"]
+    assert [json.loads(line)["position"] for line in out.splitlines()] == ["FFO #20"]
     assert not alive(interrupt_after.children), "the golden solver's process outlived the command"
 
 
