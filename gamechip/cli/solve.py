@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+from gamechip.cli.arguments import simulator_list
 from gamechip.cli.common import UsageError
 from golden.board import BoardError, format_board
 
@@ -44,7 +45,8 @@ def solve_arguments(parser):
     parser.add_argument("--compare-orderings", action="store_true",
                         help="solve every position with each ordering and last-empties step and print the table "
                              "of node counts (docs/solve.md)")
-    parser.add_argument("--sim", help="the search engine's solve mode on a simulator: not built yet (refused)")
+    parser.add_argument("--sim", help=f"the search engine's solve mode on this simulator ({simulator_list()}): "
+                                      "not built yet, refused")
     parser.add_argument("--json", action="store_true", help="one JSON object per position instead of the table")
 
 
