@@ -14,8 +14,9 @@ limit, no cycle schedule. A fail-soft negamax alpha-beta over a list of empty sq
   ``static`` in the engine's static order (golden.ordering: corners first, X-squares last);
   ``parity`` as static, but the squares of quadrants with an odd number of empties first;
   ``fastest`` the move leaving the opponent the fewest replies first, at every node of three
-  empties or more (fastest-first); ``fastest+parity`` (the default) fastest-first at
-  :data:`FASTEST_MIN_EMPTIES` empties or more and parity below. NegaScout (a null window for
+  empties or more (fastest-first); ``mobility`` as fastest, a corner reply counted twice
+  (weighted mobility, as Edax weighs it); ``fastest+parity`` and ``mobility+parity`` (the
+  default) order so at :data:`FASTEST_MIN_EMPTIES` empties or more and by parity below. NegaScout (a null window for
   every move after the first, searched again when it fails high) goes with fastest-first
   (``negascout=False``: plain alpha-beta there too).
 - **The last empties** (``last``): 2 (the default) solves a position with two empty squares in
@@ -55,8 +56,10 @@ else:
     BIT = tuple(1 << square for square in range(64))
 
 SCORINGS = ("plain", "winner")
-ORDERINGS = ("none", "static", "parity", "fastest", "fastest+parity")
-DEFAULT_ORDERING = "fastest+parity"
+ORDERINGS = ("none", "static", "parity", "fastest", "mobility", "fastest+parity", "mobility+parity")
+MOBILITY_ORDERINGS = ("fastest", "mobility", "fastest+parity", "mobility+parity")   # fastest-first and NegaScout
+CORNER_BITS = to_bits(ordering.CORNER_MASK)
+DEFAULT_ORDERING = "mobility+parity"
 FASTEST_MIN_EMPTIES = 6   # fastest-first at this many empties or more, parity below (measured: docs/solve.md)
 # quadrant of each square: bit 0 a1-d4, bit 1 e1-h4, bit 2 a5-d8, bit 3 e5-h8
 QUADRANT = tuple(1 << ((square // 8 >= 4) * 2 + (square % 8 >= 4)) for square in range(64))
@@ -111,11 +114,12 @@ def make_search(scoring: str = "plain", order: str = DEFAULT_ORDERING, last: int
         raise BoardError(f"last must be 0, 1 or 2, got {last!r}")
     if not isinstance(fastest_min, int) or not 3 <= fastest_min <= 65:
         raise BoardError(f"fastest_min must be 3..65 empties, got {fastest_min!r}")
-    use_parity = order in ("parity", "fastest+parity")
-    if order == "fastest":
+    use_parity = order.endswith("parity")
+    if order in ("fastest", "mobility"):
         fastest_min = 3
-    elif order != "fastest+parity":
+    elif order not in MOBILITY_ORDERINGS:
         fastest_min = 65
+    weighted = order.startswith("mobility")
     counter = [0, 0]
     quadrant = QUADRANT
 
@@ -206,7 +210,9 @@ def make_search(scoring: str = "plain", order: str = DEFAULT_ORDERING, last: int
             if moves & move:
                 flipped = flips(own, opp, move)
                 child_own, child_opp = opp & ~flipped, own | flipped | move
-                children.append((popcount(legal_moves(child_own, child_opp)), index, square, child_own, child_opp))
+                replies = legal_moves(child_own, child_opp)
+                key = popcount(replies) + popcount(replies & CORNER_BITS) if weighted else popcount(replies)
+                children.append((key, index, square, child_own, child_opp))
         counter[1] += len(children)
         children.sort()
         best = -INFINITY
@@ -253,7 +259,8 @@ def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str =
     alpha, beta = (-1, 1) if wld else (-INFINITY, INFINITY)
     counter[0] = 1   # the root
     moves = legal_moves(own, opp)
-    fastest = order.startswith("fastest")   # fastest-first (and NegaScout) at the root, as below it
+    fastest = order in MOBILITY_ORDERINGS   # as below the root: NegaScout too
+    weighted = order.startswith("mobility")
     best_move = None
     if not moves:
         over = not legal_moves(opp, own)
@@ -268,10 +275,11 @@ def solve(pos: Position, wld: bool = False, scoring: str = "plain", order: str =
             flipped = flips(own, opp, move)
             child_own, child_opp = opp & ~flipped, own | flipped | move
             if fastest:
-                key = popcount(legal_moves(child_own, child_opp))
+                replies = legal_moves(child_own, child_opp)
+                key = popcount(replies) + (popcount(replies & CORNER_BITS) if weighted else 0)
                 counter[1] += 1
             else:
-                key = 0 if order in ("parity", "fastest+parity") and QUADRANT[square] & parity else 1
+                key = 0 if order.endswith("parity") and QUADRANT[square] & parity else 1
             children.append((key, index, square, child_own, child_opp))
     children.sort()
     best = -INFINITY

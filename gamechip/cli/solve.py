@@ -18,11 +18,12 @@ SCORING_HELP = ("plain: empty squares not counted, the processor's final value; 
 # the configurations --compare-orderings measures: (ordering, last empties solved by counting flips,
 # fewest empties at which fastest+parity orders fastest-first, NegaScout with fastest-first)
 COMPARED = (("none", 2, None, True), ("static", 2, None, True), ("parity", 2, None, True),
-            ("fastest", 2, None, True), ("fastest+parity", 2, 4, True), ("fastest+parity", 2, 6, True),
-            ("fastest+parity", 2, 8, True), ("fastest+parity", 2, 10, True), ("fastest+parity", 2, 6, False),
-            ("fastest+parity", 1, 6, True), ("fastest+parity", 0, 6, True))
+            ("fastest", 2, None, True), ("mobility", 2, None, True),
+            ("fastest+parity", 2, 6, True), ("mobility+parity", 2, 4, True), ("mobility+parity", 2, 6, True),
+            ("mobility+parity", 2, 8, True), ("mobility+parity", 2, 10, True), ("mobility+parity", 2, 6, False),
+            ("mobility+parity", 1, 6, True), ("mobility+parity", 0, 6, True))
 PROGRESS_AFTER = 5   # seconds a position is solved before each root move searched is reported
-DEFAULT_COMPARED = ("fastest+parity", 2, 6, True)
+DEFAULT_COMPARED = ("mobility+parity", 2, 6, True)
 
 
 def solve_arguments(parser):
@@ -188,7 +189,7 @@ def compare_orderings(solver, problems, wld, scoring):
     rows, failures = [], []
     for ordering, last, fastest_min, negascout in COMPARED:
         name = (ordering + (f" (fastest-first at {fastest_min}+ empties)" if fastest_min else "")
-                + ("" if negascout or not ordering.startswith("fastest") else ", alpha-beta without NegaScout")
+                + ("" if negascout or ordering in ("none", "static", "parity") else ", alpha-beta without NegaScout")
                 + f", last {last}")
         nodes, replies = [], 0
         for position, problem in problems:
