@@ -16,7 +16,7 @@ SCORING_HELP = ("plain: empty squares not counted, the processor's final value; 
                 "game that ends early go to the winner, as the FFO test, Edax and Zebra score "
                 "(default: plain for --board; winner for --ffo and --obf, the scoring of their published scores)")
 # the configurations --compare-orderings measures: (ordering, last empties solved by counting flips,
-# fewest empties at which fastest+parity orders fastest-first, NegaScout with fastest-first)
+# fewest empties at which a "+parity" ordering counts replies, NegaScout with the reply orderings)
 COMPARED = (("none", 2, None, True), ("static", 2, None, True), ("parity", 2, None, True),
             ("fastest", 2, None, True), ("mobility", 2, None, True),
             ("fastest+parity", 2, 6, True), ("mobility+parity", 2, 4, True), ("mobility+parity", 2, 6, True),
