@@ -237,6 +237,15 @@ def test_bad_input_is_one_line_and_status_2(args, expected):
     assert len(run.stderr.strip().splitlines()) == 1 and expected in run.stderr, run.stderr
 
 
+def test_a_binary_or_empty_obf_file_is_one_line_and_status_2(tmp_path):
+    binary, empty = tmp_path / "binary.obf", tmp_path / "empty.obf"
+    binary.write_bytes(bytes(range(256)))
+    empty.write_text("% nothing but a comment\n\n")
+    for path, expected in ((binary, "not a text file"), (empty, "no position in the file")):
+        run = gamechip("solve", "--obf", str(path))
+        assert run.returncode == 2 and expected in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+
+
 def test_a_bad_obf_line_names_the_file_and_line(tmp_path):
     bad = tmp_path / "bad.obf"
     bad.write_text("% a comment\n" + START.text() + "; D3:+2;\n" + START.text() + "; Z9:+1;\n")

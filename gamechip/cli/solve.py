@@ -63,6 +63,8 @@ def problems_of(args):
             problems = read_obf(args.obf)
         except OSError as error:
             raise UsageError(f"--obf {args.obf}: {error.strerror or error}")
+        except UnicodeDecodeError:
+            raise UsageError(f"--obf {args.obf}: not a text file (an OBF file is lines of text)")
         if not problems:
             raise UsageError(f"--obf {args.obf}: no position in the file")
         return [(f"#{p.number}" if p.number else f"line {i}", p) for i, p in enumerate(problems, 1)]
