@@ -186,6 +186,8 @@ def test_ffo_1_to_19_agree_with_the_published_scores():
     assert run.returncode == 0, run.stderr[-3000:]
     answers = [json.loads(line) for line in run.stdout.splitlines()]
     assert [a["agrees"] for a in answers] == [True] * 19
+    plain = json.loads(gamechip("solve", "--ffo", "11", "--scoring", "plain", "--json").stdout)
+    assert (plain["score"], answers[10]["score"]) == (29, 30)   # the figures: +30 published, +29 plain
 
 
 def test_a_wrong_published_score_in_the_data_fails(tmp_path):
