@@ -254,7 +254,7 @@ def test_signals_again_and_again_within_milliseconds_still_stop_cleanly(build, t
     SIGINTs back to back, then SIGINT and SIGTERM in turn a millisecond apart; then resumed to
     the end."""
     out = tmp_path / "interrupted-again"
-    command = ["--blocks", "stable_discs", "--count", "100", "--shard-size", "50", "--seed", "57", "--workers", "2",
+    command = ["--blocks", "stable_discs", "--count", "100", "--shard-size", "50", "--seed", "57", "--jobs", "2",
                "--out", str(out)]
     for attempt, (signals, gap) in enumerate([((signal.SIGINT,), 0.0), ((signal.SIGINT, signal.SIGTERM), 0.001)]):
         simulator = HeldSimulator(tmp_path / f"held{attempt}", passes=1 if attempt == 0 else 0)
