@@ -112,7 +112,7 @@ class VersionAction(argparse.Action):
 def build_parser(command=None):
     """The parser of every command name and its help; ``command`` (a name of COMMANDS) also gets
     its arguments, from its group's module."""
-    parser = CommandParser(prog="gamechip", description=__doc__.splitlines()[0])
+    parser = CommandParser(prog="gamechip", description=__doc__.splitlines()[0].replace("``", ""))
     parser.add_argument("--version", action=VersionAction, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_line) in COMMANDS.items():
