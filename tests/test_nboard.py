@@ -11,6 +11,8 @@ record is replayed by the rules.
 import io
 import json
 import math
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -107,6 +109,30 @@ def test_the_engine_process_answers_and_ends_cleanly_at_end_of_input():
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[:2] == ["set myname gamechip", "pong 7"]
     assert run.stdout.splitlines()[-1].startswith("=== ") and "Traceback" not in run.stderr
+
+
+@pytest.mark.skipif(shutil.which("pypy3") is None, reason="PyPy is not installed: no second interpreter to compare")
+def test_the_golden_backend_runs_on_pypy_from_20k_cycles_and_answers_as_on_cpython():
+    bo = "8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *"
+    game = f"(;GM[Othello]BO[{bo}]B[F5]W[D6]B[C3]W[D3]B[C4]W[F4]B[F6]W[F3]B[E6]W[E7];)"
+    position = position_after("f5d6c3d3c4f4f6f3e6e7")
+    for budget, interpreter in ((20_000, "PyPy"), (2000, "CPython")):   # below 20k CPython starts sooner
+        run = subprocess.run([sys.executable, "-m", "gamechip", "nboard", "--budget", str(budget)], cwd=ROOT,
+                             input=f"set game {game}\nhint 1\ngo\n", capture_output=True, text=True, timeout=120,
+                             env=dict(os.environ, GAMECHIP_GOLDEN_PYTHON="pypy"))
+        expected = search_events(position, MAX_DEPTH, budget)   # here, on CPython
+        assert run.returncode == 0 and run.stderr == "", run.stderr
+        assert run.stdout.splitlines()[1] == (f"search {expected.best_text} {expected.value} 0 {expected.depth} "
+                                              f"{expected.nodes} nodes, golden processor ({interpreter})")
+        assert run.stdout.splitlines()[-1].startswith(f"=== {expected.best_text}/{expected.value}/")
+
+
+def test_nboard_with_a_golden_interpreter_that_does_not_start_is_one_line_and_status_2():
+    run = subprocess.run([sys.executable, "-m", "gamechip", "nboard", "--budget", "20k"], cwd=ROOT, input="go\n",
+                         capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, GAMECHIP_GOLDEN_PYTHON=str(ROOT / "no-such-python")))
+    assert run.returncode == 2 and run.stdout == "", run.stdout
+    assert run.stderr.startswith("gamechip nboard: error: the golden interpreter ") and len(run.stderr.splitlines()) == 1
 
 
 def test_nboard_bad_options_are_one_line(capsys):

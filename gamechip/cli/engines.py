@@ -15,8 +15,8 @@ def nboard_arguments(parser):
     from gamechip.cli.play import CONTEXTS_HELP
 
     parser.add_argument("--budget", type=cycles, required=True,
-                        help="the processor's cycles a move, e.g. 20k or 3.2M (the golden search runs in this "
-                             "process: about 30k cycles a CPU-second on CPython)")
+                        help="the processor's cycles a move, e.g. 20k or 3.2M (from 20k the golden backend runs "
+                             "on PyPy when installed: about 4x CPython's speed; GAMECHIP_GOLDEN_PYTHON chooses)")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP + " (golden backend only)")
     parser.add_argument("--sim", help=f"run every search on the search engine simulated on this simulator "
                                       f"({simulator_list()}), every node checked; default: the golden processor")
@@ -60,8 +60,31 @@ def run_nboard(args):
         backend = BoardBackend(port, args.budget, PROCESSOR_DEPTH_LIMIT, timeout,
                                lambda line: print(line, file=sys.stderr, flush=True))
     else:
+        run_in_golden_interpreter(args.budget, contexts)
         backend = GoldenBackend(args.budget, contexts)
     return run_engine(backend)
+
+
+def run_in_golden_interpreter(budget, contexts):
+    """The golden backend's engine in place of this process (os.execve: stdin, stdout and the exit
+    status are the engine's), in the golden interpreter when its searches pay for its start (PyPy
+    when installed: tb.checks.search.golden_python_for_budget); returns when that is this one."""
+    from tb.checks.search import ROOT, golden_python_for_budget
+
+    try:
+        python = golden_python_for_budget(budget)
+    except RuntimeError as error:
+        raise UsageError(str(error))
+    if python == sys.executable:
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execve(python, [python, "-m", "gamechip.games.nboard", "--budget", str(budget), "--contexts", str(contexts)],
+                  dict(os.environ, PYTHONPATH=ROOT))
+    except OSError as error:
+        raise UsageError(f"the golden interpreter {python} does not start ({error.strerror}): GAMECHIP_GOLDEN_PYTHON "
+                         f"is pypy, cpython or an interpreter's path")
 
 
 def match_arguments(parser):

@@ -23,7 +23,6 @@ How a game ends, and the command's exit status (docs/serial.md):
 """
 
 import signal
-import sys
 import time
 
 import serial
@@ -43,9 +42,6 @@ EXIT_HUMAN_LEFT = 5    # the human at the terminal ended their input: the game s
 EXIT_INTERRUPTED = 130
 # after a reply that is no move: how long to read what else the board sends, to show it
 GARBAGE_GRACE_SECONDS = 0.3
-# the golden processor's process runs on PyPy (when installed) from this budget; below it each
-# search takes milliseconds and CPython's process starts sooner
-PYPY_FROM_BUDGET = 20_000
 
 
 class PortUnavailable(Exception):
@@ -233,6 +229,7 @@ class PortGame:
 
     def __init__(self, port, opponent, board_color, budget, depth_limit, timeout, opponent_name):
         from tb.checks.processor import GoldenProcessorProcess
+        from tb.checks.search import golden_python_for_budget
 
         self.port, self.board_color, self.budget = port, board_color, budget
         self.opponent_name = opponent_name
@@ -240,7 +237,7 @@ class PortGame:
         # ignores it (inherited through exec) and ends when this one closes its input
         interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
-            self.golden = GoldenProcessorProcess(None if budget >= PYPY_FROM_BUDGET else sys.executable)
+            self.golden = GoldenProcessorProcess(golden_python_for_budget(budget))
         finally:
             signal.signal(signal.SIGINT, interrupt)
         self.golden.new_game(budget, depth_limit)

@@ -472,6 +472,17 @@ def golden_python(choice=None):
     return choice
 
 
+# Golden processes run on the golden interpreter (PyPy when installed) from this budget (cycles a
+# search); below it each search takes milliseconds and CPython's process starts sooner.
+GOLDEN_PYTHON_FROM_BUDGET = 20_000
+
+
+def golden_python_for_budget(budget):
+    """The interpreter for a golden process whose searches have ``budget`` cycles each:
+    :func:`golden_python` from GOLDEN_PYTHON_FROM_BUDGET, else the interpreter running this."""
+    return golden_python() if budget >= GOLDEN_PYTHON_FROM_BUDGET else sys.executable
+
+
 class GoldenProcess:
     """A golden process (:func:`worker_main`) and the answers it sends back, by request number."""
 
