@@ -103,16 +103,20 @@ parallel: setup
 TABLE_BUDGET  ?= 3.2M
 TABLE_JOBS    ?= 2
 TABLE_CLUSTER ?=
-# The processor (golden, BUDGETS cycles a move) against the user's Zebra binary at LEVELS, over the
-# first OPENINGS of the shipped opening set with both colours: runs/zebra-table/table.md (docs/nboard.md).
+# The processor (golden, BUDGETS cycles a move, and WALL seconds a move at its own placed clock) against
+# the user's Zebra binary at LEVELS, over the first OPENINGS of the shipped opening set with both colours,
+# ZEBRA_JOBS games at once (default one per core): runs/zebra-table/table.md (docs/nboard.md). Resumable.
 ZEBRA ?=
 LEVELS ?= 1-10
 BUDGETS ?= 3.2M
+WALL ?= 0.1
 OPENINGS ?= 4
+ZEBRA_JOBS ?=
 .PHONY: zebra-table
 zebra-table: setup
 	@test -n "$(ZEBRA)" || { echo "make zebra-table: give the zebra binary: make zebra-table ZEBRA=/path/to/zebra (docs/nboard.md)"; exit 2; }
-	$(VENV)/bin/python -m gamechip.games.zebra_table --zebra $(ZEBRA) --levels $(LEVELS) --budgets $(BUDGETS) --openings $(OPENINGS)
+	$(VENV)/bin/python -m gamechip.games.zebra_table --zebra $(ZEBRA) --levels $(LEVELS) --budgets $(BUDGETS) \
+		--wall-seconds $(WALL) --openings $(OPENINGS) $(if $(ZEBRA_JOBS),--jobs $(ZEBRA_JOBS))
 
 tables: setup
 	$(GAMECHIP) tournament --budget $(TABLE_BUDGET) --sim verilator --mode engine \
