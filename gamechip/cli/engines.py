@@ -16,7 +16,7 @@ def nboard_arguments(parser):
 
     parser.add_argument("--budget", type=cycles, required=True,
                         help="the processor's cycles a move, e.g. 20k or 3.2M (from 20k the golden backend runs "
-                             "on PyPy when installed: about 4x CPython's speed; GAMECHIP_GOLDEN_PYTHON chooses)")
+                             "on PyPy when installed: 4-5x CPython's speed; GAMECHIP_GOLDEN_PYTHON chooses)")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP + " (golden backend only)")
     parser.add_argument("--sim", help=f"run every search on the search engine simulated on this simulator "
                                       f"({simulator_list()}), every node checked; default: the golden processor")
