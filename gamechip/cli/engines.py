@@ -65,12 +65,19 @@ def run_nboard(args):
     return run_engine(backend)
 
 
+# Set in the environment of the golden interpreter's engine: it runs there, not once more elsewhere.
+IN_GOLDEN_INTERPRETER = "GAMECHIP_NBOARD_IN_GOLDEN_INTERPRETER"
+
+
 def run_in_golden_interpreter(budget, contexts):
-    """The golden backend's engine in place of this process (os.execve: stdin, stdout and the exit
-    status are the engine's), in the golden interpreter when its searches pay for its start (PyPy
-    when installed: tb.checks.search.golden_python_for_budget); returns when that is this one."""
+    """``gamechip nboard`` (the golden backend) again in place of this process, on the golden
+    interpreter when its searches pay for its start (PyPy when installed:
+    tb.checks.search.golden_python_for_budget); os.execve, so stdin, stdout, Ctrl-C and the exit
+    status are the engine's. Returns when the engine runs here."""
     from tb.checks.search import ROOT, golden_python_for_budget
 
+    if os.environ.get(IN_GOLDEN_INTERPRETER):
+        return
     try:
         python = golden_python_for_budget(budget)
     except RuntimeError as error:
@@ -80,8 +87,8 @@ def run_in_golden_interpreter(budget, contexts):
     sys.stdout.flush()
     sys.stderr.flush()
     try:
-        os.execve(python, [python, "-m", "gamechip.games.nboard", "--budget", str(budget), "--contexts", str(contexts)],
-                  dict(os.environ, PYTHONPATH=ROOT))
+        os.execve(python, [python, "-m", "gamechip", "nboard", "--budget", str(budget), "--contexts", str(contexts)],
+                  dict(os.environ, PYTHONPATH=ROOT, **{IN_GOLDEN_INTERPRETER: "1"}))
     except OSError as error:
         raise UsageError(f"the golden interpreter {python} does not start ({error.strerror}): GAMECHIP_GOLDEN_PYTHON "
                          f"is pypy, cpython or an interpreter's path")

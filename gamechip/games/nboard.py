@@ -26,9 +26,9 @@ Who decides, by backend:
 * the golden processor (default): a game from the standard start is played as the processor
   plays it over its pins (golden.processor.GoldenProcessor: the opening book while the game is
   in it and no one passed, then the search at ``--budget`` cycles, ``--contexts`` 1 or 2); any
-  other position goes to its search engine. From 20k cycles a move the whole engine runs in the
-  golden interpreter (``python -m gamechip.games.nboard``, :func:`golden_main`; PyPy when
-  installed, where the search runs 4x faster: tb.checks.search.golden_python_for_budget);
+  other position goes to its search engine. From 20k cycles a move ``gamechip nboard`` runs on
+  the golden interpreter (PyPy when installed, where the search runs 4-5x faster:
+  gamechip.cli.engines.run_in_golden_interpreter);
 * ``--sim SIM``: the same decisions, every search run on the search engine simulated on SIM with
   every node checked against the golden search (tb.host.search_bench, as ``gamechip search
   --sim``); a mismatch is written to stderr with its replay command and the engine stops (1);
@@ -39,7 +39,6 @@ Who decides, by backend:
   board that breaks the protocol (3) or a busy server (4), the statuses of ``play --port``.
 """
 
-import argparse
 import json
 import platform
 import sys
@@ -334,22 +333,3 @@ def run_engine(backend, depth_limit=MAX_DEPTH, stdin=None, stdout=None, stderr=N
 
     return NBoardEngine(backend, write, warn, depth_limit).run(iter(stdin.readline, ""))
 
-
-def golden_main(argv=None):
-    """``python -m gamechip.games.nboard --budget B [--contexts C]``: the golden backend's engine
-    alone (golden imports only), which ``gamechip nboard`` runs in the golden interpreter; the
-    exit status (130 on Ctrl-C)."""
-    parser = argparse.ArgumentParser(prog="python -m gamechip.games.nboard",
-                                     description="the golden processor as an NBoard engine (gamechip nboard)")
-    parser.add_argument("--budget", type=int, required=True, help="the processor's cycles a move")
-    parser.add_argument("--contexts", type=int, choices=(1, 2), default=1, help="search contexts (default 1)")
-    args = parser.parse_args(argv)
-    try:
-        return run_engine(GoldenBackend(args.budget, args.contexts))
-    except KeyboardInterrupt:
-        print("gamechip nboard: interrupted", file=sys.stderr)
-        return 130
-
-
-if __name__ == "__main__":
-    raise SystemExit(golden_main())
