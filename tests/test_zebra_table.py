@@ -68,8 +68,16 @@ def test_the_table_plays_each_cell_keeps_its_records_and_names_what_was_not_play
     mtimes = [r.stat().st_mtime_ns for r in records]
     assert main(argv) == 0 and [r.stat().st_mtime_ns for r in records] == mtimes
     write_table(out, [(2000, "cycles"), (4000, "cycles")], [1, 2], "the command")
+    table = (out / "table.md").read_text()
     assert ("Not played yet: 2,000 cycles against level 2; 4,000 cycles against level 1; 4,000 cycles against "
-            "level 2.") in (out / "table.md").read_text()
+            "level 2.") in table and "| 1, 2 |" not in table
+    # the same games again as level 2's: a row over both levels, without Elo (two opponents)
+    (out / "budget2000-level2").mkdir()
+    (out / "budget2000-level2" / "results.json").write_text(
+        (out / "budget2000-level1" / "results.json").read_text().replace('"zebra1"', '"zebra2"'))
+    write_table(out, [(2000, "cycles")], [1, 2], "the command")
+    mean = sum((g["black_discs"] - g["white_discs"]) * (1 if g["black"] == "gamechip" else -1) for g in games) / 2
+    assert f"| 2,000 (cycles) | 1, 2 | {2 * won} of 4 | {4 - 2 * won} | 0 | {mean:+.1f} | |" in (out / "table.md").read_text()
 
 
 def test_no_budget_or_no_zebra_is_one_line_and_status_2(tmp_path, capsys):

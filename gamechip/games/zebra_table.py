@@ -61,37 +61,49 @@ def cycle_budgets(budgets):
              else "cycles") for budget in budgets]
 
 
-def row(out, budget, level):
-    """(won, lost, drawn, games, mean disc difference, Elo text) of the processor at ``level``."""
+def cell_games(out, budget, level):
+    """The finished games of the processor at ``budget`` against Zebra ``level`` (none yet: [])."""
     path = out / f"budget{budget}-level{level}" / "results.json"
-    if not path.exists():
-        return None
-    games = json.loads(path.read_text())["games"]
-    stats = pair_stats(games, PROCESSOR, f"zebra{level}")
-    differences = [(g["black_discs"] - g["white_discs"]) * (1 if g["black"] == PROCESSOR else -1) for g in games]
-    mean = sum(differences) / len(differences) if differences else 0
-    return stats["wins"], stats["losses"], stats["draws"], stats["games"], mean, elo_text(stats.get("elo", 0))
+    return json.loads(path.read_text())["games"] if path.exists() else []
+
+
+def disc_differences(games):
+    """The processor's discs minus Zebra's, game by game."""
+    return [(g["black_discs"] - g["white_discs"]) * (1 if g["black"] == PROCESSOR else -1) for g in games]
 
 
 def write_table(out, budgets, levels, command, notes=(), games_per_cell=None):
-    """OUT/table.md from the results so far (``budgets``: [(budget, label)]); a cell with
-    fewer games than ``games_per_cell`` says so, a cell not started is listed under the table."""
+    """OUT/table.md from the results so far (``budgets``: [(budget, label)]): a row per cell
+    played, a cell with fewer games than ``games_per_cell`` saying so, a row per budget over every
+    level played (no Elo: the levels are different opponents), the cells not started listed."""
     lines = ["# The processor against Zebra", "",
              f"Made by `{command}` on {platform.node()} ({os.cpu_count()} cores, {cpu_model()}), "
              f"{time.strftime('%Y-%m-%d %H:%M %Z')}.", *[f"{note}." for note in notes], "",
-             "| budget a move | Zebra level | won | lost | drawn | mean disc difference | Elo difference |",
+             "| budget a move | Zebra level | won | lost | drawn | mean disc difference | Elo difference (95 %) |",
              "|---|---|---|---|---|---|---|"]
     missing = []
     for budget, label in budgets:
+        played = []
         for level in levels:
-            result = row(out, budget, level)
-            if not result or not result[3]:
+            games = cell_games(out, budget, level)
+            if not games:
                 missing.append(f"{budget:,} cycles against level {level}")
                 continue
-            won, lost, drawn, games, mean, elo = result
-            part = f" (of {games_per_cell} to play)" if games_per_cell and games < games_per_cell else ""
-            lines.append(f"| {budget:,} ({label}) | {level} | {won} of {games}{part} | {lost} | {drawn} | {mean:+.1f} "
-                         f"| {elo} |")
+            played.append(level)
+            stats = pair_stats(games, PROCESSOR, f"zebra{level}")
+            differences = disc_differences(games)
+            part = f" (of {games_per_cell} to play)" if games_per_cell and len(games) < games_per_cell else ""
+            elo = (f"{elo_text(stats['elo'])} ({elo_text(stats['elo_low'])} .. {elo_text(stats['elo_high'])})"
+                   if "elo" in stats else "")
+            lines.append(f"| {budget:,} ({label}) | {level} | {stats['wins']} of {stats['games']}{part} | "
+                         f"{stats['losses']} | {stats['draws']} | {sum(differences) / len(differences):+.1f} | {elo} |")
+        if len(played) > 1:
+            cells = [(cell_games(out, budget, level), level) for level in played]
+            totals = [pair_stats(games, PROCESSOR, f"zebra{level}") for games, level in cells]
+            differences = [d for games, _ in cells for d in disc_differences(games)]
+            won, lost, count = (sum(t[key] for t in totals) for key in ("wins", "losses", "games"))
+            lines.append(f"| {budget:,} ({label}) | {', '.join(map(str, played))} | {won} of {count} | {lost} | "
+                         f"{count - won - lost} | {sum(differences) / len(differences):+.1f} | |")
     if missing:
         lines += ["", f"Not played yet: {'; '.join(missing)}."]
     (out / "table.md").write_text("\n".join(lines) + "\n")
