@@ -22,6 +22,17 @@ this is a recursive function over whole bitboards):
   d - 1 first, then the static order. Below the root the level's *killer move* first: the
   last move that cut a node off at the same ply (any iteration of this search; a pass is not
   a killer), then the static order. A killer that is not legal here is simply skipped.
+* **Solve mode** (``solve=True``, docs/spec.md §7): one search to the end of the game instead
+  of iterative deepening, no evaluator. A node where neither side can move is a terminal node
+  whose value is the final disc difference for its side to move (``plain``: own - opp, empty
+  squares not counted; ``winner``: the empty squares go to the winner, a draw stays 0); no node
+  is a frontier leaf. The order is the same (no PV at the root; killers below). The root window
+  makes the kind of solve: the full window gives the exact value, (-1, 1) win/loss/draw (the
+  fail-hard value is then -1, 0 or 1). The budget counts from cycle 0 (there is no iteration 1 to
+  complete): a solve still running at the first cycle >= the budget is abandoned, and so is one
+  whose stack would overflow: a node that is not terminal at ply ``levels`` - 1 (the deepest
+  level of the engine's board stack) has its event, then the solve stops in that cycle. A
+  completed solve answers depth 1, an abandoned one depth 0, best move "pass" and value 0.
 * **Iterative deepening** d = 1, 2, ... up to the depth limit (at most 16). The children of a
   node at ply d - 1 are leaves. Iteration 1 always completes; an iteration d > 1 is
   abandoned at the first cycle >= the cycle budget, and the answer is the best move and
@@ -43,7 +54,8 @@ checks are exact; ``t`` counts cycles from 0, the first cycle after ``start``):
 * leaving a node whose moves are exhausted costs the cycle in which that is found (for a
   frontier node, the answering cycle of its last leaf).
 * a terminal node found at ply k < d hands its own board to the evaluator in its first
-  cycle t and returns in t + 1 + c.
+  cycle t and returns in t + 1 + c; in solve mode its final count is known in that cycle t, its
+  event is in t and it returns in t (its parent resumes in t + 1).
 
 Every generated node, and the root of each iteration, appears once in the trace, in the
 order the engine produces them, with the cycle of its *event*: an inner node's event is
@@ -57,13 +69,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from golden.board import BoardError, Position, square_name
-from golden.evaluator import DEFAULT, T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_STABLE_OWN, Weights, \
-    evaluation_terms_8x8, weight_tables, evaluate, evaluation_terms
+from golden.evaluator import DEFAULT, T_ADAPTIVE, T_DISCS_OPP, T_DISCS_OWN, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, \
+    T_STABLE_OWN, T_TERMINAL, TERM_FIELDS, Weights, evaluation_terms_8x8, weight_tables, evaluate, evaluation_terms
 from golden.othello import flips_8x8_unchecked, legal_moves_8x8, legal_moves, pass_move, play
 from golden import words
 from golden.ordering import ordered_moves
 
 MAX_DEPTH = 16
+SOLVE_LEVELS = 32       # the board stack of the solving engine (rtl/designs.py: search_solve)
+SCORINGS = ("plain", "winner")
 MINUS_INFINITY = -256
 PLUS_INFINITY = 256
 VALUE_FLOOR = -255
@@ -152,6 +166,35 @@ class _Abort(Exception):
     """The budget ran out inside an iteration."""
 
 
+class _Overflow(_Abort):
+    """A solve reached the deepest level of the board stack in cycle ``cycle``."""
+
+    def __init__(self, cycle):
+        super().__init__(cycle)
+        self.cycle = cycle
+
+
+def final_value(own_count: int, opp_count: int, scoring: str) -> int:
+    """A finished game's value for the side with ``own_count`` discs, as the engine's solve
+    mode computes it: own - opp (``plain``), or with the empty squares given to the winner
+    (``winner``: the winner's discs plus the empties, 64 - 2 x the loser's discs)."""
+    if scoring == "winner":
+        if own_count > opp_count:
+            return 64 - 2 * opp_count
+        if own_count < opp_count:
+            return 2 * own_count - 64
+        return 0
+    return own_count - opp_count
+
+
+def final_terms(own_count: int, opp_count: int) -> tuple:
+    """The evaluation terms a solve-mode terminal node reports: terminal, the disc counts,
+    every other term 0 (no evaluator runs)."""
+    terms = [0] * len(TERM_FIELDS)
+    terms[T_TERMINAL], terms[T_DISCS_OWN], terms[T_DISCS_OPP] = 1, own_count, opp_count
+    return tuple(terms)
+
+
 # A node event as the search hands it to an observer (see :func:`search_events`):
 #   on_node(iteration, ply, path, own, opp, white_to_move, legal, kind, terms, value,
 #           generated, cycle)
@@ -165,15 +208,17 @@ class Kernel:
     (``ints``, fastest on CPython) or signed machine words (``words``, golden.words: fastest
     on PyPy, where big integers are slow). Nodes always leave the search as Python ints."""
 
-    def __init__(self, name, legal, flips, terms, ordered, to_word=None, from_word=None):
+    def __init__(self, name, legal, flips, terms, ordered, popcount, to_word=None, from_word=None):
         self.name, self.legal, self.flips, self.terms, self.ordered = name, legal, flips, terms, ordered
+        self.popcount = popcount
         self.to_word, self.from_word = to_word, from_word
         self.bits = tuple(to_word(1 << sq) if to_word else 1 << sq for sq in range(64))
 
 
 KERNELS = {
-    "ints": Kernel("ints", legal_moves_8x8, flips_8x8_unchecked, evaluation_terms_8x8, ordered_moves),
-    "words": Kernel("words", words.legal_moves, words.flips, words.terms, words.ordered_moves,
+    "ints": Kernel("ints", legal_moves_8x8, flips_8x8_unchecked, evaluation_terms_8x8, ordered_moves,
+                   lambda bits: bin(bits).count("1")),
+    "words": Kernel("words", words.legal_moves, words.flips, words.terms, words.ordered_moves, words.popcount,
                     words.to_word, words.from_word),
 }
 DEFAULT_KERNEL = "words" if words.NATIVE else "ints"
@@ -185,8 +230,14 @@ class _Iteration:
     of a process instead of once per search."""
 
     def __init__(self, depth, pv, weights, adaptive, abort_cycle, killers, on_node, counts, kernel,
-                 window=(MINUS_INFINITY, PLUS_INFINITY)):
-        self.depth, self.pv, self.killers, self.counts = depth, pv, killers, counts
+                 window=(MINUS_INFINITY, PLUS_INFINITY), solve=None, levels=SOLVE_LEVELS):
+        """``solve``: None (a depth-limited iteration), or the scoring of a solve (SCORINGS): no
+        frontier, terminal nodes valued by their final count, ``levels`` the board stack's."""
+        self.pv, self.killers, self.counts = pv, killers, counts
+        self.solve, self.deepest = solve, levels - 1
+        # a solve's frontier is never reached (the stack overflows first); it is iteration 1
+        self.depth, self.iteration = (levels + 1, 1) if solve else (depth, depth)
+        self.popcount = kernel.popcount
         self.window = window
         self.abort = abort_cycle if abort_cycle is not None else 1 << 62
         self.weights = weight_tables(weights)
@@ -214,12 +265,19 @@ class _Iteration:
         """Visit the node first in cycle t; return (value, first cycle after the node)."""
         # locals for speed: this is the inner loop of every check of the engine
         legal_moves_, abort, on_node, depth, path = self.legal_moves, self.abort, self.on_node, self.depth, self.path
+        iteration = self.iteration
         legal = legal_moves_(own, opp)
         if not legal:
             opp_legal = legal_moves_(opp, own)
             if not opp_legal:
                 if t >= abort:
                     raise _Abort
+                if self.solve:
+                    own_count, opp_count = self.popcount(own), self.popcount(opp)
+                    value = final_value(own_count, opp_count, self.solve)
+                    on_node(iteration, ply, path, own, opp, wtm, 0, TERMINAL, final_terms(own_count, opp_count),
+                            value, generated, t)
+                    return value, t + 1
                 terms = self.terms(own, opp, 0, 0, self.weights)
                 answer = t + 1 + terms[T_DONE_CYCLE]
                 if answer >= abort:
@@ -227,11 +285,13 @@ class _Iteration:
                 value = terms[self.value_index]
                 if value < VALUE_FLOOR:
                     value = VALUE_FLOOR
-                on_node(depth, ply, path, own, opp, wtm, 0, TERMINAL, terms, value, generated, answer)
+                on_node(iteration, ply, path, own, opp, wtm, 0, TERMINAL, terms, value, generated, answer)
                 return value, answer + 1
         if t >= abort:
             raise _Abort
-        on_node(depth, ply, path, own, opp, wtm, legal, INNER, None, None, generated, t)
+        on_node(iteration, ply, path, own, opp, wtm, legal, INNER, None, None, generated, t)
+        if ply == self.deepest and self.solve:
+            raise _Overflow(t)
         moves = self.ordered(legal, self.pv if ply == 0 else self.killers[ply]) if legal else (None,)
         if ply == 0:
             self.best = moves[0]     # the best move until one raises alpha (a narrow window)
@@ -259,7 +319,7 @@ class _Iteration:
                 child_value = terms[value_index]
                 if child_value < VALUE_FLOOR:
                     child_value = VALUE_FLOOR
-                on_node(depth, ply + 1, path, child_own, child_opp, child_wtm, child_legal, LEAF, terms,
+                on_node(iteration, ply + 1, path, child_own, child_opp, child_wtm, child_legal, LEAF, terms,
                         child_value, t, answer)
                 counts[1] += 1
                 resume = answer          # the next sibling is generated in the answer cycle
@@ -300,7 +360,8 @@ def _check_limits(pos, depth_limit, budget, alpha=MINUS_INFINITY, beta=PLUS_INFI
 def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None, weights: Weights = DEFAULT,
                   adaptive: bool = False, on_node=None, on_iteration=None, kernel: str = DEFAULT_KERNEL,
                   alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
-                  root_pv: Optional[int] = None) -> SearchResult:
+                  root_pv: Optional[int] = None, solve: Optional[str] = None,
+                  levels: int = SOLVE_LEVELS) -> SearchResult:
     """:func:`search` without keeping the trace: every node goes to ``on_node`` (see the
     comment above :class:`_Iteration`) as the search produces it, so that a search of tens of
     millions of cycles is checked in constant memory. ``on_iteration(depth, best, value,
@@ -308,8 +369,14 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     ``kernel``: a key of KERNELS (the same nodes either way; the default is the fastest here).
     ``single_iteration``: run iteration ``depth_limit`` alone, from cycle 0, with ``root_pv`` as
     the root's PV move when ``depth_limit`` > 1 (None: no PV; an illegal one is skipped), the
-    budget rule unchanged (the engine's single-iteration mode, docs/root-split.md)."""
+    budget rule unchanged (the engine's single-iteration mode, docs/root-split.md).
+    ``solve``: None, or a scoring of SCORINGS for the solve mode (module docstring; ``depth_limit``
+    is then ignored but must be valid), on an engine of ``levels`` board-stack levels."""
     _check_limits(pos, depth_limit, budget, alpha, beta)
+    if solve is not None and solve not in SCORINGS:
+        raise BoardError(f"solve scoring must be one of {', '.join(SCORINGS)}, got {solve!r}")
+    if solve is not None and (single_iteration or not isinstance(levels, int) or levels < 2):
+        raise BoardError(f"a solve runs alone on a stack of 2 levels or more, got levels {levels!r}")
     if root_pv is not None and (not single_iteration or not isinstance(root_pv, int) or not 0 <= root_pv < 64):
         raise BoardError(f"root_pv must be a square 0..63 with single_iteration, got {root_pv!r}")
     if kernel not in KERNELS:
@@ -317,6 +384,8 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     kernel = KERNELS[kernel]
     on_node = on_node or (lambda *node: None)
     own, opp = pos.own, pos.opp
+    if solve is not None:
+        return _solve_events(pos, budget, on_node, on_iteration, kernel, alpha, beta, solve, levels)
     own_moves, opp_moves = legal_moves(own, opp), legal_moves(opp, own)
     if not own_moves and not opp_moves:
         terms = evaluation_terms(own, opp, 0, 0, weights)
@@ -354,6 +423,32 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     return result
 
 
+def _solve_events(pos, budget, on_node, on_iteration, kernel, alpha, beta, scoring, levels):
+    """The solve mode of :func:`search_events`: one search to the end from cycle 0."""
+    root_own, root_opp = (kernel.to_word(pos.own), kernel.to_word(pos.opp)) if kernel.to_word else (pos.own, pos.opp)
+    counts = [0, 0]
+    result = SearchResult(None, 0, 0, 0, 0, 0, False)
+    iteration = _Iteration(1, None, DEFAULT, False, budget, [None] * (levels + 1), on_node, counts, kernel,
+                           (alpha, beta), solve=scoring, levels=levels)
+    try:
+        best, value, end = iteration.run(root_own, root_opp, pos.white_to_move, 0)
+    except _Overflow as overflow:
+        result.nodes, result.leaves = counts
+        result.cycles, result.aborted = overflow.cycle, True
+        return result
+    except _Abort:
+        result.nodes, result.leaves = counts
+        result.cycles, result.aborted = budget, True
+        return result
+    result.nodes, result.leaves = counts
+    result.best, result.value, result.depth = best, value, 1
+    result.iterations.append((1, best, value, end))
+    if on_iteration:
+        on_iteration(1, best, value, end)
+    result.cycles = end + 1
+    return result
+
+
 def trace_node(iteration, ply, path, own, opp, white_to_move, legal, kind, terms, value, generated, cycle):
     """A TraceNode from the arguments of an ``on_node`` call."""
     black, white = (opp, own) if white_to_move else (own, opp)
@@ -365,7 +460,7 @@ def trace_node(iteration, ply, path, own, opp, white_to_move, legal, kind, terms
 def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
            weights: Weights = DEFAULT, adaptive: bool = False, kernel: str = DEFAULT_KERNEL,
            alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
-           root_pv: Optional[int] = None) -> SearchResult:
+           root_pv: Optional[int] = None, solve: Optional[str] = None, levels: int = SOLVE_LEVELS) -> SearchResult:
     """Iterative deepening alpha-beta search of ``pos`` (see the module docstring).
 
     ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget); ``alpha``/``beta`` the root
@@ -375,6 +470,7 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
     whole trace, iteration by iteration (the aborted iteration up to the abort). A search of
     millions of cycles keeps millions of nodes: use :func:`search_events` to stream them.
     ``single_iteration``, ``root_pv``: iteration ``depth_limit`` alone (:func:`search_events`).
+    ``solve``, ``levels``: the solve mode (:func:`search_events`).
     """
     trace = []
     keep = trace.append
@@ -383,7 +479,7 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
         keep(trace_node(*node))
 
     result = search_events(pos, depth_limit, budget, weights, adaptive, on_node, kernel=kernel, alpha=alpha, beta=beta,
-                           single_iteration=single_iteration, root_pv=root_pv)
+                           single_iteration=single_iteration, root_pv=root_pv, solve=solve, levels=levels)
     result.trace = trace
     return result
 
