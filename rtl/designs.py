@@ -23,7 +23,7 @@ from rtl.move_checker import move_checker
 from rtl.node_order import node_order
 from rtl.openings import openings
 from rtl.processor import JOB_SIGNED, processor, processor_ports
-from rtl.search import search
+from rtl.search import LEVELS, SOLVE_LEVELS, search
 from rtl.stable_discs import stable_discs
 from rtl.uart import uart
 
@@ -91,7 +91,8 @@ def evaluator_axi_ports():
             ("s_axil_rvalid", 1, "out"), ("s_axil_rready", 1, "in")]
 
 
-def search_ports():
+def search_ports(solve=False):
+    """The engine's ports; with ``solve``, the solve mode's inputs too (the ``search`` design)."""
     return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("root_black", 64, "in"),
             ("root_white", 64, "in"), ("root_white_to_move", 1, "in"), ("depth_limit", 5, "in"),
             ("budget", 32, "in"), ("root_alpha", 9, "in"), ("root_beta", 9, "in"), ("done", 1, "out"), ("best_move", 6, "out"),
@@ -106,7 +107,8 @@ def search_ports():
             ("event_xsq_own", 3, "out"), ("event_xsq_opp", 3, "out"),
             ("event_mobility_own", 7, "out"), ("event_mobility_opp", 7, "out"),
             ("event_discs_own", 7, "out"), ("event_discs_opp", 7, "out"),
-            ("event_fixed", 9, "out"), ("event_adaptive", 9, "out"), ("fault", 1, "out")]
+            ("event_fixed", 9, "out"), ("event_adaptive", 9, "out"), ("fault", 1, "out")] + (
+        [("solve_mode", 1, "in"), ("solve_winner", 1, "in")] if solve else [])
 
 
 def search_c2_ports():
@@ -166,7 +168,7 @@ PORTS = {
     "uart": uart_ports(),
     "processor": processor_ports(),
     "processor_c2": processor_ports(contexts=2),
-    "search": search_ports(),
+    "search": search_ports(solve=True),
     "search_c2": search_c2_ports(),
     "chess_movegen": chess_movegen_ports(),
     "chess_repetition": chess_repetition_ports(),
@@ -249,20 +251,23 @@ def build_evaluator_axi():
 
 def build_search(adaptive, contexts=1):
     """rst is a synchronous active-high ResetSignal; value / event_value are signed 9-bit;
-    depth_limit and the depth / ply outputs hold 0..16."""
-    ports = search_ports() if contexts == 1 else search_c2_ports()
+    depth_limit and the depth output hold 0..16, the ply output 0..31. One context: the engine
+    that solves too (solve ports, SOLVE_LEVELS of board stack); two: the midgame engine."""
+    ports = search_ports(solve=True) if contexts == 1 else search_c2_ports()
     signals = dict(zip((name for name, _, _ in ports), port_signals(ports)))
     signals["rst"] = ResetSignal(0, active=1, isasync=False)
     for name in SIGNED["search"]:
         signals[name] = Signal(intbv(0, min=-256, max=256))
-    for name in ("depth_limit", "depth", "event_ply"):
+    for name in ("depth_limit", "depth"):
         signals[name] = Signal(intbv(0, min=0, max=17))
+    signals["event_ply"] = Signal(intbv(0, min=0, max=32))
     for name in ("event_stable_own", "event_stable_opp", "event_mobility_own",
                  "event_mobility_opp", "event_discs_own", "event_discs_opp"):
         signals[name] = Signal(intbv(0, min=0, max=65))
     for name in ("event_corners_own", "event_corners_opp", "event_xsq_own", "event_xsq_opp"):
         signals[name] = Signal(intbv(0, min=0, max=5))
-    return search(adaptive=adaptive, contexts=contexts, **signals)
+    levels = SOLVE_LEVELS if contexts == 1 else LEVELS
+    return search(adaptive=adaptive, contexts=contexts, levels=levels, **signals)
 
 
 # The converted processor: smallest practical UART divisor, full depth limit; the per-move

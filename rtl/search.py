@@ -74,12 +74,14 @@ from myhdl import ConcatSignal, Signal, always, always_comb, always_seq, block, 
 
 from rtl.contexts import Stages, late_register
 from rtl.disc_flipper import disc_flipper
-from rtl.evaluator import DEFAULT, evaluator
+from rtl.evaluator import DEFAULT, difference, evaluator, zero_extended
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order
+from rtl.popcount import count_signal, popcount
 
 SQUARES = 64
-LEVELS = 16                 # board stack depth = the deepest iteration
+LEVELS = 16                 # board stack depth = the deepest iteration (the default engine)
+SOLVE_LEVELS = 32           # the board stack of an engine that solves (golden.search.SOLVE_LEVELS)
 MINUS_INFINITY = -256       # the root window (-256, 256) stands for (-inf, +inf)
 VALUE_FLOOR = -255          # leaf values are raised to this, so that -value fits 9 bits
 VALUE_MAX = 255
@@ -87,10 +89,12 @@ VALUE_MAX = 255
 KIND_INNER, KIND_LEAF, KIND_TERMINAL = 0, 1, 2
 FIRST_ITERATION = 1         # a start begins iterative deepening here (but in single-iteration mode)
 
-# Stack levels one and two below each level, modulo 16 (a return from level 0 or 1 reads
-# none): ROMs, so that no wrapped subtraction leaves an unused carry bit in the HDL.
-ONE_BELOW = tuple((level - 1) % LEVELS for level in range(LEVELS))
-TWO_BELOW = tuple((level - 2) % LEVELS for level in range(LEVELS))
+
+
+def levels_below(levels, steps):
+    """Stack levels ``steps`` below each level, modulo ``levels`` (a return from level 0 or 1
+    reads none): a ROM, so that no wrapped subtraction leaves an unused carry bit in the HDL."""
+    return tuple((level - steps) % levels for level in range(levels))
 
 
 def value_signal():
@@ -107,7 +111,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
            event_xsq_opp, event_mobility_own, event_mobility_opp, event_discs_own,
            event_discs_opp, event_fixed, event_adaptive, fault,
            weights=DEFAULT, adaptive=False, idle_move=None, idle_black=None, idle_white=None,
-           idle_illegal=None, contexts=1, turn=None, root_pv=None, root_pv_valid=None):
+           idle_illegal=None, contexts=1, turn=None, root_pv=None, root_pv_valid=None, solve_mode=None,
+           solve_winner=None, levels=LEVELS):
     """The search engine.
 
     clk, rst:            clock; ResetSignal(0, active=1, isasync=False) (in).
@@ -154,6 +159,13 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                          for, and every output describes, the context in stage 1:
     turn:                Signal(bool) that context, 0 or 1 (out; only with contexts=2; the
                          name ``context`` is a keyword of SystemVerilog and VHDL-2008).
+    solve_mode, solve_winner: optional (both or none; one context only), Signal(bool) (in,
+                         start edge): ``solve_mode`` makes the start a solve (see *Solve mode* in the
+                         module docstring) instead of iterative deepening, ``solve_winner``
+                         its scoring: the empty squares of a finished game go to the winner.
+                         Not given: no solve hardware is built.
+    levels:              board-stack levels, 16 or 32 (elaboration time): the deepest ply a
+                         solve reaches is ``levels`` - 1; a depth-limited search needs 16.
     """
     shared_flipper = idle_move is not None
     if shared_flipper != (idle_black is not None) or shared_flipper != (idle_white is not None) \
@@ -167,12 +179,21 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     single_iteration = root_pv is not None
     if single_iteration != (root_pv_valid is not None):
         raise ValueError("root_pv and root_pv_valid come together")
-    slots = LEVELS * contexts          # per-level memories hold every context's levels
+    solver = solve_mode is not None
+    if solver != (solve_winner is not None):
+        raise ValueError("solve_mode and solve_winner come together")
+    if solver and (stages.interleaved or single_iteration):
+        raise ValueError("the solve mode is built for one context without single-iteration mode")
+    if levels not in (LEVELS, SOLVE_LEVELS):
+        raise ValueError(f"levels must be {LEVELS} or {SOLVE_LEVELS}, got {levels!r}")
+    level_bits = len(bin(levels - 1)) - 2
+    one_below, two_below = levels_below(levels, 1), levels_below(levels, 2)
+    slots = levels * contexts          # per-level memories hold every context's levels
     state_t = enum("IDLE", "EXPAND", "AWAIT", "FINISHED")
     state = Signal(state_t.IDLE)
 
     # --- registers -------------------------------------------------------------------
-    level = Signal(intbv(0, min=0, max=LEVELS))
+    level = Signal(intbv(0, min=0, max=levels))
     iteration = Signal(intbv(0, min=0, max=LEVELS + 1))
     limit = Signal(intbv(0, min=0, max=LEVELS + 1))
     budget_reg = Signal(intbv(0)[32:])
@@ -200,18 +221,24 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     answer_pass = Signal(bool(0))
     answer_value = value_signal()
     answer_depth = Signal(intbv(0, min=0, max=LEVELS + 1))
+    solving = Signal(bool(0))               # this start is a solve
+    winner_scoring = Signal(bool(0))        # ... whose finished games give the empties to the winner
+    # Without the solve ports the engine never solves: undriven, these convert as constant 0 and
+    # synthesis removes the solve logic.
+    solve_in = solve_mode if solver else Signal(bool(0))
+    solve_winner_in = solve_winner if solver else Signal(bool(0))
 
     stack_black = [Signal(intbv(0)[SQUARES:]) for _ in range(slots)]
     stack_white = [Signal(intbv(0)[SQUARES:]) for _ in range(slots)]
     stack_write = Signal(bool(0))
-    stack_address = Signal(intbv(0)[4:])
+    stack_address = Signal(intbv(0)[level_bits:])
     stack_read_black = Signal(intbv(0)[SQUARES:])
     stack_read_white = Signal(intbv(0)[SQUARES:])
     stack_last = [Signal(intbv(0)[6:]) for _ in range(slots)]
     stack_alpha = [value_signal() for _ in range(slots)]
     stack_killer = [Signal(intbv(0)[6:]) for _ in range(slots)]
-    killer_valid = Signal(intbv(0)[LEVELS:])     # per level: its killer is set
-    reached_by_pass = Signal(intbv(0)[LEVELS:])  # per level: its node is a pass child
+    killer_valid = Signal(intbv(0)[levels:])     # per level: its killer is set
+    reached_by_pass = Signal(intbv(0)[levels:])  # per level: its node is a pass child
     killer_cur = Signal(intbv(0)[6:])
     killer_cur_valid = Signal(bool(0))
     order_pv = Signal(intbv(0)[6:])
@@ -289,6 +316,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     answer_pass_late = stages.late(answer_pass)
     answer_value_late = stages.late(answer_value)
     answer_depth_late = stages.late(answer_depth)
+    solving_late = stages.late(solving)
+    winner_scoring_late = stages.late(winner_scoring)
     killer_valid_late = stages.late(killer_valid)
     reached_by_pass_late = stages.late(reached_by_pass)
     killer_cur_late = stages.late(killer_cur)
@@ -301,13 +330,14 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     first_late = stages.late(first)
     found_late = stages.late(found)
     chosen_late = stages.late(chosen)
-    ply_here = ConcatSignal(intbv(0)[1:], level_late)     # level as a 5-bit ply (0..16)
+    # the level as a 5-bit ply (0..16 in a depth-limited search, 0..31 in a solve)
+    ply_here = level_late if level_bits == 5 else ConcatSignal(intbv(0)[5 - level_bits:], level_late)
     if stages.interleaved:
         context_now = Signal(bool(0))            # the context in stage 0
         context_late = Signal(bool(1))           # the context in stage 1: the other one
         slot = ConcatSignal(context_late, level_late)
         stack_slot = ConcatSignal(context_late, stack_address)
-        root_slot = ConcatSignal(context_late, intbv(0)[4:])
+        root_slot = ConcatSignal(context_late, intbv(0)[level_bits:])
 
         @always_seq(clk.posedge, reset=rst)
         def take_turns():
@@ -389,6 +419,23 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     root_value = value_signal()          # ... with this value
     root_move = Signal(intbv(0)[6:])     # ... and this best move
     root_move_pass = Signal(bool(0))
+    solve_terminal = Signal(bool(0))     # a solve's terminal node: its final count leaves this cycle
+    overflow = Signal(bool(0))           # a solve would push below the deepest stack level
+    own_discs = count_signal(SQUARES)    # the current board's discs (a solve's final count)
+    opp_discs = count_signal(SQUARES)
+    final_value = value_signal()         # a finished game's value for its side to move
+    plain_final = value_signal()         # own - opp
+    won_final = value_signal()           # 64 - 2 opp: the winner's discs and the empty squares
+    lost_final = value_signal()          # 2 own - 64
+    board_squares = Signal(intbv(SQUARES)[9:])   # a constant: undriven, it converts as one
+    own_discs_wide = zero_extended(own_discs, 9)
+    opp_discs_wide = zero_extended(opp_discs, 9)
+    own_discs_double = ConcatSignal(intbv(0)[1:], own_discs, intbv(0)[1:])
+    opp_discs_double = ConcatSignal(intbv(0)[1:], opp_discs, intbv(0)[1:])
+    solve_cells = [popcount(own, own_discs), popcount(opp, opp_discs),
+                   difference(own_discs_wide, opp_discs_wide, plain_final),
+                   difference(board_squares, opp_discs_double, won_final),
+                   difference(own_discs_double, board_squares, lost_final)] if solver else []
 
     @always_comb
     def current_board():
@@ -458,24 +505,53 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                                                                 or evaluating_self_late)))
             frontier.next = level_late + 1 == iteration_late
             answering.next = state_late == state_t.AWAIT and eval_done and not evaluating_self_late
-            self_answer.next = state_late == state_t.AWAIT and eval_done and evaluating_self_late
             terminal_here.next = own_legal_late == 0 and opp_legal_late == 0
     else:
         @always_comb
         def schedule():
             busy.next = state_late == state_t.EXPAND or state_late == state_t.AWAIT
+            # a solve has no iteration 1 to complete: its budget counts from the start
             out_of_budget.next = ((state_late == state_t.EXPAND or state_late == state_t.AWAIT)
-                          and iteration_late > 1 and cycle_count_late >= budget_reg_late)
-            frontier.next = level_late + 1 == iteration_late
+                                  and (iteration_late > 1 or solving_late) and cycle_count_late >= budget_reg_late)
+            frontier.next = level_late + 1 == iteration_late and not solving_late
             answering.next = state_late == state_t.AWAIT and eval_done and not evaluating_self_late
-            self_answer.next = state_late == state_t.AWAIT and eval_done and evaluating_self_late
             terminal_here.next = own_legal_late == 0 and opp_legal_late == 0
 
     chosen_value = adaptive_value if adaptive else fixed_value
 
     @always_comb
+    def self_answers():
+        # A terminal node answers for itself: the evaluator's answer, or in a solve its final
+        # count, in its first cycle.
+        solve_terminal.next = state_late == state_t.EXPAND and first_late and terminal_here and solving_late
+        self_answer.next = ((state_late == state_t.AWAIT and eval_done and evaluating_self_late)
+                            or (state_late == state_t.EXPAND and first_late and terminal_here and solving_late))
+
+    if solver:
+        @always_comb
+        def final_count():
+            # plain: own - opp; winner: the empty squares go to the winner (a draw stays 0)
+            if winner_scoring_late and own_discs > opp_discs:
+                final_value.next = won_final
+            elif winner_scoring_late and own_discs < opp_discs:
+                final_value.next = lost_final
+            else:
+                final_value.next = plain_final
+
+        @always_comb
+        def stack_overflow():
+            overflow.next = solving_late and spawn and level_late == levels - 1
+
+        solve_blocks = [final_count, stack_overflow]
+    else:
+        solve_blocks = []   # final_value and overflow stay undriven: constant 0
+
+    @always_comb
     def leaf_arithmetic():
-        leaf_raw.next = chosen_value
+        if solving_late:
+            leaf_raw.next = final_value
+        else:
+            leaf_raw.next = chosen_value
 
     @always_comb
     def leaf_floor():
@@ -522,7 +598,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     def next_action():
         at_node.next = ((state_late == state_t.EXPAND and not (first_late and terminal_here))
                         or (answering and not leaf_cut))
-        evaluate_self.next = state_late == state_t.EXPAND and first_late and terminal_here
+        evaluate_self.next = state_late == state_t.EXPAND and first_late and terminal_here and not solving_late
 
     @always_comb
     def child_left():
@@ -612,11 +688,11 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     def stack_addressing():
         # The read address is the level this cycle returns to (the control's return branches
         # below).
-        stack_write.next = busy and not start and not out_of_budget and push
+        stack_write.next = busy and not start and not out_of_budget and not overflow and push
         if leave and up_cut and level_late >= 2:
-            stack_address.next = TWO_BELOW[int(level_late)]
+            stack_address.next = two_below[int(level_late)]
         else:
-            stack_address.next = ONE_BELOW[int(level_late)]
+            stack_address.next = one_below[int(level_late)]
 
     @always(clk.posedge)
     def stack_memory():
@@ -636,6 +712,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         alpha_grand.next = alpha_grand_late
         alpha_parent.next = alpha_parent_late
         alpha_root.next = alpha_root_late
+        solving.next = solving_late
+        winner_scoring.next = winner_scoring_late
         answer_depth.next = answer_depth_late
         answer_move.next = answer_move_late
         answer_pass.next = answer_pass_late
@@ -691,6 +769,10 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             started_cur.next = 0
             last_cur.next = 0
             evaluating_self.next = 0
+            solving.next = solve_in
+            winner_scoring.next = solve_winner_in
+            if solve_in:   # one search to the end: iteration 1 alone, no frontier
+                limit.next = 1
             root_best.next = 0
             root_best_pass.next = 0
             root_child_pass.next = 0
@@ -698,11 +780,11 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             killer_cur_valid.next = 0
             reached_by_pass.next = 0
             answer_move.next = 0
-            answer_pass.next = 0
+            answer_pass.next = solve_in   # an abandoned solve answers no move
             answer_value.next = 0
             answer_depth.next = 0
         elif busy:
-            if out_of_budget:
+            if out_of_budget or overflow:
                 state.next = state_t.FINISHED
             else:
                 cycle_count.next = cycle_count_late + 1
@@ -900,6 +982,17 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             event_white.next = board_white_late
             event_white_to_move.next = side_late
             event_legal.next = own_legal_late
+        elif solve_terminal and not out_of_budget:
+            node_event.next = 1
+            event_kind.next = KIND_TERMINAL
+            event_ply.next = ply_here
+            event_black.next = board_black_late
+            event_white.next = board_white_late
+            event_white_to_move.next = side_late
+            event_value.next = final_value
+            event_terminal.next = 1
+            event_discs_own.next = own_discs
+            event_discs_opp.next = opp_discs
         elif state_late == state_t.AWAIT and eval_done and not out_of_budget:
             node_event.next = 1
             if evaluating_self_late:
@@ -960,8 +1053,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
 
-    return (late_cells, turns, cells, shared, root_pv_cells, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
-            betas, leaf_sums, leaf_fold, leaf_alpha, next_action, child_left, generation, generation_kind, leaving,
+    return (late_cells, turns, cells, solve_cells, shared, root_pv_cells, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
+            self_answers, solve_blocks, betas, leaf_sums, leaf_fold, leaf_alpha, next_action, child_left, generation, generation_kind, leaving,
             leaving_negate, leaving_fold, iteration_end, evaluator_inputs, stack_addressing, stack_memory,
             control,
             answer_outputs, trace_outputs, fault_output)

@@ -32,8 +32,9 @@ from cocotb.simtime import get_sim_time
 from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 
 from golden.board import draw, format_board
-from golden.search import MINUS_INFINITY, PLUS_INFINITY, search_events
-from tb.checks.search_cases import SCALES, aimed_cases, deep_cases, directed_cases, endgame_cases, random_cases
+from golden.search import MINUS_INFINITY, PLUS_INFINITY
+from tb.checks.search_cases import (SCALES, aimed_cases, deep_cases, deep_solve_cases, directed_cases, endgame_cases,
+                                    random_cases, solve_cases)
 from tb.checks.aimed_search import cut_at_15_cases, full_board_cases
 from tb.blocks import regression_tier
 from tb.checks.coverage_benches import context_bins
@@ -45,7 +46,8 @@ from tb.sim.results import (SearchCounts, case_file_lines, case_record, end_run_
                             record_result)
 from tb.host.run_files import ACTUAL_FILE, CASE_FILE
 from tb.checks.search import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, LEAF_FIELDS, STALL_CYCLES,
-                             GoldenProcess, LineFormat, SearchCase, answer_of, check_search, loud_fields)
+                             GoldenProcess, LineFormat, SearchCase, answer_of, check_search, golden_length,
+                             loud_fields)
 
 NO_LIMIT = (1 << 32) - 1
 FIRST_WAKE_CYCLES = 2_000        # the hdl monitor looks up from the simulation after this many
@@ -69,6 +71,11 @@ def apply_case(dut, case):
     dut.root_alpha.value = case.alpha & 0x1FF
     # 9 bits cannot hold +256: -256, which no beta can be, stands for plus infinity
     dut.root_beta.value = (MINUS_INFINITY if case.beta == PLUS_INFINITY else case.beta) & 0x1FF
+    if hasattr(dut, "solve_mode"):     # the engine that solves (rtl/designs.py: search)
+        dut.solve_mode.value = int(case.solve is not None)
+        dut.solve_winner.value = int(case.solve == "winner")
+    elif case.solve is not None:
+        raise ValueError(f"{case.label}: a solve on an engine without the solve mode")
 
 
 def sampled(value):
@@ -356,8 +363,7 @@ async def check_searches_per_cycle(dut, cases, test, env):
     await tb.reset()
     tally = SearchTally(test, cases, env)
     for case in cases:
-        golden = search_events(case.position, case.depth, case.budget)   # its length: when to give up
-        lines = await tb.run(case, golden.cycles + STALL_CYCLES + 1)
+        lines = await tb.run(case, golden_length(case) + STALL_CYCLES + 1)   # when to give up
         tally.settle(case, check_search(case, lines, tb.format))
     tally.done()
 
@@ -368,7 +374,7 @@ async def check_searches_interleaved(dut, cases, test, env):
     tb = InterleavedSearchTB(dut)
     await tb.reset()
     tally = SearchTally(test, cases, env)
-    limits = [search_events(case.position, case.depth, case.budget).cycles + STALL_CYCLES + 1 for case in cases]
+    limits = [golden_length(case) + STALL_CYCLES + 1 for case in cases]
     def settle(index, lines, beside):
         outcome = check_search(cases[index], lines, tb.format)
         if "hits" in outcome:   # coverage per context (tb/testplans/search_c2.toml)
@@ -433,6 +439,16 @@ async def random_play(dut):
 async def endgame(dut):
     env = search_environment()
     await check_searches(dut, endgame_cases(env["seed"], env["scale"]), "endgame")
+
+
+@cocotb.test()
+async def solve(dut):
+    """The solve mode (tb.checks.search_cases solve_cases): every node against the golden search's
+    solve, each completed solve's value and best move against the golden solver (golden/solve.py);
+    from the medium scale on, also the solves whose stack goes below level 16."""
+    env = search_environment()
+    deep = deep_solve_cases() if env["scale"] in ("medium", "large", "huge") else []
+    await check_searches(dut, solve_cases(env["seed"], env["scale"]) + deep, "solve")
 
 
 @cocotb.test()
@@ -558,9 +574,9 @@ SCALE_FOR_SIM = {"default": {"icarus": "tiny", "verilator": "large", "ghdl": "ti
 # The sets per simulator: GHDL, the slowest to simulate the engine, leaves the directed set (root
 # windows, budgets stopping inside an iteration, passes, finished games) to Icarus and Verilator in
 # the default tier; it searches random positions and endgames of the VHDL conversion.
-EVERY_SEARCH_TEST = ["directed", "random_play", "endgame"]
+EVERY_SEARCH_TEST = ["directed", "random_play", "endgame", "solve"]
 SEARCH_TESTS = {"default": {"icarus": EVERY_SEARCH_TEST, "verilator": EVERY_SEARCH_TEST,
-                            "ghdl": ["random_play", "endgame"]},
+                            "ghdl": ["random_play", "endgame", "solve"]},
                 "full": {sim: EVERY_SEARCH_TEST for sim in ("icarus", "verilator", "ghdl")}}
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from golden.board import Position, format_board, parse_board, square_name, squares_of
+from golden.othello import legal_moves
 from golden.evaluator import (T_ADAPTIVE, T_CORNERS_OPP, T_CORNERS_OWN, T_DISCS_OPP, T_DISCS_OWN, T_FIXED,
                               T_MOBILITY_OPP, T_MOBILITY_OWN, T_STABLE_OPP, T_STABLE_OWN, T_STAGE, T_TERMINAL,
                               T_XSQ_OPP, T_XSQ_OWN, evaluate)
@@ -43,6 +44,8 @@ TERM_PORTS = ("terminal", "stage", "corners_own", "corners_opp", "xsq_own", "xsq
               "mobility_own", "mobility_opp", "discs_own", "discs_opp", "fixed", "adaptive")
 # The engine's event ports (``event_<name>``) in the order of an event line.
 INNER_FIELDS = ("kind", "ply", "black", "white", "white_to_move", "legal")
+TERM_INDICES = (T_TERMINAL, T_STAGE, T_CORNERS_OWN, T_CORNERS_OPP, T_XSQ_OWN, T_XSQ_OPP, T_MOBILITY_OWN,
+                T_MOBILITY_OPP, T_DISCS_OWN, T_DISCS_OPP, T_FIXED, T_ADAPTIVE)   # of TERM_PORTS
 LEAF_FIELDS = INNER_FIELDS + ("stable_own", "stable_opp", "value") + TERM_PORTS
 SIGNED_FIELDS = ("value", "fixed", "adaptive")
 # The trace port is quiet outside its events: every event field is 0 in a cycle without an event,
@@ -59,6 +62,7 @@ STALL_CYCLES = 64   # cycles past the golden answer before the scoreboard gives 
 # iterations, a few dozen cycles.
 QUIET_CYCLES = 4096
 EVENT_FILES = ("search_events_0.txt", "search_events_1.txt")
+WLD_WINDOW = (-1, 1)    # a solve's root window for win/loss/draw
 
 
 def loud_fields(node_event, ports):
@@ -168,12 +172,16 @@ def expected_terms(node):
             "adaptive": e.adaptive}
 
 
-def expected_event(node):
-    """A golden TraceNode as the failure report shows it."""
+def expected_event(node, terms=None):
+    """A golden TraceNode as the failure report shows it; ``terms`` the golden search's tuple of
+    the node's terms (a solve's terminal nodes report theirs, not the evaluator's), else the
+    evaluator's."""
     record = {"cycle": node.cycle, "kind": node.kind, "ply": node.ply, "board": node.position.text(),
               "legal": describe_bits(node.legal)}
     if node.kind != INNER:
-        record.update(value=node.value, stable=list(node.stable), terms=expected_terms(node))
+        reported = expected_terms(node) if terms is None else {
+            name: int(terms[index]) for name, index in zip(TERM_PORTS, TERM_INDICES)}
+        record.update(value=node.value, stable=list(node.stable), terms=reported)
     return record
 
 
@@ -212,7 +220,8 @@ def answer_of(line):
 
 @dataclass(frozen=True)
 class SearchCase:
-    """One search: the root, the depth limit, the cycle budget (None: unlimited)."""
+    """One search: the root, the depth limit, the cycle budget (None: unlimited); ``solve`` None,
+    or the scoring of a solve (golden.search.SCORINGS: the engine's solve mode, depth ignored)."""
 
     position: Position
     depth: int
@@ -221,21 +230,30 @@ class SearchCase:
     exact: bool = False     # searched to the end: the value must equal golden.search.solve
     alpha: int = MINUS_INFINITY    # the root window (docs/spec.md §12); default the full one
     beta: int = PLUS_INFINITY
+    solve: Optional[str] = None
 
     def to_dict(self):
         return {"board": format_board(self.position), "depth": self.depth, "budget": self.budget,
-                "label": self.label, "exact": self.exact, "alpha": self.alpha, "beta": self.beta}
+                "label": self.label, "exact": self.exact, "alpha": self.alpha, "beta": self.beta,
+                "solve": self.solve}
 
     @classmethod
     def from_dict(cls, record):
         return cls(parse_board(record["board"]), int(record["depth"]), record.get("budget"),
                    record.get("label", "saved case"), bool(record.get("exact", False)),
-                   int(record.get("alpha", MINUS_INFINITY)), int(record.get("beta", PLUS_INFINITY)))
+                   int(record.get("alpha", MINUS_INFINITY)), int(record.get("beta", PLUS_INFINITY)),
+                   record.get("solve"))
+
+    @property
+    def wld(self):
+        """A win/loss/draw solve: the null window around 0."""
+        return self.solve is not None and (self.alpha, self.beta) == WLD_WINDOW
 
     def window_text(self):
-        if (self.alpha, self.beta) == (MINUS_INFINITY, PLUS_INFINITY):
-            return ""
-        return f", window ({self.alpha}, {self.beta})"
+        solve = f", solve ({self.solve} scoring{', WLD' if self.wld else ''})" if self.solve else ""
+        if (self.alpha, self.beta) == (MINUS_INFINITY, PLUS_INFINITY) or self.wld:
+            return solve
+        return f"{solve}, window ({self.alpha}, {self.beta})"
 
 
 LOUD = "the trace port is not quiet: an event field is not 0 outside its event"
@@ -361,23 +379,23 @@ class _Scoreboard:
             return
         node = trace_node(iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle)
         if not actual:
-            self.failed("the simulation ended before done", cycle, node, expected_event(node), None)
+            self.failed("the simulation ended before done", cycle, node, expected_event(node, terms), None)
             return
         observed = _cycle_of(actual)
         missing = cycle + 1   # the first cycle in which the monitor sees that the node is late
         late = isinstance(observed, int) and (missing <= observed if actual[0] in "DT" else missing < observed)
         if late or not isinstance(observed, int):
-            self.failed("no node reported in the expected cycle", missing, node, expected_event(node), None)
+            self.failed("no node reported in the expected cycle", missing, node, expected_event(node, terms), None)
         elif actual[0] == "F":
             self.failed("the flipper found the engine's chosen move illegal", observed, node, None, None)
         elif actual[0] == "Q":
             self.failed(LOUD, observed, node, "every event field 0", loud_text(actual, self.format))
         elif actual[0] == "D":   # reported once the golden search has counted its nodes
-            self.mismatch = {"deferred": "done", "cycle": observed, "node": node}
+            self.mismatch = {"deferred": "done", "cycle": observed, "node": node, "terms": terms}
         elif actual[0] == "T":
             self.mismatch = {"deferred": "timeout", "node": node}
         else:
-            self.failed("node differs", observed, node, expected_event(node), actual_event(actual, self.format))
+            self.failed("node differs", observed, node, expected_event(node, terms), actual_event(actual, self.format))
 
     def finish(self, result):
         """After the golden search: how the engine's run ended, and its answer."""
@@ -385,9 +403,9 @@ class _Scoreboard:
         deferred = (self.mismatch or {}).get("deferred")
         answer = None
         if deferred == "done":
-            node, cycle = self.mismatch["node"], self.mismatch["cycle"]
-            self.failed(f"done after {self.index} of {self.golden_nodes} nodes", cycle, node, expected_event(node),
-                        None)
+            node, cycle, terms = self.mismatch["node"], self.mismatch["cycle"], self.mismatch["terms"]
+            self.failed(f"done after {self.index} of {self.golden_nodes} nodes", cycle, node,
+                        expected_event(node, terms), None)
             answer = answer_of(self.peek())
         elif deferred == "timeout":
             self.failed(f"no done {STALL_CYCLES} cycles after the golden answer", give_up + 1, self.mismatch["node"],
@@ -415,6 +433,39 @@ class _Scoreboard:
         return answer
 
 
+def golden_length(case):
+    """The golden search's cycles for ``case``: when the engine must have answered."""
+    return search_events(case.position, case.depth, case.budget, alpha=case.alpha, beta=case.beta,
+                         solve=case.solve).cycles
+
+
+def solver_disagreement(case, result):
+    """None if a completed solve's value and best move agree with the golden solver (golden/solve.py,
+    an independent method: another search, no cycle model), else the mismatch to report. The best
+    move must reach the value: the solver's value of the position after it, negated, is the value
+    (for WLD its sign)."""
+    from golden.othello import pass_move, play
+    from golden.solve import sign, solve as solve_exactly
+
+    pos = case.position
+    expected = solve_exactly(pos, wld=case.wld, scoring=case.solve).score
+    reached = None
+    if result.value == expected and result.best is not None:
+        reached = -solve_exactly(play(pos, result.best), scoring=case.solve).score
+        if case.wld:
+            reached = sign(reached)
+    elif result.value == expected and legal_moves(pos.opp, pos.own) and not legal_moves(pos.own, pos.opp):
+        reached = -solve_exactly(pass_move(pos), wld=case.wld, scoring=case.solve).score
+    elif result.value == expected:
+        reached = expected    # the game is over at the root: its final count
+    if reached == expected:
+        return None
+    return {"what": "golden search's solve differs from the golden solver (golden/solve.py)",
+            "expected": {"value": expected}, "actual": {"value": result.value, "best": result.summary()["best"],
+                                                        "value after best": reached},
+            "cycle": result.cycles, "time_ns": 0}
+
+
 def check_search(case, lines, line_format, on_golden_done=None):
     """Compare the engine's event lines ``lines`` (a LineReader, or a list) with the golden
     search of ``case``. Returns a dict: ``mismatch`` (None, or what the per-cycle monitor always
@@ -426,19 +477,23 @@ def check_search(case, lines, line_format, on_golden_done=None):
     reader = lines if isinstance(lines, LineReader) else LineReader(lines)
     board = _Scoreboard(reader, line_format)
     on_node, coverage = board.on_node, None
-    if os.environ.get(COVERAGE_OUT):   # functional coverage: the same nodes through the plan's sampler
+    # functional coverage: the same nodes through the plan's sampler (search.toml has no solve
+    # points yet: solve cases are not sampled)
+    if os.environ.get(COVERAGE_OUT) and case.solve is None:
         coverage = SearchCoverage({}, case)
         on_node = coverage.both(board.on_node)
     result = search_events(case.position, case.depth, case.budget, on_node=on_node, alpha=case.alpha,
-                           beta=case.beta)
+                           beta=case.beta, solve=case.solve)
     if on_golden_done:
         on_golden_done(result.cycles)
     answer = board.finish(result)
     mismatch = board.mismatch
-    if mismatch is None and case.exact and result.value != solve(case.position):
+    if mismatch is None and case.exact and case.solve is None and result.value != solve(case.position):
         mismatch = {"what": "golden search value differs from the exhaustive solver",
                     "expected": solve(case.position), "actual": result.value,
                     "cycle": result.cycles, "time_ns": 0}
+    if mismatch is None and case.exact and case.solve is not None and not result.aborted:
+        mismatch = solver_disagreement(case, result)
     outcome = {"mismatch": mismatch, "answer": answer, "nodes": board.index if mismatch else board.golden_nodes,
                "cycles": result.cycles, "golden": dict(result.summary(), roots=board.roots),
                "started_ns": board.started_ns}

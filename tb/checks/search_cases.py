@@ -8,20 +8,20 @@ import random
 from golden.board import parse_board, popcount, start_position
 from golden.othello import legal_moves
 from golden.positions import random_game_positions
-from golden.search import MINUS_INFINITY, PLUS_INFINITY, TERMINAL, search
-from tb.checks.search import SearchCase
+from golden.search import MINUS_INFINITY, PLUS_INFINITY, SCORINGS, TERMINAL, search
+from tb.checks.search import WLD_WINDOW, SearchCase
 
 SCALES = {
     # depth and number of random-play searches, searches with a budget that stops inside an
     # iteration, searches with a pass and a finished game inside the horizon, endgames
-    # (number, empties) searched to the end, and long searches of the depth limit 16 with a budget
+    # (number, empties) searched to the end, solves (number, empties: solve_cases), and long searches of the depth limit 16 with a budget
     # of ``long_budget`` cycles (deep iterations, killers of many plies)
-    "tiny": {"windows": 0, "depth": 2, "random": 1, "budgeted": 1, "passes": 1, "endgames": 1, "empties": 3, "long": 0},
-    "small": {"windows": 1, "depth": 3, "random": 3, "budgeted": 2, "passes": 2, "endgames": 2, "empties": 5, "long": 0},
-    "medium": {"windows": 2, "depth": 4, "random": 6, "budgeted": 3, "passes": 3, "endgames": 3, "empties": 7, "long": 0},
-    "large": {"windows": 4, "depth": 5, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 8, "long": 4,
+    "tiny": {"windows": 0, "depth": 2, "random": 1, "budgeted": 1, "passes": 1, "endgames": 1, "empties": 3, "solves": 2, "solve_empties": 4, "long": 0},
+    "small": {"windows": 1, "depth": 3, "random": 3, "budgeted": 2, "passes": 2, "endgames": 2, "empties": 5, "solves": 3, "solve_empties": 5, "long": 0},
+    "medium": {"windows": 2, "depth": 4, "random": 6, "budgeted": 3, "passes": 3, "endgames": 3, "empties": 7, "solves": 4, "solve_empties": 7, "long": 0},
+    "large": {"windows": 4, "depth": 5, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 8, "solves": 8, "solve_empties": 10, "long": 4,
               "long_budget": 250_000},
-    "huge": {"depth": 6, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 10, "long": 10,
+    "huge": {"depth": 6, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 10, "solves": 8, "solve_empties": 12, "long": 10,
              "long_budget": 1_000_000},
 }
 
@@ -219,3 +219,52 @@ def endgame_cases(seed, scale):
                        f"endgame #{i} with {empties} empties (seed {seed}), searched to the end",
                        exact=True)
             for i, p in enumerate(endgames(rng, SCALES[scale]["endgames"], empties))]
+
+
+def solve_case(position, label, scoring="plain", wld=False, budget=None):
+    """A solve of the engine's solve mode, checked also against golden/solve.py (``exact``)."""
+    alpha, beta = WLD_WINDOW if wld else (MINUS_INFINITY, PLUS_INFINITY)
+    return SearchCase(position, 1, budget, label, exact=True, alpha=alpha, beta=beta, solve=scoring)
+
+
+def with_pass_and_early_end(rng, count, empties):
+    """Endgames of ``empties`` empties whose solve tree holds a pass and a game that ends with
+    empty squares (where the two scorings differ)."""
+    out = []
+    while len(out) < count:
+        for p in endgames(rng, 1, empties):
+            trace = search(p, 1, solve="plain").trace
+            if any(n.ply and n.move is None for n in trace) and any(
+                    n.kind == TERMINAL and n.position.black | n.position.white != (1 << 64) - 1 for n in trace):
+                out.append(p)
+    return out
+
+
+def solve_cases(seed, scale):
+    """The engine's solve mode (docs/spec.md §7): a finished game and a pass at the root, budgets that
+    abandon a solve (at once, and inside it), then endgames of the scale's empties with a pass and an
+    early end in their trees, in both scorings, exact and win/loss/draw."""
+    rng = random.Random(seed + 3000)
+    size = SCALES[scale]
+    # over with 48 empties, the rows too far apart for a capture: +1 plain, +50 to the winner
+    early_end = parse_board("OOOOOOO-" + "-" * 48 + "XXXXXXXX X")
+    only_a1 = parse_board("-XOOOOOO" + "-" * 56 + " X")
+    cases = [solve_case(early_end, "solve: game over at the root with empties", scoring)
+             for scoring in SCORINGS]
+    cases += [solve_case(only_a1, "solve: root must pass, the opponent's one move is A1", "winner"),
+              solve_case(only_a1, "solve: budget 0 abandons the solve", budget=0),
+              solve_case(early_end, "solve: budget 0 abandons even a finished game", budget=0)]
+    first = with_pass_and_early_end(rng, 1, 4)[0]
+    cases.append(solve_case(first, "solve: budget 9 abandons the solve inside the tree", budget=9))
+    for i, p in enumerate(with_pass_and_early_end(rng, size["solves"], size["solve_empties"])):
+        scoring, wld = SCORINGS[i % 2], bool(i // 2 % 2)
+        cases.append(solve_case(p, f"solve #{i} (seed {seed}), {size['solve_empties']} empties, a pass and an "
+                                   f"early end in the tree, {scoring} scoring{', WLD' if wld else ''}", scoring, wld))
+    return cases
+
+
+def deep_solve_cases():
+    """Solves whose stack goes below level 16, which no depth-limited search reaches: the narrow
+    endgame (deep_cases), both scorings, exact and WLD."""
+    return [solve_case(parse_board(NARROW_ENDGAME), f"solve: the narrow endgame, {scoring}{', WLD' if wld else ''}",
+                       scoring, wld) for scoring in SCORINGS for wld in (False, True)]
