@@ -443,12 +443,18 @@ def solver_disagreement(case, result):
     """None if a completed solve's value and best move agree with the golden solver (golden/solve.py,
     an independent method: another search, no cycle model), else the mismatch to report. The best
     move must reach the value: the solver's value of the position after it, negated, is the value
-    (for WLD its sign)."""
+    (for WLD its sign). A finished game at the root is answered with its final count whatever the
+    window (as the depth-limited engine answers it, docs/spec.md §7): in a WLD solve its sign counts."""
     from golden.othello import pass_move, play
     from golden.solve import sign, solve as solve_exactly
 
     pos = case.position
     expected = solve_exactly(pos, wld=case.wld, scoring=case.solve).score
+    if case.wld and not legal_moves(pos.own, pos.opp) and not legal_moves(pos.opp, pos.own):
+        return None if sign(result.value) == expected and result.best is None else {
+            "what": "golden search's solve of a finished game differs from the golden solver (golden/solve.py)",
+            "expected": {"value": f"sign {expected:+d}"}, "actual": {"value": result.value},
+            "cycle": result.cycles, "time_ns": 0}
     reached = None
     if result.value == expected and result.best is not None:
         reached = -solve_exactly(play(pos, result.best), scoring=case.solve).score
