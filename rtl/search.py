@@ -56,6 +56,18 @@ explicit-stack state machine:
   ``search`` docstring heads the converted HDL, so the ports of this optional mode are
   described here.)
 
+* **Solve mode** (optional inputs ``solve_mode`` and ``solve_winner``, Signal(bool), both or
+  none, read on the start edge; one context): a start with ``solve_mode`` searches to the end of
+  the game, as golden.search's solve mode does (its docstring has the rules and the schedule).
+  It is iteration 1 with no frontier (``limit`` 1, ``frontier`` held low) and no evaluator: a
+  node where neither side can move takes its final count from two popcounts of the current board
+  (own - opp, or with ``solve_winner`` the empty squares to the winner) and leaves in its first
+  cycle, through the same return path as an evaluated terminal node. The root window chooses
+  the solve: (-256, +inf) exact, (-1, 1) win/loss/draw. The budget counts from the start (an
+  abandoned solve answers depth 0 and "pass"), and a node that is not terminal at the deepest
+  level, ``levels`` - 1, stops the solve the same way (``overflow``) instead of pushing. A
+  completed solve answers depth 1. Without the ports the solve registers are driven by
+  constant-0 signals and synthesis removes the solve logic; the default ``levels`` stays 16.
 * **Two contexts** (``contexts=2``, the ``search_c2`` design; rtl/contexts.py): the same engine
   C-slowed, two searches at once. Stage 0 (the current board, the move checkers, node ordering,
   and the evaluator up to its weighted sums) reads the registers; stage 1 (the disc flipper, the
@@ -163,7 +175,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                          start edge): ``solve_mode`` makes the start a solve (see *Solve mode* in the
                          module docstring) instead of iterative deepening, ``solve_winner``
                          its scoring: the empty squares of a finished game go to the winner.
-                         Not given: no solve hardware is built.
+                         Not given: the solve registers stay 0 and synthesis removes
+                         the solve logic.
     levels:              board-stack levels, 16 or 32 (elaboration time): the deepest ply a
                          solve reaches is ``levels`` - 1; a depth-limited search needs 16.
     """

@@ -298,6 +298,7 @@ class SearchTally:
         self.checked = self.cycles = self.searches = 0
         self.golden_cpu = 0.0
         self.depths = []   # the completed depth of each search
+        self.answers = []  # each search's answer (from_file writes them to ACTUAL_FILE)
         self.coverage = CoverageRecorder.from_environment(test)   # tb/testplans/search.toml, search_c2.toml
         self.started, self.cpu_started = time.perf_counter(), time.process_time()
 
@@ -329,6 +330,7 @@ class SearchTally:
         self.searches += 1
         self.golden_cpu += outcome.get("cpu_seconds", 0.0)
         self.depths.append(answer["depth"])
+        self.answers.append(dict(answer, nodes_checked=outcome["nodes"]))
         seconds = time.perf_counter() - self.started
         progress(f"search {self.test} on {self.env['sim']} ({self.env['monitor']} monitor): "
                  f"{self.searches}/{len(self.cases)} searches, {self.checked:,} nodes, {self.cycles:,} cycles "
@@ -344,6 +346,9 @@ class SearchTally:
                                               golden_cpu_seconds=self.golden_cpu or None, depths=self.depths))
         if self.coverage is not None:
             self.coverage.save()
+        if self.test == "from_file":
+            with open(ACTUAL_FILE, "w") as out:
+                json.dump({"answers": self.answers}, out)
 
 
 async def check_searches(dut, cases, test):
@@ -492,7 +497,8 @@ async def replay(dut):
 
 @cocotb.test()
 async def from_file(dut):
-    """The searches in the file GAMECHIP_CASES, each under the node-by-node scoreboard."""
+    """The searches in the file GAMECHIP_CASES, each under the node-by-node scoreboard; their
+    answers, in order, to ACTUAL_FILE."""
     with open(os.environ["GAMECHIP_CASES"]) as saved:
         cases = [SearchCase.from_dict(record) for record in json.load(saved)]
     await check_searches(dut, cases, "from_file")

@@ -219,6 +219,20 @@ def test_solve_prints_a_json_object_per_position_checked_against_the_published_s
     assert (wld["score"], wld["agrees"], wld["published"]) == (1, True, "the sign of +32, best G8")
 
 
+def test_solve_on_a_simulator_checks_every_node_and_prints_cycles():
+    """The engine's solve mode on Icarus, every node checked: a finished game (where the scorings
+    differ) and FFO #20 (6 empties), against the golden solver and the published score."""
+    over = "OOOOOOO-" + "-" * 48 + "XXXXXXXX X"
+    run = gamechip("solve", "--board", over, "--scoring", "winner", "--sim", "icarus", "--json")
+    assert run.returncode == 0, run.stderr[-3000:]
+    answer = json.loads(run.stdout)
+    assert (answer["score"], answer["engine"]["score"], answer["cycles"], answer["engine"]["solved"]) == (50, 50, 1, True)
+    run = gamechip("solve", "--ffo", "20", "--wld", "--sim", "icarus")
+    assert run.returncode == 0, run.stderr[-3000:]
+    row = next(line for line in run.stdout.splitlines() if line.startswith("FFO #20"))
+    assert "agrees" in row and "cycles/node" in run.stdout and "node reports checked" in run.stdout, run.stdout
+
+
 def test_solve_a_board_text():
     board = parse_board(ffo_problems()[5].position.text())
     run = gamechip("solve", "--board", board.text())
@@ -229,7 +243,8 @@ def test_solve_a_board_text():
 @pytest.mark.parametrize("args, expected", [
     (["--ffo", "0"], "FFO positions are #1-#79"),
     (["--ffo", "1-x"], "an FFO range is N or N-M"),
-    (["--ffo", "5", "--sim", "verilator"], "the search engine's solve mode is not built yet"),
+    (["--ffo", "5", "--sim", "spice"], "unknown simulator 'spice'"),
+    (["--ffo", "5", "--sim", "icarus", "--compare-orderings"], "--compare-orderings measures the golden solver"),
     (["--board", "XO"], "board text"),
     (["--obf", "/nonexistent/ffo.obf"], "--obf /nonexistent/ffo.obf: No such file or directory"),
 ])

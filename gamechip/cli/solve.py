@@ -1,6 +1,7 @@
 """The solve command: exact endgames (win/loss/draw or the exact disc difference) by the golden
 solver (golden/solve.py), each position's result checked against its published score when it has
-one (the FFO test, an OBF file with move scores)."""
+one (the FFO test, an OBF file with move scores); with --sim also by the search engine's solve mode
+on a simulator, every node checked against the golden search (docs/scoreboard.md)."""
 
 import json
 import os
@@ -46,8 +47,10 @@ def solve_arguments(parser):
     parser.add_argument("--compare-orderings", action="store_true",
                         help="solve every position with each ordering and last-empties step and print the table "
                              "of node counts (docs/solve.md)")
-    parser.add_argument("--sim", help=f"the search engine's solve mode on this simulator ({simulator_list()}): "
-                                      "not built yet, refused")
+    parser.add_argument("--sim", help=f"also solve with the search engine's solve mode on this simulator "
+                                      f"({simulator_list()}), every node checked against the golden search, the "
+                                      "engine's score and best move against the golden solver's and the published "
+                                      "ones; its own move ordering (docs/solve.md), no budget")
     parser.add_argument("--json", action="store_true", help="one JSON object per position instead of the table")
 
 
@@ -123,18 +126,29 @@ class GoldenSolver:
 
 
 def run_solve(args):
-    if args.sim is not None:
-        raise UsageError("--sim: the search engine's solve mode is not built yet (issue 45); "
-                         "gamechip solve runs the golden solver only")
+    from gamechip.cli.common import announce_rtl, check_sim
+
     scoring = args.scoring or ("plain" if args.board is not None else "winner")
     if args.compare_orderings and args.json:
         raise UsageError("--compare-orderings prints a table: leave out --json")
+    if args.compare_orderings and args.sim is not None:
+        raise UsageError("--compare-orderings measures the golden solver's orderings: leave out --sim")
+    if args.sim is not None:
+        check_sim(args.sim)
     problems = problems_of(args)
+    engine = None
+    if args.sim is not None:
+        announce_rtl()
+        try:
+            engine = engine_answers(args.sim, problems, args.wld, scoring, echo=not args.json)
+        except AssertionError as failure:   # a node, an answer or a solve differs: the scoreboard's report
+            print(f"{failure}\ngamechip solve: FAIL: the engine's solve on {args.sim} differs (above)", file=sys.stderr)
+            return 1
     solver = GoldenSolver()
     try:
         if args.compare_orderings:
             return compare_orderings(solver, problems, args.wld, scoring)
-        return solve_all(solver, problems, args, scoring)
+        return solve_all(solver, problems, args, scoring, engine)
     except RuntimeError as error:
         print(f"gamechip solve: FAIL: {error}", file=sys.stderr)
         return 1
@@ -142,17 +156,50 @@ def run_solve(args):
         solver.close()
 
 
-def solve_all(solver, problems, args, scoring):
+def engine_answers(sim, problems, wld, scoring, echo):
+    """The engine's solve of every position in one simulation on ``sim``, every node checked against
+    the golden search's solve mode and each completed solve against the golden solver (the
+    scoreboard, tb/checks/search.py): [answer] (best, value, depth, nodes, cycles, nodes_checked),
+    or AssertionError with the failure report."""
+    from golden.search import MINUS_INFINITY, PLUS_INFINITY
+    from tb.checks.search import WLD_WINDOW, SearchCase
+    from tb.host.search_bench import checked_answers
+
+    alpha, beta = WLD_WINDOW if wld else (MINUS_INFINITY, PLUS_INFINITY)
+    cases = [SearchCase(problem.position, 1, None, f"gamechip solve {name}", exact=True, alpha=alpha, beta=beta,
+                        solve=scoring) for name, problem in problems]
+    _, answers = checked_answers(sim, cases, "gamechip-solve", echo=echo, optimised=sim == "verilator")
+    if len(answers) != len(cases):
+        raise AssertionError(f"the {sim} run answered {len(answers)} of {len(cases)} positions")
+    return answers
+
+
+def engine_disagreement(name, answer, golden):
+    """A line naming how the engine's answer differs from the golden solver's, or None. (The
+    scoreboard has checked it already; this says it again beside the table, and fails a solve the
+    engine abandoned.)"""
+    if answer["depth"] == 0:
+        return f"{name}: the engine abandoned the solve (its board stack would overflow)"
+    if answer["value"] != golden["score"]:
+        return f"{name}: the engine solved {answer['value']:+d}, best {answer['best']}; golden {golden['score']:+d}"
+    return None
+
+
+def solve_all(solver, problems, args, scoring, engine=None):
+    """Solve and print every position; ``engine``: the engine's answers (:func:`engine_answers`) to
+    print and check beside the golden solver's."""
     from golden.ffo import published_check
 
     mode = "WLD" if args.wld else "exact"
     say = (lambda line: print(line, file=sys.stderr, flush=True)) if args.json else print
     say(f"{mode} solve, {scoring} scoring, ordering {args.ordering}, last {args.last}, golden solver on "
-        f"{solver.python}")
+        f"{solver.python}" + (f"; the engine's solve mode on {args.sim}, every node checked" if engine else ""))
     if not args.json:
+        sim_columns = f" {'engine':>6} {'nodes':>11} {'cycles':>13} {'cycles/node':>11}" if engine else ""
         print(f"{'position':10} {'empties':>7} {'score':>6} {'best':>5} {'nodes':>13} {'seconds':>9} "
-              f"{'nodes/s':>10}  published")
+              f"{'nodes/s':>10}{sim_columns}  published")
     disagreements, total_nodes, total_seconds = [], 0, 0.0
+    engine_nodes = engine_cycles = 0
     for number, (name, problem) in enumerate(problems, 1):
         if args.json and len(problems) > 1:
             say(f"[{number}/{len(problems)}] {name} ({bin(problem.position.empty).count('1')} empties) ...")
@@ -163,18 +210,43 @@ def solve_all(solver, problems, args, scoring):
         total_seconds += answer["seconds"]
         if agrees is False:
             disagreements.append(f"{name}: expected {expected}; solved {answer['score']:+d}, best {answer['best']}")
+        record = {"position": name, "board": format_board(problem.position), "empties": answer["empties"],
+                  "score": answer["score"], "best": answer["best"], "nodes": answer["nodes"],
+                  "seconds": answer["seconds"], "wld": args.wld, "scoring": scoring,
+                  "published": expected if agrees is not None else None, "agrees": agrees}
+        sim_text = ""
+        if engine:
+            ours = engine[number - 1]
+            cycles_per_node = round(ours["cycles"] / max(1, ours["nodes"]), 3)
+            engine_nodes, engine_cycles = engine_nodes + ours["nodes"], engine_cycles + ours["cycles"]
+            differs = engine_disagreement(name, ours, answer)
+            if differs is None and agrees is not None:
+                engine_agrees, engine_expected = published_check(problem, {"score": ours["value"], "best": ours["best"]},
+                                                                 args.wld, scoring)
+                if engine_agrees is False:
+                    differs = f"{name}: expected {engine_expected}; the engine solved {ours['value']:+d}, " \
+                              f"best {ours['best']}"
+            if differs:
+                disagreements.append(differs)
+            record.update(cycles=ours["cycles"], cycles_per_node=cycles_per_node,
+                          engine={"simulator": args.sim, "score": ours["value"], "best": ours["best"],
+                                  "nodes": ours["nodes"], "nodes_checked": ours["nodes_checked"],
+                                  "solved": ours["depth"] == 1, "agrees": differs is None})
+            sim_text = (f" {ours['value']:>+6d} {ours['nodes']:>11,} {ours['cycles']:>13,} {cycles_per_node:>11.3f}"
+                        + ("" if differs is None else " DIFFERS"))
         if args.json:
-            print(json.dumps({"position": name, "board": format_board(problem.position), "empties": answer["empties"],
-                              "score": answer["score"], "best": answer["best"], "nodes": answer["nodes"],
-                              "seconds": answer["seconds"], "wld": args.wld, "scoring": scoring,
-                              "published": expected if agrees is not None else None, "agrees": agrees}), flush=True)
+            print(json.dumps(record), flush=True)
         else:
             verdict = {True: "agrees", False: "DIFFERS", None: ""}[agrees]
             print(f"{name:10} {answer['empties']:>7} {answer['score']:>+6d} {answer['best']:>5} {answer['nodes']:>13,} "
-                  f"{answer['seconds']:>9.2f} {answer['nodes'] / max(answer['seconds'], 1e-3):>10,.0f}  "
+                  f"{answer['seconds']:>9.2f} {answer['nodes'] / max(answer['seconds'], 1e-3):>10,.0f}{sim_text}  "
                   f"{expected if agrees is not None else ''} {verdict}".rstrip(), flush=True)
     say(f"{len(problems)} position{'s' if len(problems) != 1 else ''}: {total_nodes:,} nodes in {total_seconds:.2f} s "
         f"CPU, {total_nodes / max(total_seconds, 1e-3):,.0f} nodes/s")
+    if engine:
+        checked = sum(answer["nodes_checked"] for answer in engine)
+        say(f"engine on {args.sim}: {engine_nodes:,} nodes, {engine_cycles:,} cycles, "
+            f"{engine_cycles / max(1, engine_nodes):.3f} cycles/node; {checked:,} node reports checked")
     for line in disagreements:
         print(f"gamechip solve: FAIL: {line}", file=sys.stderr)
     return 1 if disagreements else 0

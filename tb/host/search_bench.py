@@ -25,16 +25,22 @@ def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None, tag
 def check_search_cases(sim, cases, tag, echo=False, rtl_root=None):
     """Run ``cases`` (SearchCase) in one simulation on ``sim`` under the node scoreboard; the
     number of node reports checked, or AssertionError with the failure report."""
+    return checked_answers(sim, cases, tag, echo, rtl_root)[0]
+
+
+def checked_answers(sim, cases, tag, echo=False, rtl_root=None, optimised=False):
+    """:func:`check_search_cases`, with the engine's answers: (node reports checked, [the answer of
+    each case, as tb.checks.search.answer_of gives it, with ``nodes_checked``])."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
         json.dump([case.to_dict() for case in cases], out)
     try:
         outcome = run_search_bench(sim, ["from_file"], "small", tag=tag, echo=echo, cases_file=out.name,
-                                   rtl_root=rtl_root)
+                                   rtl_root=rtl_root, optimised=optimised)
     finally:
         os.unlink(out.name)
     if not outcome.passed:
         raise AssertionError(outcome.result.get("failure") or outcome.log_excerpt(3000))
-    return outcome.result.get("checked", 0)
+    return outcome.result.get("checked", 0), (outcome.actual or {}).get("answers", [])
 
 
 def run_search_bench(sim, tests, scale, seed=1, waves=False, tag="", case_file=None, echo=False,
