@@ -219,18 +219,21 @@ def test_solve_prints_a_json_object_per_position_checked_against_the_published_s
     assert (wld["score"], wld["agrees"], wld["published"]) == (1, True, "the sign of +32, best G8")
 
 
-def test_solve_on_a_simulator_checks_every_node_and_prints_cycles():
-    """The engine's solve mode on Icarus, every node checked: a finished game (where the scorings
-    differ) and FFO #20 (6 empties), against the golden solver and the published score."""
-    over = "OOOOOOO-" + "-" * 48 + "XXXXXXXX X"
-    run = gamechip("solve", "--board", over, "--scoring", "winner", "--sim", "icarus", "--json")
+def test_solve_on_a_simulator_checks_every_node_and_prints_cycles(tmp_path):
+    """The engine's solve mode on Icarus in one simulation, every node checked: a finished game
+    (where the scorings differ) and FFO #20 (6 empties, WLD), against the golden solver and the
+    published score."""
+    positions = tmp_path / "two.obf"
+    ffo_20 = next(line for line in FFO_PATH.read_text().splitlines() if line.endswith("% FFO #20"))
+    positions.write_text("OOOOOOO-" + "-" * 48 + "XXXXXXXX X\n" + ffo_20 + "\n")
+    run = gamechip("solve", "--obf", str(positions), "--wld", "--sim", "icarus", "--json")
     assert run.returncode == 0, run.stderr[-3000:]
-    answer = json.loads(run.stdout)
-    assert (answer["score"], answer["engine"]["score"], answer["cycles"], answer["engine"]["solved"]) == (50, 50, 1, True)
-    run = gamechip("solve", "--ffo", "20", "--wld", "--sim", "icarus")
-    assert run.returncode == 0, run.stderr[-3000:]
-    row = next(line for line in run.stdout.splitlines() if line.startswith("FFO #20"))
-    assert "agrees" in row and "cycles/node" in run.stdout and "node reports checked" in run.stdout, run.stdout
+    over, ffo = (json.loads(line) for line in run.stdout.splitlines())
+    # a finished root answers its final count whatever the window (docs/spec.md §7): +50 to the winner
+    assert (over["score"], over["engine"]["score"], over["cycles"], over["engine"]["solved"]) == (1, 50, 1, True)
+    assert (ffo["score"], ffo["engine"]["score"], ffo["agrees"], ffo["engine"]["agrees"]) == (1, 1, True, True)
+    assert ffo["cycles"] > ffo["engine"]["nodes"] > 0 and ffo["cycles_per_node"] == round(
+        ffo["cycles"] / ffo["engine"]["nodes"], 3) and ffo["engine"]["nodes_checked"] == ffo["engine"]["nodes"] + 1
 
 
 def test_solve_a_board_text():

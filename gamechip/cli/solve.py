@@ -174,13 +174,16 @@ def engine_answers(sim, problems, wld, scoring, echo):
     return answers
 
 
-def engine_disagreement(name, answer, golden):
+def engine_disagreement(name, answer, golden, wld):
     """A line naming how the engine's answer differs from the golden solver's, or None. (The
     scoreboard has checked it already; this says it again beside the table, and fails a solve the
-    engine abandoned.)"""
+    engine abandoned.) WLD compares signs: a finished game at the root answers its final count
+    whatever the window (docs/spec.md §7)."""
+    from golden.solve import sign
+
     if answer["depth"] == 0:
         return f"{name}: the engine abandoned the solve (its board stack would overflow)"
-    if answer["value"] != golden["score"]:
+    if (sign(answer["value"]) if wld else answer["value"]) != golden["score"]:
         return f"{name}: the engine solved {answer['value']:+d}, best {answer['best']}; golden {golden['score']:+d}"
     return None
 
@@ -219,7 +222,7 @@ def solve_all(solver, problems, args, scoring, engine=None):
             ours = engine[number - 1]
             cycles_per_node = round(ours["cycles"] / max(1, ours["nodes"]), 3)
             engine_nodes, engine_cycles = engine_nodes + ours["nodes"], engine_cycles + ours["cycles"]
-            differs = engine_disagreement(name, ours, answer)
+            differs = engine_disagreement(name, ours, answer, args.wld)
             if differs is None and agrees is not None:
                 engine_agrees, engine_expected = published_check(problem, {"score": ours["value"], "best": ours["best"]},
                                                                  args.wld, scoring)
