@@ -66,6 +66,35 @@ def test_search_mutant_is_caught(name, tmp_path):
     print(f"{name}: {what} | {node}")
 
 
+# Bugs of the solve mode (docs/spec.md §7), run through the bench's solve searches (tiny: a
+# finished game and a pass at the root, abandoned solves, endgames of 4 empties with passes and
+# early ends, both scorings): each must stop the bench at a named node. About 20 s each: make
+# test-full.
+SOLVE_MUTANTS = {
+    "a solve's winner scoring leaves out the empty squares (a wrong final count)": (
+        "search.py",
+        "            if winner_scoring_late and own_discs > opp_discs:\n                final_value.next = won_final",
+        "            if winner_scoring_late and own_discs > opp_discs:\n                final_value.next = plain_final"),
+    "in a solve, a side without a move ends the game instead of passing": (
+        "search.py",
+        "            terminal_here.next = own_legal_late == 0 and opp_legal_late == 0",
+        "            terminal_here.next = own_legal_late == 0 and (opp_legal_late == 0 or solving_late)"),
+}
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", list(SOLVE_MUTANTS))
+def test_solve_mutant_is_caught_at_a_named_node(name, tmp_path):
+    file, *edits = SOLVE_MUTANTS[name]
+    outcome = run_search_bench("ghdl", ["solve"], "tiny", tag=mutant_tag(name),
+                               rtl_root=mutant_root(tmp_path, file, *edits))
+    assert not outcome.passed, f"mutant '{name}' passed every solve: the bench cannot see it"
+    message = outcome.result.get("failure", "")
+    assert "SEARCH MISMATCH" in message and "cycle:" in message and "node:" in message, (
+        f"mutant '{name}' failed without a named node:\n{outcome.log[-3000:]}")
+    print(f"{name}: " + " | ".join(line for line in message.splitlines() if line.startswith(("case:", "what:", "node:"))))
+
+
 def test_both_monitors_name_the_same_node_in_the_same_words(tmp_path):
     """The HDL clock's event log and the per-cycle Python monitor feed one scoreboard: a broken
     engine's report is the same, word for word (but for the paths of the case files)."""

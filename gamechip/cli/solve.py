@@ -140,7 +140,7 @@ def run_solve(args):
     if args.sim is not None:
         announce_rtl()
         try:
-            engine = engine_answers(args.sim, problems, args.wld, scoring, echo=not args.json)
+            engine = engine_answers(args.sim, problems, args.wld, scoring, echo=True)   # progress on stderr
         except AssertionError as failure:   # a node, an answer or a solve differs: the scoreboard's report
             print(f"{failure}\ngamechip solve: FAIL: the engine's solve on {args.sim} differs (above)", file=sys.stderr)
             return 1
