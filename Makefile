@@ -82,10 +82,13 @@ tournament: setup
 
 # The FFO endgame test through the golden solver (PyPy when installed): per position the exact score
 # (empties to the winner, as published), the best move, nodes and CPU time, each checked against the
-# published score, and the totals (docs/solve.md). FFO=1-39 adds #20-#39 (minutes to hours).
+# published score, and the totals (docs/solve.md). FFO=1-39 adds #20-#39 (minutes to hours). The
+# engine's solve mode solves them too on FFO_SIM, every node checked (cycles, cycles a node);
+# FFO_SIM= for the golden solver alone.
 FFO ?= 1-19
+FFO_SIM ?= verilator
 ffo: setup
-	$(GAMECHIP) solve --ffo $(FFO)
+	$(GAMECHIP) solve --ffo $(FFO) $(if $(FFO_SIM),--sim $(FFO_SIM))
 
 # docs/solve.md's ordering table: node counts of every move ordering and last-empties step on FFO #1-#7.
 solve-orderings: setup
