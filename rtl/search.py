@@ -404,7 +404,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     frontier = Signal(bool(0))
     answering = Signal(bool(0))          # the evaluator answers for a child leaf
     self_answer = Signal(bool(0))        # the evaluator answers for a terminal node here
-    leaf_raw = value_signal()
+    evaluated_raw = value_signal()       # the evaluator's value (the formal proof's cut point)
+    leaf_raw = value_signal()            # the answering node's value: evaluated, or a solve's final count
     leaf_value = value_signal()          # raised to >= -255
     leaf_negated = value_signal()        # the leaf's value seen from this level
     beta_here = value_signal()           # -alpha_parent: this level's beta
@@ -561,10 +562,14 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def leaf_arithmetic():
+        evaluated_raw.next = chosen_value
+
+    @always_comb
+    def leaf_source():
         if solving_late:
             leaf_raw.next = final_value
         else:
-            leaf_raw.next = chosen_value
+            leaf_raw.next = evaluated_raw
 
     @always_comb
     def leaf_floor():
@@ -1067,7 +1072,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
 
     return (late_cells, turns, cells, solve_cells, shared, root_pv_cells, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
-            self_answers, solve_blocks, betas, leaf_sums, leaf_fold, leaf_alpha, next_action, child_left, generation, generation_kind, leaving,
+            self_answers, solve_blocks, leaf_source, betas, leaf_sums, leaf_fold, leaf_alpha, next_action, child_left, generation, generation_kind, leaving,
             leaving_negate, leaving_fold, iteration_end, evaluator_inputs, stack_addressing, stack_memory,
             control,
             answer_outputs, trace_outputs, fault_output)

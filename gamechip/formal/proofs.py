@@ -125,9 +125,10 @@ PROOFS = {
     "search": Proof(
         "search", "prove", 6, sequential=True,
         probes=("state", "level", "iteration", "limit", "budget_reg", "alpha_cur", "alpha_parent", "alpha_grand",
-                "alpha_above", "alpha_root", "stack_alpha", "started_cur"),
-        cuts=("own_legal", "opp_legal", "eval_done", "leaf_raw"),
-        statement="from reset, for every root window, depth limit 1..16 and budget, whatever the move checkers "
+                "alpha_above", "alpha_root", "stack_alpha", "started_cur", "solving"),
+        cuts=("own_legal", "opp_legal", "eval_done", "evaluated_raw"),
+        statement="from reset, for every root window, depth limit 1..16 and budget, the solve mode off, whatever "
+                  "the move checkers "
                   "and the evaluator answer (free values of the proof) and when: the ply of every node event is "
                   "within the depth limit and the level never wraps, alpha < beta holds at every level of the "
                   "stack, and once iteration 1 is complete done comes the cycle after the cycle count reaches "

@@ -1,11 +1,14 @@
 // search (docs/spec.md §7, the engine's control) from reset, for every root window, depth limit 1..16
-// and budget given at `start`, and for every answer of the datapath: the move checkers' legal
+// and budget given at `start`, the solve mode off (`solve_mode` held 0: the solving engine's
+// depth-limited search; properties of its solves are not stated here), and for every answer of
+// the datapath: the move checkers' legal
 // moves (both sides) and the evaluator's answer (when it comes and what value) are free
 // values of the proof (cut points), so the properties hold whatever the board; node ordering
 // stays the engine's own. Stated at the ports and at the registers the proof exposes
 // (probe_* ports of the proof's own copy of the converted Verilog):
 // * the ply of every node event lies within the depth limit (so 0..16), and the level moves by
-//   at most +1 or -2 in a cycle (a start aside): it never wraps below 0 or above 15;
+//   at most +1 or -2 in a cycle (a start aside): it never wraps below 0 or above 15 (of the
+//   32-level stack);
 // * the window invariant alpha < beta at every level of the stack, where in negamax the beta
 //   of level L is minus the alpha of level L-1 and the root's is root_beta (-256 is +infinity);
 // * `done` rises in the cycle after one in which the first iteration was complete (the `depth`
@@ -20,35 +23,37 @@ module formal_search (input clk, input rst, input start, input [63:0] root_black
                       // the datapath's answers, free: legal moves of both sides, the evaluator's
                       // done and value
                       input [63:0] own_legal, input [63:0] opp_legal, input eval_done,
-                      input signed [8:0] leaf_raw);
+                      input signed [8:0] evaluated_raw);
   localparam signed [9:0] MINUS_INFINITY = -10'sd256;
   localparam [1:0] EXPAND = 2'd1, AWAIT = 2'd2;
   wire done, node_event;
   wire [4:0] depth, event_ply;
   wire [31:0] cycles;
   wire [1:0] state;
-  wire [3:0] level;
+  wire [4:0] level;
   wire [4:0] iteration, limit;
   wire [31:0] budget_reg;
   wire signed [8:0] alpha_cur, alpha_parent, alpha_grand, alpha_above, alpha_root;
-  wire [16*9-1:0] stack_alpha;
-  wire started_cur;
+  wire [32*9-1:0] stack_alpha;
+  wire started_cur, solving;
   search dut (.clk(clk), .rst(rst), .start(start), .root_black(root_black), .root_white(root_white),
               .root_white_to_move(root_white_to_move), .depth_limit(depth_limit), .budget(budget),
-              .root_alpha(root_alpha), .root_beta(root_beta), .done(done), .depth(depth), .cycles(cycles),
+              .root_alpha(root_alpha), .root_beta(root_beta), .solve_mode(1'b0), .solve_winner(1'b0),
+              .done(done), .depth(depth), .cycles(cycles),
               .node_event(node_event), .event_ply(event_ply),
               .probe_state(state), .probe_level(level), .probe_iteration(iteration), .probe_limit(limit),
               .probe_budget_reg(budget_reg), .probe_alpha_cur(alpha_cur), .probe_alpha_parent(alpha_parent),
               .probe_alpha_grand(alpha_grand), .probe_alpha_above(alpha_above), .probe_alpha_root(alpha_root),
-              .probe_stack_alpha(stack_alpha), .probe_started_cur(started_cur),
-              .cut_own_legal(own_legal), .cut_opp_legal(opp_legal), .cut_eval_done(eval_done), .cut_leaf_raw(leaf_raw));
+              .probe_stack_alpha(stack_alpha), .probe_started_cur(started_cur), .probe_solving(solving),
+              .cut_own_legal(own_legal), .cut_opp_legal(opp_legal), .cut_eval_done(eval_done),
+              .cut_evaluated_raw(evaluated_raw));
 
   wire busy = state == EXPAND || state == AWAIT;
 
   reg init = 1'b1;                  // the cycle the proof starts in: reset
   reg started = 1'b0;               // a start since the last reset
   reg stepping = 1'b0;              // the previous cycle was neither a reset nor a start
-  reg [3:0] level_q = 4'd0;
+  reg [4:0] level_q = 5'd0;
   reg [4:0] limit_q = 5'd0;         // depth_limit, budget and window given at start
   reg [31:0] budget_q = 32'd0, t = 32'd0;
   reg signed [8:0] alpha_q = 9'sd0, beta_q = 9'sd0;
@@ -82,7 +87,7 @@ module formal_search (input clk, input rst, input start, input [63:0] root_black
   always @* begin
     stack_windows = 1'b1;
     stack_rising = 1'b1;
-    for (k = 0; k < 16; k = k + 1)
+    for (k = 0; k < 32; k = k + 1)
       if (k < level) begin
         stack_windows = stack_windows && window_holds(stacked(k), k == 0 ? alpha_above : stacked(k - 1));
         stack_rising = stack_rising && stacked(k) >= (k == 0 ? MINUS_INFINITY : k == 1 ? alpha_above : stacked(k - 2));
@@ -98,14 +103,15 @@ module formal_search (input clk, input rst, input start, input [63:0] root_black
     end
     if (started && !rst) begin
       if (node_event) ply_within_depth_limit: assert (event_ply <= limit_q && limit_q <= 16);
-      if (stepping) level_never_wraps: assert ({1'b0, level} <= {1'b0, level_q} + 5'd1
-                                               && {1'b0, level} + 5'd2 >= {1'b0, level_q});
+      if (stepping) level_never_wraps: assert ({1'b0, level} <= {1'b0, level_q} + 6'd1
+                                               && {1'b0, level} + 6'd2 >= {1'b0, level_q});
       if (busy) level_below_iteration: assert (level < iteration && iteration <= limit && limit == limit_q);
       if (busy) window_at_this_level: assert (window_holds(alpha_cur, alpha_parent));
       if (busy) window_at_every_stack_level: assert (stack_windows);
       if (!done) cycles_count_the_clock: assert (cycles == t);
       if (overdue) done_after_budget: assert (done);
       // inductive support
+      never_solving: assert (!solving);
       inputs_as_given: assert (limit_q >= 1 && limit_q <= 16 && (beta_q == MINUS_INFINITY || alpha_q < beta_q));
       if (busy) alphas_in_place: assert (
           (level == 0 ? alpha_parent == alpha_above && alpha_grand == MINUS_INFINITY
