@@ -157,13 +157,14 @@ PROCESSOR_MUTATION_PLAN = {**PROCESSOR_PLANS["default"],
 
 def regression_params(block, sims):
     """The (sim, design) pytest parameters of a batch block's regression on ``sims``. A block's
-    variant designs (other board sizes, other weights) run on Verilator in the full tier only
-    (pytest mark ``full``, make test-full): Icarus and GHDL check them in every tier, and a
-    Verilator build of each would cost more than all their runs."""
+    variant designs (other board sizes, other weights) run on Icarus in every tier and on Verilator
+    and GHDL in the full tier only (pytest mark ``full``, make test-full): a Verilator build of each
+    would cost more than all their runs, and GHDL, the slowest to run them, adds only the VHDL
+    conversion of a variant, a check make test-full keeps and make test leaves out for its time."""
     import pytest
 
     return [pytest.param(sim, design, id=f"{sim}-{design}",
-                         marks=pytest.mark.full if sim == "verilator" and design != block.designs[0] else ())
+                         marks=pytest.mark.full if sim in ("verilator", "ghdl") and design != block.designs[0] else ())
             for design in block.designs for sim in sims]
 
 

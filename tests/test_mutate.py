@@ -23,9 +23,9 @@ ID = re.compile(r"^rtl/[\w/]+\.py:\d+:\d+:[^:]+:[0-9a-f]{8}$")
 # flipper and the evaluator run the same paths as the move checker and stable discs; the
 # processor's bench plays whole games (minutes a mutant: the sample only converts its schemata)
 # and the peripheral's streams are Verilator's: make mutate runs them all. make test samples a
-# batch bench, a start/done bench and an own bench; make test-full every kind.
+# batch bench and an own bench; make test-full every kind.
 SAMPLED = ["move_checker", "stable_discs", "openings", "node_order", "uart", "search"] if full_regression() else \
-    ["move_checker", "stable_discs", "uart"]
+    ["move_checker", "uart"]
 # Every mutate run converts the schemata of each design of its system (a mutant is judged by the
 # most focused bench that sees it), and conversions are shared by content. The largest designs'
 # conversions (the chess move generator, both search engines, the processor) are make test-full's;
@@ -68,6 +68,7 @@ def test_every_design_converts_with_its_mutants_and_holds_those_of_its_files(sch
     assert any(by_number[n].file == own_file for n in inside), block
 
 
+@pytest.mark.full
 def test_a_group_of_mutants_is_judged_in_one_run_as_each_is_alone(schemata):
     """tb.sim.batch check_group: one run of the flipper's bench judges a killed mutant and an
     equivalent one (``arriving >= 2`` as ``>= 1``: both branches send 0, proved by the miter)
