@@ -57,11 +57,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from golden.board import BoardError, Position, square_name
-from golden.evaluator import DEFAULT, T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_STABLE_OWN, Weights, \
+from golden.evaluator import DEFAULT, T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_STABLE_OWN, T_TERMINAL, \
+    Weights, \
     evaluation_terms_8x8, weight_tables, evaluate, evaluation_terms
 from golden.othello import flips_8x8_unchecked, legal_moves_8x8, legal_moves, pass_move, play
 from golden import words
 from golden.ordering import ordered_moves
+from golden.patterns import PatternWeights, pattern_value
 
 MAX_DEPTH = 16
 MINUS_INFINITY = -256
@@ -185,8 +187,9 @@ class _Iteration:
     of a process instead of once per search."""
 
     def __init__(self, depth, pv, weights, adaptive, abort_cycle, killers, on_node, counts, kernel,
-                 window=(MINUS_INFINITY, PLUS_INFINITY)):
+                 window=(MINUS_INFINITY, PLUS_INFINITY), pattern=None):
         self.depth, self.pv, self.killers, self.counts = depth, pv, killers, counts
+        self.pattern = pattern
         self.window = window
         self.abort = abort_cycle if abort_cycle is not None else 1 << 62
         self.weights = weight_tables(weights)
@@ -202,6 +205,13 @@ class _Iteration:
         from_word = self.from_word
         self.report(iteration, ply, path, from_word(own), from_word(opp), wtm, from_word(legal), kind, terms,
                     value, generated, cycle)
+
+    def pattern_value(self, own, opp, terminal):
+        """The pattern evaluator's value of a leaf (golden/patterns.py), in the search's place of
+        the seed's fixed or adaptive value."""
+        if self.from_word is not None:
+            own, opp = self.from_word(own), self.from_word(opp)
+        return pattern_value(own, opp, self.pattern, terminal)
 
     def run(self, own, opp, white_to_move, start):
         """Search from the root (``own``/``opp`` in the kernel's representation) starting in
@@ -224,7 +234,7 @@ class _Iteration:
                 answer = t + 1 + terms[T_DONE_CYCLE]
                 if answer >= abort:
                     raise _Abort
-                value = terms[self.value_index]
+                value = terms[self.value_index] if self.pattern is None else self.pattern_value(own, opp, True)
                 if value < VALUE_FLOOR:
                     value = VALUE_FLOOR
                 on_node(depth, ply, path, own, opp, wtm, 0, TERMINAL, terms, value, generated, answer)
@@ -256,7 +266,8 @@ class _Iteration:
                 answer = t + 1 + terms[T_DONE_CYCLE]
                 if answer >= abort:
                     raise _Abort
-                child_value = terms[value_index]
+                child_value = terms[value_index] if self.pattern is None else \
+                    self.pattern_value(child_own, child_opp, terms[T_TERMINAL])
                 if child_value < VALUE_FLOOR:
                     child_value = VALUE_FLOOR
                 on_node(depth, ply + 1, path, child_own, child_opp, child_wtm, child_legal, LEAF, terms,
@@ -300,7 +311,7 @@ def _check_limits(pos, depth_limit, budget, alpha=MINUS_INFINITY, beta=PLUS_INFI
 def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None, weights: Weights = DEFAULT,
                   adaptive: bool = False, on_node=None, on_iteration=None, kernel: str = DEFAULT_KERNEL,
                   alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
-                  root_pv: Optional[int] = None) -> SearchResult:
+                  root_pv: Optional[int] = None, pattern: Optional[PatternWeights] = None) -> SearchResult:
     """:func:`search` without keeping the trace: every node goes to ``on_node`` (see the
     comment above :class:`_Iteration`) as the search produces it, so that a search of tens of
     millions of cycles is checked in constant memory. ``on_iteration(depth, best, value,
@@ -308,7 +319,11 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     ``kernel``: a key of KERNELS (the same nodes either way; the default is the fastest here).
     ``single_iteration``: run iteration ``depth_limit`` alone, from cycle 0, with ``root_pv`` as
     the root's PV move when ``depth_limit`` > 1 (None: no PV; an illegal one is skipped), the
-    budget rule unchanged (the engine's single-iteration mode, docs/root-split.md)."""
+    budget rule unchanged (the engine's single-iteration mode, docs/root-split.md).
+    ``pattern``: the pattern evaluator's weights (golden/patterns.py): every leaf's and terminal
+    node's value is the pattern value instead of the seed's (``adaptive`` is then ignored); the
+    cycle schedule stays the seed evaluator's (its stable-disc iterations) until the pattern
+    evaluator's RTL fixes its own latency (docs/pattern-evaluator.md)."""
     _check_limits(pos, depth_limit, budget, alpha, beta)
     if root_pv is not None and (not single_iteration or not isinstance(root_pv, int) or not 0 <= root_pv < 64):
         raise BoardError(f"root_pv must be a square 0..63 with single_iteration, got {root_pv!r}")
@@ -321,7 +336,8 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     if not own_moves and not opp_moves:
         terms = evaluation_terms(own, opp, 0, 0, weights)
         answer = 1 + terms[T_DONE_CYCLE]
-        value = max(VALUE_FLOOR, terms[T_ADAPTIVE if adaptive else T_FIXED])
+        value = max(VALUE_FLOOR, terms[T_ADAPTIVE if adaptive else T_FIXED] if pattern is None
+                    else pattern_value(own, opp, pattern, True))
         on_node(1, 0, [], own, opp, pos.white_to_move, 0, TERMINAL, terms, value, 0, answer)
         if on_iteration:
             on_iteration(depth_limit, None, value, answer)
@@ -338,7 +354,7 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
         pv = (root_pv if single_iteration else result.best) if depth > 1 else None
         try:
             best, value, end = _Iteration(depth, pv, weights, adaptive, abort_cycle, killers, on_node, counts,
-                                          kernel, (alpha, beta)).run(root_own, root_opp, pos.white_to_move, start)
+                                          kernel, (alpha, beta), pattern).run(root_own, root_opp, pos.white_to_move, start)
         except _Abort:
             result.nodes, result.leaves = counts
             result.cycles = abort_cycle
@@ -365,7 +381,7 @@ def trace_node(iteration, ply, path, own, opp, white_to_move, legal, kind, terms
 def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
            weights: Weights = DEFAULT, adaptive: bool = False, kernel: str = DEFAULT_KERNEL,
            alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
-           root_pv: Optional[int] = None) -> SearchResult:
+           root_pv: Optional[int] = None, pattern: Optional[PatternWeights] = None) -> SearchResult:
     """Iterative deepening alpha-beta search of ``pos`` (see the module docstring).
 
     ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget); ``alpha``/``beta`` the root
@@ -374,7 +390,8 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
     ``alpha`` when every move fails low and ``beta`` on a cut-off. The result carries the
     whole trace, iteration by iteration (the aborted iteration up to the abort). A search of
     millions of cycles keeps millions of nodes: use :func:`search_events` to stream them.
-    ``single_iteration``, ``root_pv``: iteration ``depth_limit`` alone (:func:`search_events`).
+    ``single_iteration``, ``root_pv``: iteration ``depth_limit`` alone; ``pattern``: the
+    pattern evaluator's weights instead of the seed's evaluator (:func:`search_events`).
     """
     trace = []
     keep = trace.append
@@ -383,7 +400,7 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
         keep(trace_node(*node))
 
     result = search_events(pos, depth_limit, budget, weights, adaptive, on_node, kernel=kernel, alpha=alpha, beta=beta,
-                           single_iteration=single_iteration, root_pv=root_pv)
+                           single_iteration=single_iteration, root_pv=root_pv, pattern=pattern)
     result.trace = trace
     return result
 

@@ -138,3 +138,29 @@ def test_a_bad_weight_file_is_one_line(change, message):
     with pytest.raises(WeightFileError, match=message) as error:
         parse_weights(change(text))
     assert "\n" not in str(error.value)
+
+
+def negamax_with_patterns(pos, depth, weights):
+    """Plain negamax, no pruning, the pattern value at the leaves (the search's reference)."""
+    from golden.othello import pass_move, play
+    from golden.board import squares_of
+
+    own_moves = legal_moves(pos.own, pos.opp)
+    finished = not own_moves and not legal_moves(pos.opp, pos.own)
+    if depth == 0 or finished:
+        return max(-255, pattern_value(pos.own, pos.opp, weights, finished))
+    if not own_moves:
+        return -negamax_with_patterns(pass_move(pos), depth - 1, weights)
+    return max(-negamax_with_patterns(play(pos, move), depth - 1, weights) for move in squares_of(own_moves))
+
+
+@pytest.mark.parametrize("kernel", ["ints", "words"])
+def test_the_search_with_patterns_has_the_negamax_value(kernel, random_weights):
+    from golden.search import search_events
+
+    rng = random.Random(9)
+    games = random_game_positions(rng)
+    weights = random_weights if kernel == "ints" else default_weights()
+    for pos in games[12::16] + [games[-2]]:
+        result = search_events(pos, 3, kernel=kernel, pattern=weights)
+        assert result.value == negamax_with_patterns(pos, 3, weights), pos.text()

@@ -14,6 +14,7 @@ arithmetic is sequential; the rounding absorbs the last bits).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from gamechip.installation import require
@@ -23,6 +24,10 @@ from golden.patterns import INSTANCES, PATTERN_NAMES, PATTERNS, UNITS_PER_DISC, 
 
 def _numpy():
     require("train", "the pattern evaluator's training")
+    # One BLAS thread: the fit's vectors are small (threads only contend on a shared machine),
+    # and a reduction's order, hence its last bits, then never depends on the thread count.
+    for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(variable, "1")
     import numpy
     import scipy.sparse
     import scipy.sparse.linalg
