@@ -2,6 +2,8 @@
 with two processes, is the same file; fitted twice, the same weight file; the corpus's labels
 are the games' results from each side to move's view."""
 
+import json
+
 import pytest
 
 from gamechip.train.corpus import CorpusError, CorpusSettings, game_positions, play_corpus, read_corpus
@@ -63,3 +65,30 @@ def test_a_bad_corpus_is_one_line(tmp_path, capsys):
                        "--corpus", str(bad), "--weights", str(tmp_path / "w.txt")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("python -m gamechip.train: ") and "line 2" in err[-1]
+
+
+def test_strength_games_are_legal_and_counted(tmp_path, capsys):
+    """One opening, both colours, depth 1: every game replays legally to its recorded discs, and
+    the summary counts what the records say."""
+    from gamechip.train.strength import main as strength_main
+    from golden.board import parse_game_record, popcount, start_position
+    from golden.othello import legal_moves, pass_move, play
+
+    openings = tmp_path / "openings.txt"
+    openings.write_text("f5d6c3d3c4f4  # one opening\n")
+    out = tmp_path / "strength.json"
+    assert strength_main(["--depth", "1", "--jobs", "2", "--openings", str(openings), "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert [(g["black"], g["white"]) for g in report["games"]] == [("pattern", "seed"), ("seed", "pattern")]
+    wins = 0
+    for game in report["games"]:
+        pos = start_position()
+        for move in parse_game_record(game["opening"] + game["moves"]):
+            if not legal_moves(pos.own, pos.opp):
+                pos = pass_move(pos)
+            pos = play(pos, move)
+        assert not legal_moves(pos.own, pos.opp) and not legal_moves(pos.opp, pos.own)
+        assert (popcount(pos.black), popcount(pos.white)) == (game["black_discs"], game["white_discs"])
+        wins += game["winner"] is not None and game[game["winner"]] == "pattern"
+    assert report["summary"]["wins"] == wins and report["summary"]["games"] == 2
+    assert "won " in capsys.readouterr().out
