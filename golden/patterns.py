@@ -23,7 +23,7 @@ corner3x3     9        4          A1 B1 C1 / A2 B2 C2 / A3 B3 C3
 
 **Index.** An instance's squares, in its order, are the digits of a base-3 number, the first
 square the least significant: empty 0, the side to move's disc 1, the other side's disc 2.
-Each pattern has one weight table of 3**squares entries per stage, shared by its instances
+Each pattern has one weight table of 3^n entries per stage (n squares), shared by its instances
 (the hardware reads one table for all of them, docs/pattern-evaluator.md).
 
 **Symmetric tables.** Some symmetries map an instance onto its own squares in another order
@@ -192,7 +192,7 @@ def instance_index(instance: Instance, own: int, opp: int) -> int:
 
 @dataclass(frozen=True)
 class PatternWeights:
-    """A weight file's content: ``tables[stage][pattern]`` the weights (tuple of 3**squares
+    """A weight file's content: ``tables[stage][pattern]`` the weights (tuple of 3^n
     signed ints, WEIGHT_MIN..WEIGHT_MAX), ``stage_limits`` the largest disc count of every stage
     but the last, ``provenance`` the header's free lines (command, seed, corpus digest)."""
 

@@ -5,8 +5,9 @@ weight the stage's tables hold *up to symmetry* (the entries golden.patterns.sym
 ties together are one column, so the file's tables come out symmetric and the value invariant
 under the 8 symmetries), a 1 for every instance's entry; the right-hand side is the position's
 label in quarter discs. scipy's LSQR solves it with Tikhonov damping ``damp`` (it minimises
-|Ax - b|^2 + damp^2 |x|^2: a weight seen in few positions stays near 0). The weights are rounded
-to integers and clamped to golden.patterns' weight range.
+|Ax - b|^2 + damp^2 |x|^2: a weight seen in few positions stays near 0), the damping chosen per
+stage among several by the error on validation games. The weights are rounded to integers and
+clamped to golden.patterns' weight range.
 
 Deterministic: the same corpus, stage limits and damping give the same weights (LSQR's
 arithmetic is sequential; the rounding absorbs the last bits).
@@ -67,27 +68,34 @@ def instance_indexes(own, opp):
 
 @dataclass
 class StageFit:
-    """One stage's fit: positions used, and the root-mean-square error in discs of the rounded
-    weights on the training and the held-back positions, beside that of always answering 0."""
+    """One stage's fit: positions used, the damping chosen (and the validation RMSE of every
+    damping tried), and the root-mean-square error in discs of the rounded weights on the
+    training and the held-back positions, beside that of always answering 0."""
 
     stage: int
     train_positions: int
     test_positions: int
+    damp: float
+    validation_rmse: dict
     train_rmse: float
     test_rmse: float
     test_rmse_zero: float
     lsqr_iterations: int
 
 
-def fit_weights(own, opp, labels, stages, train_mask, stage_limits, damp, progress=None):
+def fit_weights(own, opp, labels, stages, train_mask, stage_limits, damps, validation_mask=None, progress=None):
     """Fit every stage; (PatternWeights without provenance, list of StageFit). ``own``, ``opp``,
     ``labels`` (discs, from the side to move), ``stages`` (stage of each position) and
-    ``train_mask`` (True: a training position, False: held back) are parallel sequences."""
+    ``train_mask`` (True: a training position, False: held back for the test) are parallel
+    sequences. With several ``damps``, each stage first fits the training positions outside
+    ``validation_mask`` with each damping, keeps the one with the least error on the validation
+    positions, and fits all training positions with it."""
     np, scipy = _numpy()
     indexes = instance_indexes(own, opp)
     labels = np.asarray(labels, dtype=np.float64) * UNITS_PER_DISC
     stages = np.asarray(stages)
     train_mask = np.asarray(train_mask, dtype=bool)
+    validation_mask = np.zeros_like(train_mask) if validation_mask is None else np.asarray(validation_mask, dtype=bool)
     columns, offsets, total = [], [], 0
     for name in PATTERN_NAMES:
         table, count = table_columns(name)
@@ -98,27 +106,41 @@ def fit_weights(own, opp, labels, stages, train_mask, stage_limits, damp, progre
     column_matrix = np.empty_like(indexes)
     for number, pattern in enumerate(pattern_of):
         column_matrix[:, number] = columns[pattern][indexes[:, number]] + offsets[pattern]
+
+    def solve(rows, damp):
+        matrix = scipy.sparse.csr_matrix(
+            (np.ones(len(rows) * len(INSTANCES)), column_matrix[rows].reshape(-1),
+             np.arange(0, len(rows) * len(INSTANCES) + 1, len(INSTANCES))), shape=(len(rows), total))
+        solution = scipy.sparse.linalg.lsqr(matrix, labels[rows], damp=damp, atol=1e-10, btol=1e-10, iter_lim=2000)
+        return np.clip(np.rint(solution[0]), WEIGHT_MIN, WEIGHT_MAX).astype(np.int64), int(solution[2])
+
+    def rmse(weights, subset):
+        if not len(subset):
+            return float("nan")
+        predicted = np.clip(weights[column_matrix[subset]].sum(axis=1), -256, 255)
+        return float(np.sqrt(np.mean((predicted - labels[subset]) ** 2))) / UNITS_PER_DISC
+
     all_tables, fits = [], []
     for stage in range(len(stage_limits) + 1):
         rows = np.nonzero(stages == stage)[0]
         train, test = rows[train_mask[rows]], rows[~train_mask[rows]]
+        validation_rmse = {}
+        if len(damps) > 1:
+            fit_rows, check_rows = train[~validation_mask[train]], train[validation_mask[train]]
+            for damp in damps:
+                if progress:
+                    progress(f"stage {stage}: damping {damp}: fitting {len(fit_rows)} positions, "
+                             f"validating on {len(check_rows)}")
+                validation_rmse[damp] = round(rmse(solve(fit_rows, damp)[0], check_rows), 4)
+            damp = min(damps, key=lambda d: (validation_rmse[d], d))
+        else:
+            damp = damps[0]
         if progress:
-            progress(f"stage {stage}: fitting {len(train)} positions, {total} weights")
-        matrix = scipy.sparse.csr_matrix(
-            (np.ones(len(train) * len(INSTANCES)), column_matrix[train].reshape(-1),
-             np.arange(0, len(train) * len(INSTANCES) + 1, len(INSTANCES))), shape=(len(train), total))
-        solution = scipy.sparse.linalg.lsqr(matrix, labels[train], damp=damp, atol=1e-10, btol=1e-10,
-                                            iter_lim=2000)
-        weights = np.clip(np.rint(solution[0]), WEIGHT_MIN, WEIGHT_MAX).astype(np.int64)
-
-        def rmse(subset):
-            if not len(subset):
-                return float("nan")
-            predicted = np.clip(weights[column_matrix[subset]].sum(axis=1), -256, 255)
-            return float(np.sqrt(np.mean((predicted - labels[subset]) ** 2))) / UNITS_PER_DISC
-
+            progress(f"stage {stage}: damping {damp}: fitting {len(train)} positions, {total} weights")
+        weights, iterations = solve(train, damp)
         zero = float(np.sqrt(np.mean(labels[test] ** 2))) / UNITS_PER_DISC if len(test) else float("nan")
-        fits.append(StageFit(stage, len(train), len(test), rmse(train), rmse(test), zero, int(solution[2])))
+        fits.append(StageFit(stage, len(train), len(test), damp, validation_rmse, rmse(weights, train),
+                             rmse(weights, test), zero, iterations))
         all_tables.append(tuple(tuple(int(w) for w in weights[columns[p] + offsets[p]])
                                 for p in range(len(PATTERN_NAMES))))
     return PatternWeights(tuple(stage_limits), tuple(all_tables)), fits

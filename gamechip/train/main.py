@@ -21,8 +21,8 @@ DEFAULT_SEED = 1
 DEFAULT_DEPTH = 4
 DEFAULT_SOLVE_EMPTIES = 12
 DEFAULT_STAGE_LIMITS = (23, 43)
-DEFAULT_DAMP = 2.0
-TEST_EVERY = 10            # games whose number is 9 mod 10 are held back: the test set
+DEFAULT_DAMPS = (1.0, 2.0, 4.0, 8.0)
+TEST_EVERY = 10            # games numbered 9 mod 10 are held back: the test set; 8 mod 10 validate the damping
 DEFAULT_CORPUS = "runs/train-eval/corpus.txt"
 
 
@@ -38,6 +38,16 @@ def stage_limits(text):
     if list(limits) != sorted(set(limits)) or not all(4 <= x < 64 for x in limits):
         raise argparse.ArgumentTypeError(f"stage limits must be increasing disc counts 4..63, got {text!r}")
     return limits
+
+
+def damps(text):
+    try:
+        values = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, e.g. 1,2,4; got {text!r}")
+    if not all(v >= 0 for v in values):
+        raise argparse.ArgumentTypeError(f"dampings must be 0 or more, got {text!r}")
+    return values
 
 
 def positive(text):
@@ -71,8 +81,9 @@ def parser():
     p.add_argument("--stage-limits", type=stage_limits, default=DEFAULT_STAGE_LIMITS,
                    help=f"the largest disc count of every stage but the last (default "
                         f"{','.join(map(str, DEFAULT_STAGE_LIMITS))}: three stages)")
-    p.add_argument("--damp", type=float, default=DEFAULT_DAMP,
-                   help=f"LSQR's Tikhonov damping, in quarter discs (default {DEFAULT_DAMP})")
+    p.add_argument("--damps", type=damps, default=DEFAULT_DAMPS,
+                   help=f"LSQR's Tikhonov dampings to try; with more than one, each stage keeps the one with the "
+                        f"least error on the validation games (default {','.join(map(str, DEFAULT_DAMPS))})")
     return p
 
 
@@ -111,7 +122,7 @@ def build(args):
         say(f"corpus played: {cpu:.0f} CPU seconds, {time.monotonic() - started:.0f} s")
     _, games = read_corpus(corpus)
     digest = file_digest(corpus)
-    own, opp, labels, stages, train = [], [], [], [], []
+    own, opp, labels, stages, train, validation = [], [], [], [], [], []
     weights_for_stage = PatternWeights(args.stage_limits, ())
     exact = 0
     for game, _, solve_ply, score, moves in games:
@@ -121,20 +132,27 @@ def build(args):
             labels.append(position.label)
             stages.append(weights_for_stage.stage(bin(position.own | position.opp).count("1")))
             train.append(game % TEST_EVERY != TEST_EVERY - 1)
+            validation.append(game % TEST_EVERY == TEST_EVERY - 2)
             exact += position.exact
     say(f"{len(games)} games, {len(own)} positions ({exact} with exact labels), corpus sha256 {digest[:16]}")
-    weights, fits = fit_weights(own, opp, labels, stages, train, args.stage_limits, args.damp, say)
-    print("stage  discs   train positions  test positions  train RMSE  test RMSE  test RMSE of 0  LSQR iterations")
+    weights, fits = fit_weights(own, opp, labels, stages, train, args.stage_limits, args.damps, validation, say)
+    if len(args.damps) > 1:
+        print("validation RMSE (discs) by damping: " + "; ".join(
+            f"stage {fit.stage}: " + ", ".join(f"{d:g} {e:.3f}" for d, e in fit.validation_rmse.items())
+            for fit in fits))
+    print("stage  discs  damping  train positions  test positions  train RMSE  test RMSE  test RMSE of 0  LSQR iterations")
     low = 4
     for fit, high in zip(fits, list(args.stage_limits) + [64]):
-        print(f"{fit.stage:5}  {low:2}-{high:<3} {fit.train_positions:16} {fit.test_positions:15} "
+        print(f"{fit.stage:5}  {low:2}-{high:<3} {fit.damp:7g} {fit.train_positions:16} {fit.test_positions:15} "
               f"{fit.train_rmse:11.2f} {fit.test_rmse:10.2f} {fit.test_rmse_zero:15.2f} {fit.lsqr_iterations:16}")
         low = high + 1
     command = ("python -m gamechip.train " + f"--games {args.games} --seed {args.seed} --depth {args.depth} "
                f"--solve-empties {args.solve_empties} --stage-limits {','.join(map(str, args.stage_limits))} "
-               f"--damp {args.damp}")
+               f"--damps {','.join(f'{d:g}' for d in args.damps)}")
     provenance = (f"command: {command}",
                   f"corpus: sha256 {digest} ({settings.header()[2:]}; {len(own)} positions, {exact} exact)",
+                  f"fit: LSQR per stage, damping per stage {' '.join(f'{fit.damp:g}' for fit in fits)} (chosen on "
+                  f"the games numbered {TEST_EVERY - 2} mod {TEST_EVERY})",
                   f"test set: games numbered {TEST_EVERY - 1} mod {TEST_EVERY}, RMSE in discs per stage "
                   + " ".join(f"{fit.test_rmse:.2f}" for fit in fits),
                   "labels: final disc difference (plain) of the game, its end from solve_empties on by perfect "
