@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from gamechip.train.corpus import CorpusError, CorpusSettings, game_positions, play_corpus, read_corpus
+from gamechip.train.corpus import CorpusError, CorpusSettings, game_lines, game_positions, play_corpus, read_corpus
 from gamechip.train.main import main as train_main
 from golden.board import Position
 from golden.patterns import check_symmetric, read_weights
@@ -27,6 +27,15 @@ def tiny_corpus(tmp_path_factory):
 def test_the_corpus_does_not_depend_on_the_processes(tiny_corpus):
     one, two = (tiny_corpus / "one.txt").read_text(), (tiny_corpus / "two.txt").read_text()
     assert one == two and one.startswith(TINY.header())
+
+
+def test_a_corpus_extends_a_smaller_one_to_the_same_file(tiny_corpus):
+    from dataclasses import replace
+
+    smaller = tiny_corpus / "smaller.txt"
+    play_corpus(replace(TINY, games=2), smaller, 2, golden_python())
+    play_corpus(TINY, tiny_corpus / "extended.txt", 2, golden_python(), played=game_lines(smaller))
+    assert (tiny_corpus / "extended.txt").read_text() == (tiny_corpus / "one.txt").read_text()
 
 
 def test_labels_are_exact_from_the_solve_point(tiny_corpus):

@@ -42,21 +42,27 @@ def file_digest(path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def play_corpus(settings: CorpusSettings, path, jobs: int, python: str, progress=None) -> float:
+def play_corpus(settings: CorpusSettings, path, jobs: int, python: str, progress=None, played=None) -> float:
     """Play the corpus into ``path`` with ``jobs`` worker processes on ``python``; the CPU seconds
-    the workers used. ``progress(done, total)`` after each game."""
+    the workers used. ``progress(done, total)`` after each game. ``played``: the game lines
+    (game number -> line) of a smaller corpus with the same seed, depth and solve_empties: its
+    first games are this corpus's first games (each game has its own random generator), so only
+    the rest are played."""
     from gamechip.processes import ROOT
 
     cpu_before = sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2])
+    lines = {game: line for game, line in (played or {}).items() if game < settings.games}
+    start = len(lines)
+    if sorted(lines) != list(range(start)):
+        raise CorpusError("the corpus to extend does not hold games 0, 1, ... in order")
     workers = []
     for job in range(jobs):
-        count = len(range(job, settings.games, jobs))
+        count = len(range(start + job, settings.games, jobs))
         if count:
             args = [python, "-m", "gamechip.train.selfplay", str(settings.seed), str(settings.depth),
-                    str(settings.solve_empties), str(job), str(jobs), str(count)]
+                    str(settings.solve_empties), str(start + job), str(jobs), str(count)]
             workers.append(subprocess.Popen(args, stdout=subprocess.PIPE, text=True, cwd=ROOT,
                                             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}))
-    lines = {}
     selector = selectors.DefaultSelector()
     for worker in workers:
         selector.register(worker.stdout, selectors.EVENT_READ, worker)
@@ -82,6 +88,11 @@ def play_corpus(settings: CorpusSettings, path, jobs: int, python: str, progress
     text = settings.header() + "\n" + "\n".join(lines[game] for game in range(settings.games)) + "\n"
     Path(path).write_text(text)
     return cpu
+
+
+def game_lines(path) -> dict:
+    """game number -> line of a corpus file (header skipped), for :func:`play_corpus`'s ``played``."""
+    return {int(line.split("\t", 1)[0]): line for line in Path(path).read_text().splitlines()[1:] if line}
 
 
 @dataclass(frozen=True)

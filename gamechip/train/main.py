@@ -21,7 +21,7 @@ DEFAULT_SEED = 1
 DEFAULT_DEPTH = 4
 DEFAULT_SOLVE_EMPTIES = 12
 DEFAULT_STAGE_LIMITS = (23, 43)
-DEFAULT_DAMPS = (1.0, 2.0, 4.0, 8.0)
+DEFAULT_DAMPS = (2.0, 4.0, 8.0, 16.0, 32.0)
 TEST_EVERY = 10            # games numbered 9 mod 10 are held back: the test set; 8 mod 10 validate the damping
 DEFAULT_CORPUS = "runs/train-eval/corpus.txt"
 
@@ -92,7 +92,8 @@ def say(text):
 
 
 def build(args):
-    from gamechip.train.corpus import CorpusSettings, file_digest, game_positions, play_corpus, read_corpus
+    from gamechip.train.corpus import HEADER_PREFIX, CorpusError, CorpusSettings, file_digest, game_lines, \
+        game_positions, play_corpus, read_corpus
     from gamechip.train.fit import fit_weights
 
     if not 1 <= args.depth <= 16:
@@ -101,7 +102,18 @@ def build(args):
         raise UsageError(f"--solve-empties must be 1..20, got {args.solve_empties}")
     settings = CorpusSettings(args.seed, args.games, args.depth, args.solve_empties)
     corpus = Path(args.corpus)
-    reuse = corpus.is_file() and corpus.read_text().split("\n", 1)[0] == settings.header()
+    header = corpus.read_text().split("\n", 1)[0] if corpus.is_file() else ""
+    reuse = header == settings.header()
+    played = None
+    if not reuse and header.startswith(HEADER_PREFIX):
+        try:
+            old, _ = read_corpus(corpus)
+        except CorpusError:
+            old = None
+        if old and (old.seed, old.depth, old.solve_empties) == (args.seed, args.depth, args.solve_empties) \
+                and old.games < args.games:
+            played = game_lines(corpus)
+            say(f"extending the corpus {corpus}: its {old.games} games are this corpus's first")
     if reuse:
         say(f"reusing the corpus {corpus} ({settings.header()[2:]})")
         cpu = None
@@ -110,15 +122,17 @@ def build(args):
 
         jobs = args.jobs or os.cpu_count() or 1
         corpus.parent.mkdir(parents=True, exist_ok=True)
-        say(f"playing {args.games} games into {corpus} with {jobs} processes ({golden_python()})")
+        already = len(played or {})
+        say(f"playing {args.games - already} games into {corpus} with {jobs} processes ({golden_python()})")
         started = time.monotonic()
 
         def progress(done, total):
             if done % 25 == 0 or done == total:
                 elapsed = time.monotonic() - started
-                say(f"{done}/{total} games, {elapsed:.0f} s, about {elapsed / done * (total - done):.0f} s left")
+                rate = (done - already) / max(elapsed, 1e-9)
+                say(f"{done}/{total} games, {elapsed:.0f} s, about {(total - done) / max(rate, 1e-9):.0f} s left")
 
-        cpu = play_corpus(settings, corpus, jobs, golden_python(), progress)
+        cpu = play_corpus(settings, corpus, jobs, golden_python(), progress, played)
         say(f"corpus played: {cpu:.0f} CPU seconds, {time.monotonic() - started:.0f} s")
     _, games = read_corpus(corpus)
     digest = file_digest(corpus)
