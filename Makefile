@@ -207,7 +207,7 @@ bench-root-split: setup
 # processes of the golden interpreter (default one per core; the corpus under runs/train-eval/ is reused when
 # it was made with the same settings), the least-squares fit per stage with the error of every stage on the
 # held-back games, and the weight file golden/pattern_weights.txt with its command, seed and corpus digest.
-TRAIN_GAMES ?= 3000
+TRAIN_GAMES ?= 6000
 TRAIN_SEED  ?= 1
 TRAIN_JOBS  ?=
 .PHONY: train-eval

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from golden.patterns import DEFAULT_WEIGHT_FILE, PatternWeights, format_weights
 
-DEFAULT_GAMES = 3000
+DEFAULT_GAMES = 6000
 DEFAULT_SEED = 1
 DEFAULT_DEPTH = 4
 DEFAULT_SOLVE_EMPTIES = 12
