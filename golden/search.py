@@ -4,7 +4,8 @@ Algorithm (the engine implements exactly this; the RTL is an explicit-stack stat
 this is a recursive function over whole bitboards):
 
 * **Negamax with fail-hard alpha-beta.** Every value is from the side to move's point of
-  view. A leaf's value is the evaluator's (docs/spec.md §4, fixed or adaptive weights),
+  view. A leaf's value is the evaluator's (docs/spec.md §4, fixed or adaptive weights; or the
+  pattern evaluator's, golden/patterns.py, when the search is given its weights),
   saturated to -256..255 and then raised to at least -255, so that every value of the tree
   lies in -255..255 and negating one never leaves the 9-bit range. The root is searched
   with the window (-256, 256) by default: -256 and 256 stand for minus and plus infinity, so
@@ -58,8 +59,7 @@ from typing import Optional
 
 from golden.board import BoardError, Position, square_name
 from golden.evaluator import DEFAULT, T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_STABLE_OWN, T_TERMINAL, \
-    Weights, \
-    evaluation_terms_8x8, weight_tables, evaluate, evaluation_terms
+    Weights, evaluation_terms_8x8, weight_tables, evaluate, evaluation_terms
 from golden.othello import flips_8x8_unchecked, legal_moves_8x8, legal_moves, pass_move, play
 from golden import words
 from golden.ordering import ordered_moves
