@@ -154,7 +154,7 @@ def negamax_with_patterns(pos, depth, weights):
     return max(-negamax_with_patterns(play(pos, move), depth - 1, weights) for move in squares_of(own_moves))
 
 
-@pytest.mark.parametrize("kernel", ["ints", "words"])
+@pytest.mark.parametrize("kernel", ["ints", pytest.param("words", marks=pytest.mark.full)])
 def test_the_search_with_patterns_has_the_negamax_value(kernel, random_weights):
     from golden.search import search_events
 

@@ -29,6 +29,7 @@ def test_the_corpus_does_not_depend_on_the_processes(tiny_corpus):
     assert one == two and one.startswith(TINY.header())
 
 
+@pytest.mark.full
 def test_a_corpus_extends_a_smaller_one_to_the_same_file(tiny_corpus):
     from dataclasses import replace
 
@@ -76,6 +77,7 @@ def test_a_bad_corpus_is_one_line(tmp_path, capsys):
     assert err[-1].startswith("python -m gamechip.train: ") and "line 2" in err[-1]
 
 
+@pytest.mark.full
 def test_strength_games_are_legal_and_counted(tmp_path, capsys):
     """One opening, both colours, depth 1: every game replays legally to its recorded discs, and
     the summary counts what the records say."""
