@@ -113,10 +113,6 @@ class Instance:
     pattern: str
     squares: tuple
 
-    @property
-    def number(self) -> int:
-        return INSTANCES.index(self)
-
 
 @lru_cache(maxsize=None)
 def pattern_instances(pattern: str) -> tuple:
@@ -133,6 +129,7 @@ def pattern_instances(pattern: str) -> tuple:
 
 
 INSTANCES = tuple(inst for name in PATTERN_NAMES for inst in pattern_instances(name))
+PATTERN_NUMBER = {name: number for number, name in enumerate(PATTERN_NAMES)}   # a pattern's table position
 
 
 @lru_cache(maxsize=None)
@@ -288,12 +285,9 @@ def pattern_value(own: int, opp: int, weights: PatternWeights, terminal: bool = 
         return saturate(UNITS_PER_DISC * (popcount(own) - popcount(opp)))
     tables = weights.tables[weights.stage(popcount(own | opp))]
     total = 0
-    for number, instance in enumerate(INSTANCES):
+    for instance in INSTANCES:
         total += tables[PATTERN_NUMBER[instance.pattern]][instance_index(instance, own, opp)]
     return saturate(total)
-
-
-PATTERN_NUMBER = {name: number for number, name in enumerate(PATTERN_NAMES)}
 
 
 def pattern_evaluate(pos: Position, weights: PatternWeights) -> PatternEvaluation:
