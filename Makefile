@@ -205,3 +205,23 @@ formal: setup
 .PHONY: bench-root-split
 bench-root-split: setup
 	$(VENV)/bin/python -m gamechip.measure.processor_bench --scale $(BENCH_SCALE) --long-scale 1
+
+# The pattern evaluator's training (docs/pattern-evaluator.md): TRAIN_GAMES self-play games on TRAIN_JOBS
+# processes of the golden interpreter (default one per core; the corpus under runs/train-eval/ is reused when
+# it was made with the same settings), the least-squares fit per stage with the error of every stage on the
+# held-back games, and the weight file golden/pattern_weights.txt with its command, seed and corpus digest.
+TRAIN_GAMES ?= 6000
+TRAIN_SEED  ?= 1
+TRAIN_JOBS  ?=
+.PHONY: train-eval
+train-eval: setup
+	nice -n 19 $(VENV)/bin/python -m gamechip.train --games $(TRAIN_GAMES) --seed $(TRAIN_SEED) $(if $(TRAIN_JOBS),--jobs $(TRAIN_JOBS))
+
+# The pattern evaluator against the seed's, golden search at STRENGTH_DEPTH (and STRENGTH_BUDGET cycles if
+# given), over the balanced openings with both colours: won/lost/drawn, disc difference, Elo.
+STRENGTH_DEPTH  ?= 4
+STRENGTH_BUDGET ?=
+.PHONY: pattern-strength
+pattern-strength: setup
+	nice -n 19 $(VENV)/bin/python -m gamechip.train.strength --depth $(STRENGTH_DEPTH) \
+		$(if $(STRENGTH_BUDGET),--budget $(STRENGTH_BUDGET)) --out runs/pattern-strength/depth$(STRENGTH_DEPTH)$(if $(STRENGTH_BUDGET),-budget$(STRENGTH_BUDGET)).json

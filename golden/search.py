@@ -4,7 +4,8 @@ Algorithm (the engine implements exactly this; the RTL is an explicit-stack stat
 this is a recursive function over whole bitboards):
 
 * **Negamax with fail-hard alpha-beta.** Every value is from the side to move's point of
-  view. A leaf's value is the evaluator's (docs/spec.md §4, fixed or adaptive weights),
+  view. A leaf's value is the evaluator's (docs/spec.md §4, fixed or adaptive weights; or the
+  pattern evaluator's, golden/patterns.py, when the search is given its weights),
   saturated to -256..255 and then raised to at least -255, so that every value of the tree
   lies in -255..255 and negating one never leaves the 9-bit range. The root is searched
   with the window (-256, 256) by default: -256 and 256 stand for minus and plus infinity, so
@@ -74,6 +75,7 @@ from golden.evaluator import DEFAULT, T_ADAPTIVE, T_DISCS_OPP, T_DISCS_OWN, T_DO
 from golden.othello import flips_8x8_unchecked, legal_moves_8x8, legal_moves, pass_move, play
 from golden import words
 from golden.ordering import ordered_moves
+from golden.patterns import PatternWeights, pattern_value
 
 MAX_DEPTH = 16
 SOLVE_LEVELS = 32       # the board stack of the solving engine (rtl/designs.py: search_solve)
@@ -230,10 +232,12 @@ class _Iteration:
     of a process instead of once per search."""
 
     def __init__(self, depth, pv, weights, adaptive, abort_cycle, killers, on_node, counts, kernel,
-                 window=(MINUS_INFINITY, PLUS_INFINITY), solve=None, levels=SOLVE_LEVELS):
+                 window=(MINUS_INFINITY, PLUS_INFINITY), solve=None, levels=SOLVE_LEVELS, pattern=None):
         """``solve``: None (a depth-limited iteration), or the scoring of a solve (SCORINGS): no
-        frontier, terminal nodes valued by their final count, ``levels`` the board stack's."""
+        frontier, terminal nodes valued by their final count, ``levels`` the board stack's.
+        ``pattern``: the pattern evaluator's weights, or None for the seed's evaluator."""
         self.pv, self.killers, self.counts = pv, killers, counts
+        self.pattern = pattern
         self.solve, self.deepest = solve, levels - 1
         # a solve's frontier is never reached (the stack overflows first); it is iteration 1
         self.depth, self.iteration = (levels + 1, 1) if solve else (depth, depth)
@@ -253,6 +257,13 @@ class _Iteration:
         from_word = self.from_word
         self.report(iteration, ply, path, from_word(own), from_word(opp), wtm, from_word(legal), kind, terms,
                     value, generated, cycle)
+
+    def pattern_value(self, own, opp, terminal):
+        """The pattern evaluator's value of a leaf (golden/patterns.py), in the search's place of
+        the seed's fixed or adaptive value."""
+        if self.from_word is not None:
+            own, opp = self.from_word(own), self.from_word(opp)
+        return pattern_value(own, opp, self.pattern, terminal)
 
     def run(self, own, opp, white_to_move, start):
         """Search from the root (``own``/``opp`` in the kernel's representation) starting in
@@ -282,7 +293,7 @@ class _Iteration:
                 answer = t + 1 + terms[T_DONE_CYCLE]
                 if answer >= abort:
                     raise _Abort
-                value = terms[self.value_index]
+                value = terms[self.value_index] if self.pattern is None else self.pattern_value(own, opp, True)
                 if value < VALUE_FLOOR:
                     value = VALUE_FLOOR
                 on_node(iteration, ply, path, own, opp, wtm, 0, TERMINAL, terms, value, generated, answer)
@@ -316,7 +327,8 @@ class _Iteration:
                 answer = t + 1 + terms[T_DONE_CYCLE]
                 if answer >= abort:
                     raise _Abort
-                child_value = terms[value_index]
+                child_value = terms[value_index] if self.pattern is None else \
+                    self.pattern_value(child_own, child_opp, terms[T_TERMINAL])
                 if child_value < VALUE_FLOOR:
                     child_value = VALUE_FLOOR
                 on_node(iteration, ply + 1, path, child_own, child_opp, child_wtm, child_legal, LEAF, terms,
@@ -361,7 +373,7 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
                   adaptive: bool = False, on_node=None, on_iteration=None, kernel: str = DEFAULT_KERNEL,
                   alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
                   root_pv: Optional[int] = None, solve: Optional[str] = None,
-                  levels: int = SOLVE_LEVELS) -> SearchResult:
+                  levels: int = SOLVE_LEVELS, pattern: Optional[PatternWeights] = None) -> SearchResult:
     """:func:`search` without keeping the trace: every node goes to ``on_node`` (see the
     comment above :class:`_Iteration`) as the search produces it, so that a search of tens of
     millions of cycles is checked in constant memory. ``on_iteration(depth, best, value,
@@ -371,7 +383,12 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     the root's PV move when ``depth_limit`` > 1 (None: no PV; an illegal one is skipped), the
     budget rule unchanged (the engine's single-iteration mode, docs/root-split.md).
     ``solve``: None, or a scoring of SCORINGS for the solve mode (module docstring; ``depth_limit``
-    is then ignored but must be valid), on an engine of ``levels`` board-stack levels."""
+    is then ignored but must be valid), on an engine of ``levels`` board-stack levels.
+    ``pattern``: the pattern evaluator's weights (golden/patterns.py): every leaf's and terminal
+    node's value is the pattern value instead of the seed's (``adaptive`` is then ignored); the
+    cycle schedule stays the seed evaluator's (its stable-disc iterations) until the pattern
+    evaluator's RTL fixes its own latency (docs/pattern-evaluator.md). A solve values its terminal
+    nodes by their final count whatever the evaluator."""
     _check_limits(pos, depth_limit, budget, alpha, beta)
     if solve is not None and solve not in SCORINGS:
         raise BoardError(f"solve scoring must be one of {', '.join(SCORINGS)}, got {solve!r}")
@@ -390,7 +407,8 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     if not own_moves and not opp_moves:
         terms = evaluation_terms(own, opp, 0, 0, weights)
         answer = 1 + terms[T_DONE_CYCLE]
-        value = max(VALUE_FLOOR, terms[T_ADAPTIVE if adaptive else T_FIXED])
+        value = max(VALUE_FLOOR, terms[T_ADAPTIVE if adaptive else T_FIXED] if pattern is None
+                    else pattern_value(own, opp, pattern, True))
         on_node(1, 0, [], own, opp, pos.white_to_move, 0, TERMINAL, terms, value, 0, answer)
         if on_iteration:
             on_iteration(depth_limit, None, value, answer)
@@ -406,8 +424,9 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
         abort_cycle = None if depth == 1 or budget is None else max(budget, start)
         pv = (root_pv if single_iteration else result.best) if depth > 1 else None
         try:
-            best, value, end = _Iteration(depth, pv, weights, adaptive, abort_cycle, killers, on_node, counts,
-                                          kernel, (alpha, beta)).run(root_own, root_opp, pos.white_to_move, start)
+            best, value, end = _Iteration(depth, pv, weights, adaptive, abort_cycle, killers, on_node, counts, kernel,
+                                          (alpha, beta), pattern=pattern).run(root_own, root_opp, pos.white_to_move,
+                                                                              start)
         except _Abort:
             result.nodes, result.leaves = counts
             result.cycles = abort_cycle
@@ -460,7 +479,8 @@ def trace_node(iteration, ply, path, own, opp, white_to_move, legal, kind, terms
 def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
            weights: Weights = DEFAULT, adaptive: bool = False, kernel: str = DEFAULT_KERNEL,
            alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
-           root_pv: Optional[int] = None, solve: Optional[str] = None, levels: int = SOLVE_LEVELS) -> SearchResult:
+           root_pv: Optional[int] = None, solve: Optional[str] = None, levels: int = SOLVE_LEVELS,
+           pattern: Optional[PatternWeights] = None) -> SearchResult:
     """Iterative deepening alpha-beta search of ``pos`` (see the module docstring).
 
     ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget); ``alpha``/``beta`` the root
@@ -470,7 +490,8 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
     whole trace, iteration by iteration (the aborted iteration up to the abort). A search of
     millions of cycles keeps millions of nodes: use :func:`search_events` to stream them.
     ``single_iteration``, ``root_pv``: iteration ``depth_limit`` alone (:func:`search_events`).
-    ``solve``, ``levels``: the solve mode (:func:`search_events`).
+    ``solve``, ``levels``: the solve mode; ``pattern``: the pattern evaluator's weights instead of
+    the seed's evaluator (:func:`search_events`).
     """
     trace = []
     keep = trace.append
@@ -479,7 +500,8 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
         keep(trace_node(*node))
 
     result = search_events(pos, depth_limit, budget, weights, adaptive, on_node, kernel=kernel, alpha=alpha, beta=beta,
-                           single_iteration=single_iteration, root_pv=root_pv, solve=solve, levels=levels)
+                           single_iteration=single_iteration, root_pv=root_pv, solve=solve, levels=levels,
+                           pattern=pattern)
     result.trace = trace
     return result
 

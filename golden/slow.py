@@ -152,3 +152,51 @@ def slow_solve(pos: Position, scoring: str = "plain") -> int:
     minimax on the grid: ``plain`` counts discs only, ``winner`` gives the empty squares of a
     game that ends early to the winner. The reference of golden/solve.py."""
     return _grid_solve(_grid(pos), pos.side, scoring)
+
+
+# The pattern evaluator's patterns (golden/patterns.py) drawn as walks on the grid: a start
+# (row, col), a step (dr, dc) and a length; the 3x3 corner as its rows of 3.
+PATTERN_WALKS = {
+    "edge": [((0, 0), (0, 1), 8)],
+    "row2": [((1, 0), (0, 1), 8)],
+    "row3": [((2, 0), (0, 1), 8)],
+    "row4": [((3, 0), (0, 1), 8)],
+    "diag8": [((0, 0), (1, 1), 8)],
+    "diag7": [((0, 1), (1, 1), 7)],
+    "diag6": [((0, 2), (1, 1), 6)],
+    "diag5": [((0, 3), (1, 1), 5)],
+    "diag4": [((0, 4), (1, 1), 4)],
+    "corner3x3": [((0, 0), (0, 1), 3), ((1, 0), (0, 1), 3), ((2, 0), (0, 1), 3)],
+}
+# The 8 maps of the square on (row, col), written out.
+SQUARE_MAPS = [lambda r, c: (r, c), lambda r, c: (c, 7 - r), lambda r, c: (7 - r, 7 - c),
+               lambda r, c: (7 - c, r), lambda r, c: (r, 7 - c), lambda r, c: (7 - r, c),
+               lambda r, c: (c, r), lambda r, c: (7 - c, 7 - r)]
+
+
+def slow_pattern_value(pos: Position, weights, pattern_names) -> int:
+    """The pattern evaluator's value (golden/patterns.py) of ``pos`` for its side to move, on
+    the grid: every image of every pattern walk under the 8 maps, one per set of squares, its
+    cells read as a base-3 numeral (the walk's first cell the last digit), the stage's weight
+    summed; 4 x the disc difference on a finished board; clamped to -256..255. Meaningful for
+    weight tables that give a pattern's symmetric orderings equal weights (any ordering of an
+    instance's squares then reads the same weight). ``pattern_names``: the tables' order."""
+    grid = _grid(pos)
+    me = "O" if pos.white_to_move else "X"
+    discs = sum(cell != "-" for row in grid for cell in row)
+    mine = sum(cell == me for row in grid for cell in row)
+    if not _grid_moves(grid, me) and not _grid_moves(grid, _other(me)):
+        return max(-256, min(255, 4 * (mine - (discs - mine))))
+    stage = sum(1 for limit in weights.stage_limits if discs > limit)
+    total = 0
+    for name, walks in PATTERN_WALKS.items():
+        cells = [(r0 + k * dr, c0 + k * dc) for (r0, c0), (dr, dc), length in walks for k in range(length)]
+        seen = []
+        for square_map in SQUARE_MAPS:
+            image = [square_map(r, c) for r, c in cells]
+            if set(image) in seen:
+                continue
+            seen.append(set(image))
+            numeral = "".join("0" if grid[r][c] == "-" else "1" if grid[r][c] == me else "2" for r, c in image)
+            total += weights.tables[stage][pattern_names.index(name)][int(numeral[::-1], 3)]
+    return max(-256, min(255, total))

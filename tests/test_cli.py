@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from golden.board import START, format_board
+from golden.board import START, format_board, parse_board as board_from_text
 from tb.host import runner
 from tests.test_mutants import MUTANTS, mutant_root
 
@@ -177,6 +177,42 @@ def test_eval_shows_terms_and_saturation():
     run = gamechip("eval", "--board", dominated, "--weights", "heavy")
     assert run.returncode == 0, run.stderr
     assert "stable             48     0" in run.stdout and "fixed                   255" in run.stdout
+
+
+def test_eval_pattern_lists_every_instance_and_the_value():
+    from golden.patterns import INSTANCES, default_weights, pattern_value
+
+    board = "XXXXXXXO" + "-" * 19 + "OX------XO" + "-" * 27 + " O"
+    run = gamechip("eval", "--board", board, "--evaluator", "pattern", "--json")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert len(report["instances"]) == len(INSTANCES)
+    edge = next(i for i in report["instances"] if i["squares"][:2] == ["A1", "B1"] and i["pattern"] == "edge")
+    assert edge["index"] == sum(2 * 3 ** k for k in range(7)) + 1 * 3 ** 7   # X X .. X O with O to move
+    pos = board_from_text(board)
+    assert report["value"] == pattern_value(pos.own, pos.opp, default_weights())
+    text = gamechip("eval", "--board", board, "--evaluator", "pattern")
+    assert text.returncode == 0 and f"value {report['value']}" in text.stdout and "corner3x3" in text.stdout
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("eval", "--evaluator", "pattern", "--sim", "icarus"), "pattern evaluator is golden only"),
+    (("search", "--evaluator", "pattern", "--sim", "icarus"), "pattern evaluator is golden only"),
+    (("eval", "--pattern-weights", "golden/pattern_weights.txt"), "--pattern-weights goes with --evaluator pattern"),
+    (("search", "--evaluator", "pattern", "--pattern-weights", "README.md"), "not a pattern weight file"),
+])
+def test_evaluator_choice_bad_input_is_one_line(args, expected):
+    run = gamechip(*args)
+    assert run.returncode == 2 and expected in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+
+
+def test_search_with_the_pattern_evaluator():
+    run = gamechip("search", "--evaluator", "pattern", "--depth", "3", "--json")
+    assert run.returncode == 0, run.stderr
+    from golden.board import START
+    from golden.patterns import default_weights
+    from golden.search import search_events
+    assert json.loads(run.stdout)["value"] == search_events(START, 3, pattern=default_weights()).value
 
 
 def test_book_golden_and_rom():

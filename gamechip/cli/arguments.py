@@ -106,3 +106,29 @@ def board_or_start(text):
         except (OSError, UnicodeDecodeError) as error:
             raise BoardError(f"cannot read the board file {text}: {error}")
     return parse_any_board(text)
+
+
+EVALUATORS = ("seed", "pattern")
+
+
+def evaluator_arguments(parser):
+    """--evaluator and --pattern-weights, shared by the commands that evaluate or search."""
+    parser.add_argument("--evaluator", choices=EVALUATORS, default="seed",
+                        help="the leaf evaluation: seed (the default: the seed's weighted terms, docs/spec.md §4) "
+                             "or pattern (the trained pattern evaluator, golden only: docs/pattern-evaluator.md)")
+    parser.add_argument("--pattern-weights", metavar="FILE",
+                        help="with --evaluator pattern: the weight file (default: golden/pattern_weights.txt, "
+                             "the trained one)")
+
+
+def pattern_weights_of(args):
+    """The PatternWeights ``args`` ask for (None for the seed's evaluator); a bad file is a
+    BoardError (one line, exit status 2)."""
+    from golden.patterns import default_weights, read_weights
+
+    if args.evaluator != "pattern":
+        if args.pattern_weights:
+            from gamechip.cli.common import UsageError
+            raise UsageError("--pattern-weights goes with --evaluator pattern")
+        return None
+    return read_weights(args.pattern_weights) if args.pattern_weights else default_weights()

@@ -7,7 +7,7 @@ import json
 import sys
 import time
 
-from gamechip.cli.arguments import board_or_start, natural, simulator_list
+from gamechip.cli.arguments import board_or_start, evaluator_arguments, natural, pattern_weights_of, simulator_list
 from gamechip.cli.common import UsageError, simulate_one
 from golden.board import draw, format_board, parse_square, square_name, squares_of
 from golden.othello import IllegalMove, flips, game_over, legal_moves, pass_move, perft, play
@@ -101,7 +101,41 @@ def eval_arguments(parser):
     parser.add_argument("--weights", choices=("default", "heavy"), default="default",
                         help="the evaluator's weights: default (the default, the evaluator design) or heavy "
                              "(evaluator_heavy)")
+    evaluator_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+
+
+def run_pattern_eval(args, pos):
+    """``gamechip eval --evaluator pattern``: every instance's squares, index and weight, and the
+    value (golden; the pattern evaluator has no RTL yet)."""
+    from golden.patterns import pattern_evaluate
+
+    if args.sim:
+        raise UsageError("--sim goes with the seed's evaluator: the pattern evaluator is golden only so far")
+    if args.weights != "default":
+        raise UsageError("--weights names the seed evaluator's weights; the pattern evaluator takes --pattern-weights")
+    weights = pattern_weights_of(args)
+    evaluation = pattern_evaluate(pos, weights)
+    if args.json:
+        print(json.dumps({"evaluator": "pattern", "stage": evaluation.stage, "terminal": evaluation.terminal,
+                          "raw": evaluation.raw, "value": evaluation.value,
+                          "instances": [{"instance": t.instance, "pattern": t.pattern,
+                                         "squares": [square_name(sq) for sq in t.squares],
+                                         "index": t.index, "weight": t.weight} for t in evaluation.terms]}))
+        return 0
+    print(draw(pos))
+    limits = ", ".join(map(str, weights.stage_limits))
+    print(f"pattern evaluator, weights {args.pattern_weights or 'golden/pattern_weights.txt'}; stage "
+          f"{evaluation.stage} of {weights.stages} (largest disc counts {limits}); values in quarter discs, "
+          f"from the side to move")
+    print(f"{'#':>3} {'pattern':<10} {'squares':<27} {'index':>6} {'weight':>6}")
+    for t in evaluation.terms:
+        print(f"{t.instance:>3} {t.pattern:<10} {' '.join(square_name(sq) for sq in t.squares):<27} "
+              f"{t.index:>6} {t.weight:>6}")
+    print(f"sum {evaluation.raw}; value {evaluation.value}"
+          + (" (finished board: 4 x the disc difference)" if evaluation.terminal else
+             " (saturated to -256..255)" if evaluation.value != evaluation.raw else ""))
+    return 0
 
 
 def run_eval(args):
@@ -109,6 +143,9 @@ def run_eval(args):
     from tb.sim.batch import Case
 
     pos = board_or_start(args.board)
+    if args.evaluator == "pattern":
+        return run_pattern_eval(args, pos)
+    pattern_weights_of(args)
     weights, design = (HEAVY, "evaluator_heavy") if args.weights == "heavy" else (DEFAULT, "evaluator")
     golden = evaluate(pos, weights).to_dict()
     keys = ("corners", "xsquares", "mobility", "stable", "discs", "stage", "terminal", "fixed", "adaptive")

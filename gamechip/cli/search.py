@@ -6,7 +6,8 @@ import os
 import sys
 import tempfile
 
-from gamechip.cli.arguments import board_or_start, cycles, positive, simulator_list, whole_number_from
+from gamechip.cli.arguments import board_or_start, cycles, evaluator_arguments, pattern_weights_of, positive, \
+    simulator_list, whole_number_from
 from gamechip.cli.common import UsageError, announce_rtl, check_sim
 from golden.board import BoardError, draw, format_board, parse_square
 
@@ -28,6 +29,7 @@ def search_arguments(parser):
     parser.add_argument("--root-pv", metavar="SQUARE",
                         help="with --single-iteration: the root's PV move, e.g. D3 (default: none)")
     parser.add_argument("--sim", help=f"also run the engine on this simulator ({simulator_list()})")
+    evaluator_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     parser.add_argument("--monitor", choices=("hdl", "python"), default="hdl",
                         help="with --sim: hdl (the default) clocks the engine in HDL and logs every node to a "
@@ -52,6 +54,9 @@ def run_search(args):
             root_pv = parse_square(args.root_pv)
         except (BoardError, ValueError) as error:
             raise UsageError(f"--root-pv: {error}")
+    pattern = pattern_weights_of(args)
+    if pattern is not None and args.sim:
+        raise UsageError("--sim goes with the seed's evaluator: the pattern evaluator is golden only so far")
     if args.single_iteration and args.sim:
         raise UsageError("--single-iteration is golden only: the search design has no single-iteration inputs "
                          "(the engine runs that mode inside processor_c2)")
@@ -81,13 +86,15 @@ def run_search(args):
             report["sim"]["failure"] = outcome.result.get("failure", "")
     else:
         report = search_events(pos, args.depth, args.budget, alpha=args.alpha, beta=args.beta,
-                               single_iteration=args.single_iteration, root_pv=root_pv).summary()
+                               single_iteration=args.single_iteration, root_pv=root_pv, pattern=pattern).summary()
     report["cycles_per_node"] = round(report["cycles"] / max(1, report["nodes"]), 3)
     if args.json:
         print(json.dumps(report))
         return 0 if match is not False else 1
     print(draw(pos))
     limits = f"depth limit {args.depth}, budget {args.budget if args.budget is not None else 'none'}"
+    if pattern is not None:
+        limits += ", pattern evaluator"
     if (args.alpha, args.beta) != (-256, 256):
         limits += f", window ({args.alpha}, {args.beta})"
     if args.single_iteration:

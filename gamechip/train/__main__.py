@@ -1,0 +1,5 @@
+"""``python -m gamechip.train``: see gamechip/train/main.py."""
+
+from gamechip.train.main import main
+
+raise SystemExit(main())
