@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 
 from gamechip.cli import main
-from gamechip.games.match import elo, pair_stats, sprt
+from gamechip.games.match import elo, elo_summary, pair_stats, sprt
 from gamechip.games.nboard import GoldenBackend, NBoardEngine
-from golden.board import parse_board, parse_game_record, popcount, square_name, start_position
+from golden.board import parse_board, parse_game_record, parse_square, popcount, square_name, squares_of, start_position
 from golden.contest.ggf import GgfError, format_ggf, parse_ggf, parse_ggf_games, parse_obf
 from golden.openings import book_move
 from golden.othello import game_over, legal_moves, play
-from golden.search import MAX_DEPTH, search_events
+from golden.search import MAX_DEPTH, minimax, search_events
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = f"{sys.executable} {ROOT / 'tests' / 'nboard_engine.py'}"
@@ -59,16 +59,71 @@ def test_a_session_from_the_protocols_command_table_gets_the_answers_it_specifie
                                 "go", "move F4/0.5/1.2", "ping 2", "hint 1", "go", "learn", "quit", "go"])
     assert status == 0 and err == []
     book = square_name(book_move(squares("f5f6e6")))          # white to move, in the book
+    # hint 2: the book move, then the best other move, valued at the depth the search reaches here
+    depth = search_events(position_after("f5f6e6"), 6, BUDGET).depth
+    second = max(((-search_events(play(position_after("f5f6e6"), s), depth - 1).value, -s) for s in
+                  squares_of(legal_moves(*own_opp(position_after("f5f6e6")))) if square_name(s) != book))
     after = position_after("f5f6e6f4")                          # F4 leaves the book: the search at depth 6
     searched = search_events(after, 6, BUDGET)
-    assert out[:5] == ["set myname gamechip", "pong 1", "status Analyzing", f"book {book} 0 0 0 book", "status"]
-    assert out[5].startswith("nodestats 0 ") and out[6].startswith(f"=== {book}/0/")
-    assert out[7] == "pong 2" and out[8] == "status Analyzing"
-    assert out[9].startswith(f"search {searched.best_text} {searched.value} 0 {searched.depth} ")
-    assert out[10] == "status"
-    assert out[11] == f"nodestats {searched.nodes} " + out[11].split()[-1]
-    assert out[12].startswith(f"=== {searched.best_text}/{searched.value}/")
-    assert out[13:] == ["learned"]   # nothing after quit
+    assert out[:4] == ["set myname gamechip", "pong 1", "status Analyzing", f"book {book} 0 0 0 book"]
+    assert out[4].startswith(f"search {square_name(-second[1])} {second[0]} 0 {depth} ") and out[5] == "status"
+    assert out[6].startswith("nodestats 0 ") and out[7].startswith(f"=== {book}/0/")
+    assert out[8] == "pong 2" and out[9] == "status Analyzing"
+    assert out[10].startswith(f"search {searched.best_text} {searched.value} 0 {searched.depth} ")
+    assert out[11] == "status"
+    assert out[12] == f"nodestats {searched.nodes} " + out[12].split()[-1]
+    assert out[13].startswith(f"=== {searched.best_text}/{searched.value}/")
+    assert out[14:] == ["learned"]   # nothing after quit
+
+
+def own_opp(position):
+    return position.own, position.opp
+
+
+def hint_lines(out):
+    """The search/book lines of one hint's answer: (move, eval, depth), checked against the
+    protocol's form: ``search {pv} {eval} 0 {depth} {freeform}``, pv starting with the move, eval
+    a double, depth starting with an integer."""
+    assert out[0] == "status Analyzing" and out[-1] == "status", out
+    lines = []
+    for line in out[1:-1]:
+        kind, pv, evaluation, games, depth, *_ = line.split()
+        assert kind == "search" and games == "0" and (pv[:2] == "PA" or parse_square(pv[:2]) is not None), line
+        lines.append((pv[:2], float(evaluation), int(depth)))
+    return lines
+
+
+def test_hint_n_answers_the_top_n_moves_best_first_with_their_negamax_values():
+    # out of the book: the processor's move first, then the others by value; every value is the
+    # plain negamax (no pruning) of the position after the move, one ply less deep than the search
+    game = f"(;GM[Othello]BO[{START_BO}]B[F5]W[D6]B[C3]W[D3]B[C4]W[F4]B[F6]W[F3]B[E6]W[E7];)"
+    position = position_after("f5d6c3d3c4f4f6f3e6e7")
+    legal = squares_of(legal_moves(position.own, position.opp))
+    for count in (1, 3, len(legal) + 5):
+        status, out, err = session(["set depth 3", f"set game {game}", f"hint {count}"], budget=300)
+        assert status == 0 and err == []
+        lines = hint_lines(out)
+        top = search_events(position, 3, 300)
+        assert len(lines) == min(count, len(legal)) and len({move for move, _, _ in lines}) == len(lines)
+        assert lines[0] == (top.best_text, top.value, top.depth)
+        negamax = {square_name(s): -minimax(play(position, s), top.depth - 1) for s in legal}
+        assert all(value == negamax[move] and depth == top.depth for move, value, depth in lines)
+        assert [value for _, value, _ in lines] == sorted(negamax.values(), reverse=True)[:len(lines)]
+
+
+def test_hint_at_a_pass_is_pa_with_the_positions_value_and_a_finished_game_has_no_move():
+    passed = parse_board("X" + "O" * 55 + "-XXXXXX-" + " O")   # white to move, no move, black has one
+    bo = "8 " + "".join("*" if passed.black >> s & 1 else "O" if passed.white >> s & 1 else "-"
+                        for s in range(64)) + " O"
+    status, out, err = session(["set depth 2", f"set game (;GM[Othello]BO[{bo}];)", "hint 4"])
+    expected = search_events(passed, 2, BUDGET)
+    assert status == 0 and err == [] and expected.best is None
+    assert hint_lines(out) == [("PA", expected.value, expected.depth)]
+    assert expected.value == -minimax(passed.swap_side(), 1)
+    full = "8 " + "*" * 64 + " O"
+    status, out, err = session([f"set game (;GM[Othello]BO[{full}];)", "hint 2", "hint lots"])
+    assert status == 0 and out == ["status Analyzing", "status"] * 2
+    assert err == ["gamechip nboard: hint 'lots': not a number of moves: the top move only"]
 
 
 def test_passes_and_a_position_from_elsewhere_go_to_the_search_and_a_forced_pass_is_pa():
@@ -216,6 +271,27 @@ def test_elo_and_sprt():
     # every game won: no spread of its own; the test's one more win and loss give it one
     assert sprt(pair_stats(records[:20], "a", "b"), 0, 50)[3] == "H1 accepted"
     assert sprt(pair_stats(records[:4], "a", "b"), 0, 50)[3] is None
+
+
+def test_a_pair_with_every_game_won_or_lost_shows_its_exact_95_percent_bound_not_infinity():
+    # the exact (Clopper-Pearson) 95 % interval of n wins in n games, as R's binom.test(n, n) gives
+    # it: [0.3976354, 1] for 4 of 4, [0.8315665, 1] for 20 of 20
+    for wins, losses, p in ((4, 0, 0.3976354), (0, 4, 0.3976354), (20, 0, 0.8315665)):
+        records = [{"black": "a", "white": "b", "winner": w} for w in ["black"] * wins + ["white"] * losses]
+        stats = pair_stats(records, "a", "b")
+        games = wins + losses
+        bound = round(-400 * math.log10(1 / p - 1))
+        text = elo_summary(stats)
+        if wins:
+            assert round(stats["elo_low"]) == bound and stats["elo_high"] == math.inf
+            assert text == f"> {bound:+d} (all {games} games won: no finite estimate; 95 % lower bound)"
+        else:
+            assert round(stats["elo_high"]) == -bound and stats["elo_low"] == -math.inf
+            assert text == f"< {-bound:+d} (all {games} games lost: no finite estimate; 95 % upper bound)"
+        assert "inf" not in text
+    assert (bound, elo_summary(pair_stats(records[:4], "a", "b"))[:5]) == (277, "> -72")
+    mixed = pair_stats([{"black": "a", "white": "b", "winner": w} for w in ("black",) * 3 + ("white",)], "a", "b")
+    assert elo_summary(mixed) == "+191 (95 % interval -126 .. +inf)"
 
 
 def test_a_short_match_against_a_small_engine_writes_legal_records_and_resumes(capsys, tmp_path):

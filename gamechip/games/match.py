@@ -42,6 +42,7 @@ DEFAULT_MOVE_SECONDS = 60.0
 START_SECONDS = 60.0   # an engine's start (nboard 2, set depth, ping) may take this long
 QUIT_SECONDS = 0.5     # after quit, an engine still running is killed (with its process group)
 SPRT_ALPHA = SPRT_BETA = 0.05
+INTERVAL_TAIL = 0.025   # each tail of the two-sided 95 % interval of the Elo difference
 EXIT_BROKEN_ENGINE = 3
 
 
@@ -304,6 +305,12 @@ def pair_stats(records, first, second):
     margin = 1.96 * math.sqrt(variance / count)
     stats.update(score=round(mean, 4), variance=variance, elo=elo(mean),
                  elo_low=elo(max(0.0, mean - margin)), elo_high=elo(min(1.0, mean + margin)))
+    if wins == count or losses == count:
+        # every game won (lost): no spread, no finite estimate; the exact binomial (Clopper-Pearson)
+        # 95 % interval of the score instead, [0.025^(1/n), 1] for n games of n won
+        bound = elo(INTERVAL_TAIL ** (1 / count))
+        stats.update(elo_low=bound, elo_high=math.inf) if wins == count else \
+            stats.update(elo_low=-math.inf, elo_high=-bound)
     return stats
 
 
@@ -328,7 +335,19 @@ def sprt(stats, elo0, elo1):
 
 
 def elo_text(value):
-    return "inf" if value == math.inf else "-inf" if value == -math.inf else f"{round(value) + 0:+d}"
+    return "+inf" if value == math.inf else "-inf" if value == -math.inf else f"{round(value) + 0:+d}"
+
+
+def elo_summary(stats):
+    """The Elo difference of ``stats`` (pair_stats) as a reader takes it: ``+191 (95 % interval
+    -126 .. +inf)``; a pair with every game won or lost has no finite estimate, so its 95 % bound
+    is given instead: ``> -72 (all 4 games won: no finite estimate; 95 % lower bound)``."""
+    games = stats["games"]
+    if stats["wins"] == games:
+        return f"> {elo_text(stats['elo_low'])} (all {games} games won: no finite estimate; 95 % lower bound)"
+    if stats["losses"] == games:
+        return f"< {elo_text(stats['elo_high'])} (all {games} games lost: no finite estimate; 95 % upper bound)"
+    return f"{elo_text(stats['elo'])} (95 % interval {elo_text(stats['elo_low'])} .. {elo_text(stats['elo_high'])})"
 
 
 def table(records, engines, sprt_bounds=None):
@@ -340,8 +359,7 @@ def table(records, engines, sprt_bounds=None):
                 continue
             lines.append(f"Score of {first.name} vs {second.name}: {stats['wins']} - {stats['losses']} - "
                          f"{stats['draws']}  [{stats['score']:.3f}] {stats['games']}")
-            lines.append(f"Elo difference: {elo_text(stats['elo'])} (95 % interval {elo_text(stats['elo_low'])} .. "
-                         f"{elo_text(stats['elo_high'])})")
+            lines.append(f"Elo difference: {elo_summary(stats)}")
             if sprt_bounds and i == 0 and second is engines[1]:
                 llr, lower, upper, verdict = sprt(stats, *sprt_bounds)
                 lines.append(f"SPRT ({sprt_bounds[0]:g}, {sprt_bounds[1]:g}): LLR {llr:.2f} ({lower:.2f}, {upper:.2f})"

@@ -13,9 +13,11 @@ One command a line on stdin, answers on stdout, flushed at once:
 * ``ping N``: ``pong N``;
 * ``go``: ``nodestats NODES SECONDS`` and ``=== MOVE/EVAL/SECONDS`` (``=== PA`` a pass); the
   position does not change until the GUI sends the move back;
-* ``hint N``: ``status Analyzing``, a ``book PV 0 0 0 book`` or ``search PV EVAL 0 DEPTH ...``
-  line for the processor's move (the processor searches one best move; the protocol asks for
-  at least the top one), ``status``;
+* ``hint N``: ``status Analyzing``, then up to N lines, best first, ``status``: a ``book PV 0 0 0
+  book`` or ``search PV EVAL 0 DEPTH ...`` line for the processor's move (what ``go`` answers),
+  then ``search`` lines for the other legal moves, each valued by the golden search of the
+  position after it (move_values), so that N above the number of legal moves gives them all;
+  a pass is ``search PA EVAL ...``, a finished game has no line;
 * ``learn``: ``learned``; ``quit`` or end of input: the engine exits with status 0.
 
 A line it does not know is ignored; a ``set game`` or ``move`` it cannot read (bad GGF, an
@@ -45,11 +47,11 @@ import sys
 import time
 from pathlib import Path
 
-from golden.board import BoardError, parse_square, square_name, start_position
+from golden.board import BoardError, parse_square, square_name, squares_of, start_position
 from golden.contest.ggf import GgfError, GgfMove, apply_move, parse_ggf
-from golden.othello import legal_moves
+from golden.othello import game_over, legal_moves, play
 from golden.processor import GoldenProcessor
-from golden.search import MAX_DEPTH
+from golden.search import MAX_DEPTH, minimax, search_events
 
 ENGINE_NAME = "gamechip"
 EXIT_MISMATCH = 1
@@ -254,12 +256,8 @@ class NBoardEngine:
             self.write(f"=== {decision.move_text}/{evaluation}/{decision.seconds:.3f}")
         elif command == "hint":
             self.write("status Analyzing")
-            decision = self.decide()
-            if decision.source == "book":
-                self.write(f"book {decision.move_text} 0 0 0 book")
-            else:
-                self.write(f"search {decision.move_text} {decision.value:g} 0 {decision.depth} "
-                           f"{decision.nodes} nodes, {self.backend.name}")
+            for hint in self.hints(self.hint_count(rest)):
+                self.write(hint)
             self.write("status")
         elif command == "learn":
             self.write("learned")
@@ -317,6 +315,70 @@ class NBoardEngine:
 
     def decide(self):
         return self.backend.decide(self.game, self.position, self.depth_limit)
+
+    def hint_count(self, text):
+        """The N of ``hint N``: 1 when it is missing (as NTest reads it), not a number (said on
+        stderr) or below 1."""
+        if not text:
+            return 1
+        try:
+            return max(1, int(text.split()[0]))
+        except ValueError:
+            self.warn(f"gamechip nboard: hint {text!r}: not a number of moves: the top move only")
+            return 1
+
+    def hints(self, count):
+        """The ``search``/``book`` lines of ``hint count``: the backend's move first (what ``go``
+        answers), then up to ``count - 1`` other legal moves, best first, each valued by
+        :func:`move_values` at the depth of the backend's search. A pass is answered as ``PA``
+        with the search's value of the position; a finished game has no move: no line."""
+        position = self.position
+        if game_over(position):
+            return []
+        top = self.decide()
+        if top.source == "forced":
+            top = golden_decision(position, self.backend, self.depth_limit)
+        if top.source == "book":
+            lines = [f"book {top.move_text} 0 0 0 book"]
+        else:
+            lines = [f"search {top.move_text} {top.value:g} 0 {top.depth} {top.nodes} nodes, {self.backend.name}"]
+        if count == 1 or top.square is None:
+            return lines
+        depth = top.depth if top.source == "search" else golden_decision(position, self.backend,
+                                                                          self.depth_limit).depth
+        others = [entry for entry in move_values(position, depth) if entry[0] != top.square]
+        for square, value, nodes in others[:count - 1]:
+            lines.append(f"search {square_name(square)} {value:g} 0 {depth} {nodes} nodes, golden search of the "
+                         f"position after it at depth {depth - 1}")
+        return lines
+
+
+def golden_decision(position, backend, depth_limit):
+    """The golden processor's search of ``position`` (at the backend's budget and contexts) as
+    a Decision: for a forced pass (``PA``, the position's value) and for the depth at which a
+    book move's alternatives are valued."""
+    started = time.perf_counter()
+    processor = GoldenProcessor(backend.budget, depth_limit, keep_trace=False, contexts=backend.contexts)
+    result = processor.search_position(position)
+    return Decision(result.best, result.value, "search", result.depth, result.nodes, time.perf_counter() - started)
+
+
+def move_values(position, depth):
+    """[(square, value, nodes)] for every legal move of ``position`` (not over, side to move has a
+    move), best first (ties in square order): the value, from the side to move, is the negated
+    golden search of the position after the move to ``depth - 1`` plies with the full window
+    (``depth`` 1: the negated leaf value), the exact negamax value of the move ``depth`` plies
+    deep, which is what the processor's iteration ``depth`` finds for the move it chooses (for
+    the others its fail-hard root search only knows a bound)."""
+    values = []
+    for square in squares_of(legal_moves(position.own, position.opp)):
+        after = play(position, square)
+        if depth <= 1:
+            values.append((square, -minimax(after, 0), 1))
+        else:
+            result = search_events(after, depth - 1)
+            values.append((square, -result.value, result.nodes))
+    return sorted(values, key=lambda entry: -entry[1])
 
 
 def run_engine(backend, depth_limit=MAX_DEPTH, stdin=None, stdout=None, stderr=None):

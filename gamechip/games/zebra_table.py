@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from gamechip.games.match import Engine, elo_text, pair_stats, read_openings, run_match
+from gamechip.games.match import Engine, elo_summary, pair_stats, read_openings, run_match
 
 ROOT = Path(__file__).resolve().parents[2]
 PROCESSOR = "gamechip"
@@ -79,7 +79,7 @@ def write_table(out, budgets, levels, command, notes=(), games_per_cell=None):
     lines = ["# The processor against Zebra", "",
              f"Made by `{command}` on {platform.node()} ({os.cpu_count()} cores, {cpu_model()}), "
              f"{time.strftime('%Y-%m-%d %H:%M %Z')}.", *[f"{note}." for note in notes], "",
-             "| budget a move | Zebra level | won | lost | drawn | mean disc difference | Elo difference (95 %) |",
+             "| budget a move | Zebra level | won | lost | drawn | mean disc difference | Elo difference |",
              "|---|---|---|---|---|---|---|"]
     missing = []
     for budget, label in budgets:
@@ -93,8 +93,7 @@ def write_table(out, budgets, levels, command, notes=(), games_per_cell=None):
             stats = pair_stats(games, PROCESSOR, f"zebra{level}")
             differences = disc_differences(games)
             part = f" (of {games_per_cell} to play)" if games_per_cell and len(games) < games_per_cell else ""
-            elo = (f"{elo_text(stats['elo'])} ({elo_text(stats['elo_low'])} .. {elo_text(stats['elo_high'])})"
-                   if "elo" in stats else "")
+            elo = elo_summary(stats) if "elo" in stats else ""
             lines.append(f"| {budget:,} ({label}) | {level} | {stats['wins']} of {stats['games']}{part} | "
                          f"{stats['losses']} | {stats['draws']} | {sum(differences) / len(differences):+.1f} | {elo} |")
         if len(played) > 1:
