@@ -12,6 +12,7 @@ choosing (``StopSignals``), so that a burst of signals cannot cut its stop short
 
 import os
 import re
+import selectors
 import signal
 import subprocess
 import sys
@@ -103,6 +104,24 @@ def run_killable(args, token, timeout, log, pass_fds=()):
             _LIVE.pop(proc, None)
     interrupted = _stopped(token) and not timed_out and proc.returncode == -signal.SIGKILL
     return proc.returncode, timed_out, interrupted
+
+
+def output_lines(processes):
+    """Every line the ``processes`` write to their stdout pipes (opened in text mode), as each
+    arrives, until all of the pipes are closed: the results of worker processes read in the order
+    they finish."""
+    selector = selectors.DefaultSelector()
+    for process in processes:
+        selector.register(process.stdout, selectors.EVENT_READ)
+    open_streams = len(processes)
+    while open_streams:
+        for key, _ in selector.select():
+            line = key.fileobj.readline()
+            if not line:
+                selector.unregister(key.fileobj)
+                open_streams -= 1
+                continue
+            yield line
 
 
 def die_with_parent():

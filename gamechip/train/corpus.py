@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import resource
-import selectors
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from gamechip.processes import output_lines
 from golden.board import parse_game_record, start_position
 from golden.othello import legal_moves, pass_move, play
 
@@ -63,20 +63,10 @@ def play_corpus(settings: CorpusSettings, path, jobs: int, python: str, progress
                     str(settings.solve_empties), str(start + job), str(jobs), str(count)]
             workers.append(subprocess.Popen(args, stdout=subprocess.PIPE, text=True, cwd=ROOT,
                                             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}))
-    selector = selectors.DefaultSelector()
-    for worker in workers:
-        selector.register(worker.stdout, selectors.EVENT_READ, worker)
-    open_streams = len(workers)
-    while open_streams:
-        for key, _ in selector.select():
-            line = key.fileobj.readline()
-            if not line:
-                selector.unregister(key.fileobj)
-                open_streams -= 1
-                continue
-            lines[int(line.split("\t", 1)[0])] = line.rstrip("\n")
-            if progress:
-                progress(len(lines), settings.games)
+    for line in output_lines(workers):
+        lines[int(line.split("\t", 1)[0])] = line.rstrip("\n")
+        if progress:
+            progress(len(lines), settings.games)
     for worker in workers:
         status = worker.wait()
         if status:

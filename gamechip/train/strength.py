@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import selectors
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from gamechip.processes import output_lines
 from golden.board import format_game_record, popcount, start_position
 from golden.othello import legal_moves, pass_move, play
 from golden.search import search_events
@@ -104,21 +104,12 @@ def run(args):
                                  "--step", str(args.jobs)] + common, stdout=subprocess.PIPE, text=True, cwd=ROOT,
                                 env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
                for job in range(min(args.jobs, total))]
-    selector = selectors.DefaultSelector()
-    for process in workers:
-        selector.register(process.stdout, selectors.EVENT_READ)
-    records, open_streams = [], len(workers)
-    while open_streams:
-        for key, _ in selector.select():
-            line = key.fileobj.readline()
-            if not line:
-                selector.unregister(key.fileobj)
-                open_streams -= 1
-                continue
-            records.append(json.loads(line))
-            stats = summary(records)
-            print(f"strength: {len(records)}/{total} games, pattern {stats['wins']} won {stats['losses']} lost "
-                  f"{stats['draws']} drawn, {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    records = []
+    for line in output_lines(workers):
+        records.append(json.loads(line))
+        stats = summary(records)
+        print(f"strength: {len(records)}/{total} games, pattern {stats['wins']} won {stats['losses']} lost "
+              f"{stats['draws']} drawn, {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
     if any(process.wait() for process in workers) or len(records) != total:
         print(f"python -m gamechip.train.strength: a worker failed ({len(records)} of {total} games)", file=sys.stderr)
         return 1
