@@ -1,10 +1,11 @@
 # gamechip: every target sets itself up first (scripts/setup.sh is fast when nothing is missing).
-# Knobs: SIM (fuzz simulator), COUNT (fuzz positions per block), SEED, JOBS (pytest workers).
+# Knobs: SIM (fuzz simulator), COUNT (fuzz positions per block), SEED, JOBS (pytest workers: one more
+# than the cores, so that a worker waiting on a build lock or a subprocess leaves its core to another).
 
 SIM   ?= icarus
 COUNT ?= 2000
 SEED  ?= 1
-JOBS  ?= auto
+JOBS  ?= $(shell echo $$(( $$(nproc) + 1 )))
 VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
