@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from gamechip.cli.arguments import positive
 from golden.patterns import DEFAULT_WEIGHT_FILE, PatternWeights, format_weights
 
 DEFAULT_GAMES = 6000
@@ -48,16 +49,6 @@ def damps(text):
     if not all(v >= 0 for v in values):
         raise argparse.ArgumentTypeError(f"dampings must be 0 or more, got {text!r}")
     return values
-
-
-def positive(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
-    return value
 
 
 def parser():
