@@ -309,7 +309,9 @@ def pair_stats(records, first, second):
         # every game won (lost): no spread, no finite estimate; the exact binomial (Clopper-Pearson)
         # 95 % interval of the score instead, [0.025^(1/n), 1] for n games of n won
         bound = elo(INTERVAL_TAIL ** (1 / count))
-        stats.update(elo_low=bound, elo_high=math.inf) if wins == count else \
+        if wins == count:
+            stats.update(elo_low=bound, elo_high=math.inf)
+        else:
             stats.update(elo_low=-math.inf, elo_high=-bound)
     return stats
 
