@@ -110,18 +110,20 @@ BENCH_SAMPLED_TESTS = {
 # The processor bench's tests per simulator in each regression tier (tb/test_processor.py), and
 # their settings. A whole game is about 18k cycles. Under the HDL clock Verilator plays one in
 # about a second, so it runs every test and GAMECHIP_PROC_GAMES more games (both colours,
-# reference levels 2-4 and random players, every third noisy) in both tiers. Icarus and GHDL
+# reference levels 2-4 and random players, every third noisy): 8 in the default tier, which close
+# the processor's test plan, 24 in the full tier. Icarus and GHDL
 # interpret the processor far slower: in the default tier they run the assembler's corner cases
 # and the first GAMECHIP_PROC_MAX_REPLIES replies of a noisy game (then the referee's II); in the
 # full tier every directed test and whole game but the extra games.
 PROCESSOR_EVERY_TEST = ["assembler", "game_black", "game_white", "noise", "processor_pass", "referee_codes",
                         "least_budget"]
-PROCESSOR_VERILATOR_PLAN = (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "24"})
+PROCESSOR_VERILATOR_PLAN = (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "8"})
+PROCESSOR_VERILATOR_FULL_PLAN = (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "24"})
 PROCESSOR_TRUNCATED_PLAN = (["assembler", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"})
 PROCESSOR_PLANS = {
     "default": {"verilator": PROCESSOR_VERILATOR_PLAN, "ghdl": PROCESSOR_TRUNCATED_PLAN,
                 "icarus": PROCESSOR_TRUNCATED_PLAN},
-    "full": {"verilator": PROCESSOR_VERILATOR_PLAN, "ghdl": (PROCESSOR_EVERY_TEST, {}),
+    "full": {"verilator": PROCESSOR_VERILATOR_FULL_PLAN, "ghdl": (PROCESSOR_EVERY_TEST, {}),
              "icarus": (PROCESSOR_EVERY_TEST, {})},
 }
 
@@ -149,7 +151,7 @@ def processor_plan(sim, design="processor"):
     return PROCESSOR_PLAN_DESIGNS[design][regression_tier()][sim]
 
 
-# gamechip mutate's plan: the default tier's, with 4 more games on Verilator instead of 24, since
+# gamechip mutate's plan: the default tier's, with 4 more games on Verilator instead of 8, since
 # a mutant that survives runs all of it
 PROCESSOR_MUTATION_PLAN = {**PROCESSOR_PLANS["default"],
                            "verilator": (PROCESSOR_VERILATOR_PLAN[0], {"GAMECHIP_PROC_GAMES": "4"})}
