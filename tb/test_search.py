@@ -452,7 +452,7 @@ async def solve(dut):
     solve, each completed solve's value and best move against the golden solver (golden/solve.py);
     from the medium scale on, also the solves whose stack goes below level 16."""
     env = search_environment()
-    deep = deep_solve_cases() if env["scale"] in ("medium", "large", "huge") else []
+    deep = deep_solve_cases() if env["scale"] in ("medium", "large", "regression", "huge") else []
     await check_searches(dut, solve_cases(env["seed"], env["scale"]) + deep, "solve")
 
 
@@ -572,10 +572,11 @@ async def paired_games(dut):
 # --- pytest ----------------------------------------------------------------------------
 
 # Under the HDL clock with every node checked, Verilator runs this design at 100k+ cycles/s, GHDL
-# and Icarus at a few hundred: per regression tier (tb.blocks.regression_tier), Verilator the large
-# set in both, Icarus and GHDL the directed set with the tiny random and endgame sets in the
+# and Icarus at a few hundred: per regression tier (tb.blocks.regression_tier), Verilator the
+# regression set in the default tier (large's with a third of its random depth-5 searches and one
+# of its four long ones: the search plan closes with it) and the large set in the full tier, Icarus and GHDL the directed set with the tiny random and endgame sets in the
 # default tier (the other conversion and each simulator's semantics) and the small ones in the full tier.
-SCALE_FOR_SIM = {"default": {"icarus": "tiny", "verilator": "large", "ghdl": "tiny"},
+SCALE_FOR_SIM = {"default": {"icarus": "tiny", "verilator": "regression", "ghdl": "tiny"},
                  "full": {"icarus": "small", "verilator": "large", "ghdl": "small"}}
 # The sets per simulator: GHDL, the slowest to simulate the engine, leaves the directed set (root
 # windows, budgets stopping inside an iteration, passes, finished games) to Icarus and Verilator in

@@ -21,6 +21,10 @@ SCALES = {
     "medium": {"windows": 2, "depth": 4, "random": 6, "budgeted": 3, "passes": 3, "endgames": 3, "empties": 7, "solves": 4, "solve_empties": 7, "long": 0},
     "large": {"windows": 4, "depth": 5, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 8, "solves": 8, "solve_empties": 10, "long": 4,
               "long_budget": 250_000},
+    # the default regression's Verilator set: large's with a third of its random depth-5 searches
+    # and one of its long ones (a long search's 250k cycles of nodes, each checked, are most of large's time)
+    "regression": {"windows": 2, "depth": 5, "random": 4, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 8, "solves": 8, "solve_empties": 10, "long": 1,
+                   "long_budget": 250_000},
     "huge": {"depth": 6, "random": 12, "budgeted": 6, "passes": 6, "endgames": 6, "empties": 10, "solves": 8, "solve_empties": 12, "long": 10,
              "long_budget": 1_000_000},
 }
