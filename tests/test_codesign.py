@@ -177,6 +177,9 @@ def test_the_codesign_command_reports_both_models_and_refuses_bad_arguments():
         assert done.returncode == 2 and expected in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
+# make test-full's: the peripheral's own bench checks every response on all three simulators in
+# make test (tb/test_evaluator_axi.py); this is the command's path to it.
+@pytest.mark.full
 def test_the_codesign_command_checks_every_transaction_on_the_simulated_peripheral(tmp_path):
     """--sim: the searches of both models recorded, streamed through evaluator_axi on Verilator,
     every response checked; the counts equal the golden-only run's."""

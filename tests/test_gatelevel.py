@@ -43,8 +43,10 @@ def assert_passed(outcome):
     assert outcome.passed, f"{outcome.design} on {outcome.sim} at gate level: {outcome.message}\ncase: {outcome.case}"
 
 
-@pytest.mark.parametrize("design", ["move_checker", "disc_flipper_n4", "stable_discs",
-                                    pytest.param("disc_flipper", marks=pytest.mark.full)])
+# The default tier: the move checker's netlist (a batch bench); make test-full adds the 4x4
+# flipper's, stable discs' (a start/done bench) and the full flipper's.
+@pytest.mark.parametrize("design", ["move_checker"] + [pytest.param(design, marks=pytest.mark.full)
+                                                       for design in ("disc_flipper_n4", "stable_discs", "disc_flipper")])
 def test_a_small_block_passes_its_own_bench_on_its_ice40_netlist(design):
     outcome = check_design(design, "icarus", "ice40", count=REGRESSION_COUNT)
     assert_passed(outcome)

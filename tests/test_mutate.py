@@ -227,6 +227,7 @@ end
     assert identical_mutants(verilog) == {1, 3}
 
 
+@pytest.mark.full
 def test_waived_mutants_are_left_unrun_and_one_killed_is_a_bench_bug(schemata, tmp_path):
     """A waiver pins one version of its file and says why no input tells the mutant apart: the
     run leaves it unrun and counts it waived; if a run (--recheck-waivers) kills it, the review or

@@ -3,7 +3,9 @@ replayed and kept as a corpus case (``--add-to-corpus``), which later runs repla
 survivors; a killed mutant that is equivalent to
 the original flagged as a bench bug (``--prove-killed``, exit status 3). One small Icarus run of the move
 checker (its schemata conversion is cached with test_mutate's) is copied by every test, which
-plants the verdict it needs; the replays, proofs and simulations are all real."""
+plants the verdict it needs; the replays, proofs and simulations are all real. Those tests and the
+byte-identical one are make test-full's (the run is two minutes of a busy regression); make test
+keeps the commands' refusals of bad input."""
 
 import json
 import os
@@ -59,8 +61,8 @@ def run_copy(finished_run, tmp_path):
     return out
 
 
-# About two minutes of mutate runs: in make mutants; the regression keeps the corpus path through
-# test_mutate_elab's end-to-end test and the refusal below.
+# About two minutes of mutate runs: in make mutants; make test keeps the corpus path through
+# test_mutate_elab's end-to-end test, make test-full the refusal below too.
 @pytest.mark.extended
 def test_a_survivors_counterexample_is_replayed_and_kept_in_the_corpus(run_copy, tmp_path):
     # --prove-killed puts the killed mutant through the real miter: a counterexample confirms the kill
@@ -110,6 +112,7 @@ def test_a_survivors_counterexample_is_replayed_and_kept_in_the_corpus(run_copy,
     assert journal(run_copy)[-1]["test"] == f"corpus:{case_path.name}"
 
 
+@pytest.mark.full
 def test_a_counterexample_the_mutant_passes_is_refused_and_not_added(run_copy, tmp_path):
     # an empty board: no pattern starts anywhere, so the mutated pattern constant shows nowhere
     plant(run_copy, verdict="survived", test=None, message="",
@@ -134,6 +137,7 @@ def test_add_to_corpus_bad_input_is_one_line_and_exit_status_2(tmp_path, args, m
     assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
 
 
+@pytest.mark.full
 def test_add_to_corpus_names_an_unknown_mutant_and_a_run_without_journal(run_copy):
     unknown = gamechip("mutate", "--out", str(run_copy), "--add-to-corpus", "rtl/x.py:1:1:op:00000000")
     assert unknown.returncode == 2 and "'rtl/x.py:1:1:op:00000000' is not in" in unknown.stderr, unknown.stderr
@@ -146,6 +150,7 @@ def test_add_to_corpus_names_an_unknown_mutant_and_a_run_without_journal(run_cop
     assert missing.returncode == 2 and "has no journal.jsonl" in missing.stderr, missing.stderr
 
 
+@pytest.mark.full
 def test_a_killed_mutant_proved_equivalent_is_a_bench_bug_in_the_report_and_exit_status_3(run_copy):
     killed = the_mutant(run_copy)
     plant(run_copy, proof={"verdict": "equivalent", "detail": "proved", "seconds": 1})   # still killed
@@ -158,6 +163,7 @@ def test_a_killed_mutant_proved_equivalent_is_a_bench_bug_in_the_report_and_exit
     assert "yet proved equivalent by the SAT miter (proved)" in text
 
 
+@pytest.mark.full
 def test_a_byte_identical_mutant_that_a_planted_bench_kills_is_flagged(tmp_path, monkeypatch, capsys):
     """The uart holds a mutant whose converted Verilog is the original's (a real one, found by the
     real conversion); the bench is replaced by one that rejects exactly that mutant."""

@@ -45,14 +45,18 @@ MUTANTS = {
 }
 
 
-# The default regression runs two of them (about 20 s each: a conversion and a GHDL run);
-# `make mutants` runs them all.
-IN_DEFAULT_REGRESSION = ("cut-off test off by one (< instead of <=)",
-                         "a leaf cut-off does not record its killer move")
+# The default regression runs one of them (about 20 s: a conversion and a GHDL run), make
+# test-full a second, `make mutants` all.
+IN_DEFAULT_REGRESSION = ("cut-off test off by one (< instead of <=)",)
+IN_FULL_REGRESSION = ("a leaf cut-off does not record its killer move",)
 
 
-@pytest.mark.parametrize("name", [pytest.param(name, marks=() if name in IN_DEFAULT_REGRESSION
-                                               else pytest.mark.extended) for name in MUTANTS])
+def regression_mark(name):
+    return () if name in IN_DEFAULT_REGRESSION else pytest.mark.full if name in IN_FULL_REGRESSION \
+        else pytest.mark.extended
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=regression_mark(name)) for name in MUTANTS])
 def test_search_mutant_is_caught(name, tmp_path):
     file, *edits = MUTANTS[name]
     outcome = run_search_bench("ghdl", ["directed"], "tiny", tag=mutant_tag(name),
