@@ -574,15 +574,17 @@ async def paired_games(dut):
 # Under the HDL clock with every node checked, Verilator runs this design at 100k+ cycles/s, GHDL
 # and Icarus at a few hundred: per regression tier (tb.blocks.regression_tier), Verilator the
 # regression set in the default tier (large's with a third of its random depth-5 searches and one
-# of its four long ones: the search plan closes with it) and the large set in the full tier, Icarus and GHDL the directed set with the tiny random and endgame sets in the
-# default tier (the other conversion and each simulator's semantics) and the small ones in the full tier.
+# of its four long ones: the search plan closes with it) and the large set in the full tier;
+# Icarus and GHDL the tiny random, endgame and solve sets in the default tier (the other
+# conversion and each simulator's semantics) and the small ones with the directed set in the full tier.
 SCALE_FOR_SIM = {"default": {"icarus": "tiny", "verilator": "regression", "ghdl": "tiny"},
                  "full": {"icarus": "small", "verilator": "large", "ghdl": "small"}}
-# The sets per simulator: GHDL, the slowest to simulate the engine, leaves the directed set (root
-# windows, budgets stopping inside an iteration, passes, finished games) to Icarus and Verilator in
-# the default tier; it searches random positions and endgames of the VHDL conversion.
+# The sets per simulator: Icarus and GHDL simulate the engine at tens of cycles a second on a busy
+# machine, and the directed set (root windows, budgets stopping inside an iteration, passes,
+# finished games: 5,351 cycles) is ten times their random searches; in the default tier they leave
+# it to Verilator and search random positions, endgames and solves of each conversion.
 EVERY_SEARCH_TEST = ["directed", "random_play", "endgame", "solve"]
-SEARCH_TESTS = {"default": {"icarus": EVERY_SEARCH_TEST, "verilator": EVERY_SEARCH_TEST,
+SEARCH_TESTS = {"default": {"icarus": ["random_play", "endgame", "solve"], "verilator": EVERY_SEARCH_TEST,
                             "ghdl": ["random_play", "endgame", "solve"]},
                 "full": {sim: EVERY_SEARCH_TEST for sim in ("icarus", "verilator", "ghdl")}}
 
