@@ -39,11 +39,13 @@ from tb.sim.results import case_file_lines, case_record, environment, keep_first
 
 # per regression tier (tb.blocks.regression_tier) and simulator: (random transactions, random
 # games, search depth of the replayed searches, positions); Verilator's stream the same in both
-SIZES = {"default": {"verilator": (1500, 6, 4, 1), "icarus": (300, 1, 4, 1), "ghdl": (200, 1, 4, 1)},
+SIZES = {"default": {"verilator": (1500, 6, 4, 1), "icarus": (300, 1, 3, 1), "ghdl": (200, 1, 3, 1)},
          "full": {"verilator": (1500, 6, 4, 1), "icarus": (600, 3, 4, 1), "ghdl": (400, 2, 4, 1)}}
 # AxiLiteMaster drives the bus from Python (about 4 ms a transaction here): a depth-4 search of a
-# midgame is 20-40k transactions, so the replayed searches are the smallest depth-4 searches of
-# the candidates that still make SEARCH_MIN_CALLS hardware calls.
+# midgame is 20-40k transactions, so the replayed searches are the smallest searches of their depth
+# among the candidates that still make SEARCH_MIN_CALLS hardware calls. The default tier replays
+# depth-3 searches on Icarus and GHDL (half the bus cycles; the plan closes with them and
+# Verilator's streamed depth-4 ones), the full tier depth 4.
 SEARCH_CANDIDATES = 30
 SEARCH_MIN_CALLS = 300
 
