@@ -634,6 +634,7 @@ def regression_for(design, sim):
     block = DESIGN_BLOCK[design]
     env = {"GAMECHIP_SEED": os.environ.get("GAMECHIP_SEED", "1"), "GAMECHIP_COUNT": str(block.counts[sim])}
     # -O0 builds: a regression runs each design for seconds, its Verilator build would take longer
-    outcome = run_design(design, sim, block.module, list(block.tests), env=env, quick_build=block.quick_build)
+    outcome = run_design(design, sim, block.module, list(block.regression_tests(sim)), env=env,
+                         quick_build=block.quick_build)
     return require_checked(outcome, f"{design} on {sim}",
                            lambda failed: replay_case(failed.failure_case)[1] if failed.failure_case.exists() else None)
