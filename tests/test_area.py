@@ -189,6 +189,9 @@ def test_the_bench_counts_the_inner_and_frontier_nodes_a_pipelined_schedule_pays
     assert inner == frontier == popcount(legal_moves(position.own, position.opp)) and nodes > 2 * inner
 
 
+# make test-full's: Icarus compiles each large design with its wrapper (the variants only
+# gamechip area synthesises, never the benches).
+@pytest.mark.full
 def test_the_no_trace_variants_leave_only_the_debug_outputs_open(tmp_path):
     from gamechip.measure.area import DEBUG_OUTPUTS, no_trace_verilog
 
