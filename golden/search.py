@@ -104,7 +104,8 @@ class SolveSchedule:
       squares first, each part in the static order (no cycle: the node's board gives the parity);
     * ``last_one``: a node below the root with one empty square that its side to move can play
       takes its value, the final count after that move, in its first cycle and leaves in it: its
-      child (the full board) is not generated;
+      child (the full board) is generated and reported as a terminal node in that cycle, in place
+      of the node's own event, and is not visited;
     * ``fastest_from``: None, or fastest-first at nodes of that many empty squares or more: the
       replies of every child counted (weighted mobility, a corner reply twice), the fewest first,
       at a cost of one cycle a legal move before the first child is generated (a model: one
@@ -120,7 +121,7 @@ class SolveSchedule:
     recount: bool = False
 
 
-ENGINE_SOLVE_SCHEDULE = SolveSchedule()
+ENGINE_SOLVE_SCHEDULE = SolveSchedule(parity=True, last_one=True)
 
 
 @dataclass(frozen=True)
@@ -326,10 +327,20 @@ class _Iteration:
             legal &= ~self.bits[killer]
         return moves + self.ordered(legal & odd, None) + self.ordered(legal & ~odd, None), t, 0
 
-    def last_one_value(self, own, opp, legal):
-        """The final count after the last empty square's move (the node's one legal move)."""
+    def last_one(self, own, opp, wtm, legal, ply, t):
+        """The last-one step of a node with one empty square that its side to move can play
+        (``legal``): the child, the full board, is generated and valued in the node's first cycle
+        ``t`` and reported there in place of the node's own event; the node leaves in ``t``."""
         flipped = self.flips(own, opp, legal)
-        return final_value(self.popcount(own | flipped | legal), self.popcount(opp & ~flipped), self.solve)
+        child_own, child_opp = opp & ~flipped, own | flipped | legal
+        own_count = self.popcount(child_own)
+        value = final_value(own_count, 64 - own_count, self.solve)
+        self.counts[0] += 1
+        self.path.append(self.ordered(legal, None)[0])
+        self.on_node(self.iteration, ply + 1, self.path, child_own, child_opp, not wtm, 0, TERMINAL,
+                     final_terms(own_count, 64 - own_count), value, t, t)
+        self.path.pop()
+        return -value, t + 1
 
     def _report_words(self, iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
         from_word = self.from_word
@@ -378,9 +389,9 @@ class _Iteration:
                 return value, answer + 1
         if t >= abort:
             raise _Abort
-        on_node(iteration, ply, path, own, opp, wtm, legal, INNER, None, None, generated, t)
         if self.reorders and legal and ply and self.schedule.last_one and self.popcount(self.board & ~(own | opp)) == 1:
-            return self.last_one_value(own, opp, legal), t + 1
+            return self.last_one(own, opp, wtm, legal, ply, t)
+        on_node(iteration, ply, path, own, opp, wtm, legal, INNER, None, None, generated, t)
         if ply == self.deepest and self.solve:
             raise _Overflow(t)
         recount = 0
@@ -570,7 +581,7 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
            weights: Weights = DEFAULT, adaptive: bool = False, kernel: str = DEFAULT_KERNEL,
            alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
            root_pv: Optional[int] = None, solve: Optional[str] = None, levels: int = SOLVE_LEVELS,
-           pattern: Optional[PatternWeights] = None) -> SearchResult:
+           pattern: Optional[PatternWeights] = None, schedule: SolveSchedule = ENGINE_SOLVE_SCHEDULE) -> SearchResult:
     """Iterative deepening alpha-beta search of ``pos`` (see the module docstring).
 
     ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget); ``alpha``/``beta`` the root
@@ -580,8 +591,8 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
     whole trace, iteration by iteration (the aborted iteration up to the abort). A search of
     millions of cycles keeps millions of nodes: use :func:`search_events` to stream them.
     ``single_iteration``, ``root_pv``: iteration ``depth_limit`` alone (:func:`search_events`).
-    ``solve``, ``levels``: the solve mode; ``pattern``: the pattern evaluator's weights instead of
-    the seed's evaluator (:func:`search_events`).
+    ``solve``, ``levels``, ``schedule``: the solve mode; ``pattern``: the pattern evaluator's
+    weights instead of the seed's evaluator (:func:`search_events`).
     """
     trace = []
     keep = trace.append
@@ -591,7 +602,7 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
 
     result = search_events(pos, depth_limit, budget, weights, adaptive, on_node, kernel=kernel, alpha=alpha, beta=beta,
                            single_iteration=single_iteration, root_pv=root_pv, solve=solve, levels=levels,
-                           pattern=pattern)
+                           pattern=pattern, schedule=schedule)
     result.trace = trace
     return result
 

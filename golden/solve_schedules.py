@@ -16,7 +16,7 @@ from golden.search import ENGINE_SOLVE_SCHEDULE, SolveSchedule, search_events
 
 STATIC_KILLERS = SolveSchedule()
 SCHEDULES = (
-    ("static order, killers (the engine before parity and last-one)", STATIC_KILLERS),
+    ("static order, killers (the engine before this schedule)", STATIC_KILLERS),
     ("static order, no killers", SolveSchedule(killers=False)),
     ("parity, killers", SolveSchedule(parity=True)),
     ("parity, no killers", SolveSchedule(killers=False, parity=True)),
