@@ -455,8 +455,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     opp_after = Signal(intbv(0)[SQUARES:])       # the opponent's discs after the last move
     opp_after_count = count_signal(SQUARES)      # ... the child's own discs
     opp_after_double = ConcatSignal(intbv(0)[1:], opp_after_count, intbv(0)[1:])
-    mover_after_wide = value_signal()            # 64 - opp_after_count: the child's opponent's discs
-    mover_after_count = mover_after_wide(7, 0)
+    mover_after = Signal(intbv(0)[SQUARES:])     # the side's discs after it: 64 - opp_after_count
+    mover_after_count = count_signal(SQUARES)    # ... the child's opponent's discs
     last_node_value = value_signal()     # the node's value, 64 - 2 x opp_after_count (a full board)
     last_child_value = value_signal()    # the child's, its negation
     solve_cells = [popcount(own, own_discs), popcount(opp, opp_discs),
@@ -464,7 +464,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                    difference(board_squares, opp_discs_double, won_final),
                    difference(own_discs_double, board_squares, lost_final),
                    popcount(empty_squares, empty_count), popcount(opp_after, opp_after_count),
-                   difference(board_squares, zero_extended(opp_after_count, 9), mover_after_wide),
+                   popcount(mover_after, mover_after_count),
                    difference(board_squares, opp_after_double, last_node_value),
                    difference(opp_after_double, board_squares, last_child_value)] if solver else []
 
@@ -587,8 +587,10 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                              and own_legal_late != 0 and empty_count == 1)
             if side_late:
                 opp_after.next = flipped_black
+                mover_after.next = flipped_white
             else:
                 opp_after.next = flipped_white
+                mover_after.next = flipped_black
 
         solve_blocks = [final_count, stack_overflow, empties, last_one_step]
     else:
