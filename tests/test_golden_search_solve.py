@@ -172,3 +172,20 @@ def test_the_last_one_step_changes_cycles_not_values():
             assert built.value == static.value, pos.text()
             fewer += built.cycles < static.cycles
     assert fewer > 12, fewer
+
+
+def test_both_kernels_give_the_same_solve():
+    """The words kernel (PyPy's, golden/words.py) and the ints kernel give the same nodes and cycles
+    under the engine's schedule and the fastest-first model."""
+    for pos in endgames(53, 6, 8):
+        for schedule in (None, SolveSchedule(parity=True, last_one=True, fastest_from=6, recount=True)):
+            extra = {} if schedule is None else {"schedule": schedule}
+            runs = {kernel: [] for kernel in ("ints", "words")}
+            for kernel, nodes in runs.items():
+                result = search_events(pos, 1, solve="winner", kernel=kernel,
+                                       on_node=lambda *node, keep=nodes.append: keep((node[1], list(node[2]), node[3],
+                                                                                      node[4], node[7], node[9],
+                                                                                      node[11])),
+                                       **extra)
+                nodes.append(result.summary())
+            assert runs["ints"] == runs["words"], pos.text()
