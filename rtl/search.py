@@ -66,7 +66,12 @@ explicit-stack state machine:
   the solve: (-256, +inf) exact, (-1, 1) win/loss/draw. The budget counts from the start (an
   abandoned solve answers depth 0 and "pass"), and a node that is not terminal at the deepest
   level, ``levels`` - 1, stops the solve the same way (``overflow``) instead of pushing. A
-  completed solve answers depth 1. Without the ports the solve registers are driven by
+  completed solve answers depth 1. A solver's node ordering is rtl/node_order.py's
+  ``parity_order``: in a solve, after the killer, the squares of the quadrants with an odd number
+  of empty squares first. The *last-one step*: a node below the root with one empty square that
+  its side plays leaves in its first cycle with the full board's count (a popcount of the
+  flipper's result), its child reported on the trace port as a terminal node in that cycle, in
+  place of the node's own event (``last_one``). Without the ports the solve registers are driven by
   constant-0 signals and synthesis removes the solve logic; the default ``levels`` stays 16.
 * **Two contexts** (``contexts=2``, the ``search_c2`` design; rtl/contexts.py): the same engine
   C-slowed, two searches at once. Stage 0 (the current board, the move checkers, node ordering,
