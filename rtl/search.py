@@ -1098,7 +1098,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def fault_output():
-        fault.next = busy and ((spawn and not spawn_pass) or last_one) and flip_illegal
+        fault.next = busy and spawn and not spawn_pass and flip_illegal
 
     if shared_flipper:
         @always_comb
