@@ -10,7 +10,7 @@ VENV  := .venv
 GAMECHIP := $(VENV)/bin/gamechip
 PYTEST   := $(VENV)/bin/python -m pytest
 
-.PHONY: setup fuzz test test-full test-cocotb1 bench bench-verilator convert clean mutants search-deep tournament parallel chess-perft tables area codesign codesign-sim mutate ffo solve-orderings
+.PHONY: setup fuzz test test-full test-cocotb1 bench bench-verilator convert clean mutants search-deep tournament parallel chess-perft tables area codesign codesign-sim mutate ffo solve-orderings solve-schedules
 
 setup:
 	@scripts/setup.sh
@@ -94,6 +94,11 @@ ffo: setup
 # docs/solve.md's ordering table: node counts of every move ordering and last-empties step on FFO #1-#7.
 solve-orderings: setup
 	$(GAMECHIP) solve --ffo 1-7 --compare-orderings
+
+# docs/solve.md's cycles table: the engine's solve schedules (parity, the last-one step, fastest-first
+# cost models) on FFO #1-#7 through the golden search's solve mode, its cycle twin (PyPy when installed).
+solve-schedules: setup
+	$$(command -v pypy3 || echo $(VENV)/bin/python) -m golden.solve_schedules
 
 # docs/spec.md §12: both schemes on 1..32 engines, 20 seeded midgames at depth 9 (10^6 engine cycles or more
 # sequentially), on a local Dask cluster (host plies: 2 for the parallel-minimax seed's scheme, 3 for YBW); table, CSV and plot under runs/parallel-table.

@@ -86,6 +86,43 @@ VALUE_FLOOR = -255
 
 INNER, LEAF, TERMINAL = "inner", "leaf", "terminal"
 
+# The four quadrants a1-d4, e1-h4, a5-d8, e5-h8 (parity ordering, docs/spec.md §7)
+QUADRANT_MASKS = tuple(sum(1 << square for square in range(64)
+                           if (square // 8 >= 4) == (quadrant >= 2) and (square % 8 >= 4) == (quadrant % 2 == 1))
+                       for quadrant in range(4))
+CORNER_MASK = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
+
+
+@dataclass(frozen=True)
+class SolveSchedule:
+    """How a solve orders its moves and ends its last empties (``solve=`` only; the midgame
+    schedule never changes). The engine builds :data:`ENGINE_SOLVE_SCHEDULE`; the others are
+    cost models for measuring what would pay (docs/solve.md, "Which ordering pays, in cycles"):
+
+    * ``killers``: the level's killer move first (as in a depth-limited search);
+    * ``parity``: after the killer, the legal squares of quadrants with an odd number of empty
+      squares first, each part in the static order (no cycle: the node's board gives the parity);
+    * ``last_one``: a node below the root with one empty square that its side to move can play
+      takes its value, the final count after that move, in its first cycle and leaves in it: its
+      child (the full board) is generated and reported as a terminal node in that cycle, in place
+      of the node's own event, and is not visited;
+    * ``fastest_from``: None, or fastest-first at nodes of that many empty squares or more: the
+      replies of every child counted (weighted mobility, a corner reply twice), the fewest first,
+      at a cost of one cycle a legal move before the first child is generated (a model: one
+      child flipped and its replies counted a cycle), the killer then ignored; ``recount``: with
+      no store for the counts, the replies of every move not yet searched counted again before
+      each child (as many cycles as there are such moves).
+    """
+
+    killers: bool = True
+    parity: bool = False
+    last_one: bool = False
+    fastest_from: Optional[int] = None
+    recount: bool = False
+
+
+ENGINE_SOLVE_SCHEDULE = SolveSchedule(parity=True, last_one=True)
+
 
 @dataclass(frozen=True)
 class TraceNode:
@@ -232,7 +269,8 @@ class _Iteration:
     of a process instead of once per search."""
 
     def __init__(self, depth, pv, weights, adaptive, abort_cycle, killers, on_node, counts, kernel,
-                 window=(MINUS_INFINITY, PLUS_INFINITY), solve=None, levels=SOLVE_LEVELS, pattern=None):
+                 window=(MINUS_INFINITY, PLUS_INFINITY), solve=None, levels=SOLVE_LEVELS, pattern=None,
+                 schedule=ENGINE_SOLVE_SCHEDULE):
         """``solve``: None (a depth-limited iteration), or the scoring of a solve (SCORINGS): no
         frontier, terminal nodes valued by their final count, ``levels`` the board stack's.
         ``pattern``: the pattern evaluator's weights, or None for the seed's evaluator."""
@@ -252,6 +290,57 @@ class _Iteration:
         self.on_node = on_node if kernel.from_word is None else self._report_words
         self.path = []
         self.best = None
+        self.schedule = schedule
+        to_word = kernel.to_word or (lambda bits: bits)
+        self.quadrants = tuple(to_word(mask) for mask in QUADRANT_MASKS)
+        self.corners = to_word(CORNER_MASK)
+        self.board = to_word((1 << 64) - 1)
+        self.reorders = solve is not None and schedule != SolveSchedule()
+
+    def solve_moves(self, own, opp, legal, ply, t):
+        """A solve's move order at a node (the schedule's), the cycle of its first child, and the
+        moves whose replies are counted before the first child (0: none, or counted already)."""
+        schedule = self.schedule
+        killer = self.killers[ply] if schedule.killers and ply else None
+        empty = self.board & ~(own | opp)
+        popcount = self.popcount
+        if schedule.fastest_from is not None and popcount(empty) >= schedule.fastest_from:
+            bits, flips_, legal_moves_, corners = self.bits, self.flips, self.legal_moves, self.corners
+            keyed = []
+            for rank, move in enumerate(self.ordered(legal, None)):
+                flipped = flips_(own, opp, bits[move])
+                replies = legal_moves_(opp & ~flipped, own | flipped | bits[move])
+                keyed.append((popcount(replies) + popcount(replies & corners), rank, move))
+            keyed.sort()
+            if schedule.recount:
+                return [move for _, _, move in keyed], t, len(keyed)
+            return [move for _, _, move in keyed], t + len(keyed), 0
+        if not schedule.parity:
+            return self.ordered(legal, killer), t, 0
+        odd = 0
+        for quadrant in self.quadrants:
+            if popcount(empty & quadrant) & 1:
+                odd |= quadrant
+        moves = []
+        if killer is not None and legal >> killer & 1:
+            moves.append(killer)
+            legal &= ~self.bits[killer]
+        return moves + self.ordered(legal & odd, None) + self.ordered(legal & ~odd, None), t, 0
+
+    def last_one(self, own, opp, wtm, legal, ply, t):
+        """The last-one step of a node with one empty square that its side to move can play
+        (``legal``): the child, the full board, is generated and valued in the node's first cycle
+        ``t`` and reported there in place of the node's own event; the node leaves in ``t``."""
+        flipped = self.flips(own, opp, legal)
+        child_own, child_opp = opp & ~flipped, own | flipped | legal
+        own_count = self.popcount(child_own)
+        value = final_value(own_count, 64 - own_count, self.solve)
+        self.counts[0] += 1
+        self.path.append(self.ordered(legal, None)[0])
+        self.on_node(self.iteration, ply + 1, self.path, child_own, child_opp, not wtm, 0, TERMINAL,
+                     final_terms(own_count, 64 - own_count), value, t, t)
+        self.path.pop()
+        return -value, t + 1
 
     def _report_words(self, iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
         from_word = self.from_word
@@ -300,10 +389,16 @@ class _Iteration:
                 return value, answer + 1
         if t >= abort:
             raise _Abort
+        if self.reorders and legal and ply and self.schedule.last_one and self.popcount(self.board & ~(own | opp)) == 1:
+            return self.last_one(own, opp, wtm, legal, ply, t)
         on_node(iteration, ply, path, own, opp, wtm, legal, INNER, None, None, generated, t)
         if ply == self.deepest and self.solve:
             raise _Overflow(t)
-        moves = self.ordered(legal, self.pv if ply == 0 else self.killers[ply]) if legal else (None,)
+        recount = 0
+        if self.reorders and legal:
+            moves, t, recount = self.solve_moves(own, opp, legal, ply, t)
+        else:
+            moves = self.ordered(legal, self.pv if ply == 0 else self.killers[ply]) if legal else (None,)
         if ply == 0:
             self.best = moves[0]     # the best move until one raises alpha (a narrow window)
         frontier = ply + 1 == depth
@@ -311,6 +406,9 @@ class _Iteration:
         flips_, terms_of, bits, counts, weights, value_index = \
             self.flips, self.terms, self.bits, self.counts, self.weights, self.value_index
         for move in moves:
+            if recount:
+                t += recount
+                recount -= 1
             if move is None:
                 child_own, child_opp = opp, own
             else:
@@ -373,7 +471,8 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
                   adaptive: bool = False, on_node=None, on_iteration=None, kernel: str = DEFAULT_KERNEL,
                   alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
                   root_pv: Optional[int] = None, solve: Optional[str] = None,
-                  levels: int = SOLVE_LEVELS, pattern: Optional[PatternWeights] = None) -> SearchResult:
+                  levels: int = SOLVE_LEVELS, pattern: Optional[PatternWeights] = None,
+                  schedule: SolveSchedule = ENGINE_SOLVE_SCHEDULE) -> SearchResult:
     """:func:`search` without keeping the trace: every node goes to ``on_node`` (see the
     comment above :class:`_Iteration`) as the search produces it, so that a search of tens of
     millions of cycles is checked in constant memory. ``on_iteration(depth, best, value,
@@ -388,7 +487,9 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     node's value is the pattern value instead of the seed's (``adaptive`` is then ignored); the
     cycle schedule stays the seed evaluator's (its stable-disc iterations) until the pattern
     evaluator's RTL fixes its own latency (docs/pattern-evaluator.md). A solve values its terminal
-    nodes by their final count whatever the evaluator."""
+    nodes by their final count whatever the evaluator. ``schedule``: a solve's ordering and
+    last-empties step (:class:`SolveSchedule`; the engine's by default, the others measure what
+    the engine could build)."""
     _check_limits(pos, depth_limit, budget, alpha, beta)
     if solve is not None and solve not in SCORINGS:
         raise BoardError(f"solve scoring must be one of {', '.join(SCORINGS)}, got {solve!r}")
@@ -402,7 +503,7 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     on_node = on_node or (lambda *node: None)
     own, opp = pos.own, pos.opp
     if solve is not None:
-        return _solve_events(pos, budget, on_node, on_iteration, kernel, alpha, beta, solve, levels)
+        return _solve_events(pos, budget, on_node, on_iteration, kernel, alpha, beta, solve, levels, schedule)
     own_moves, opp_moves = legal_moves(own, opp), legal_moves(opp, own)
     if not own_moves and not opp_moves:
         terms = evaluation_terms(own, opp, 0, 0, weights)
@@ -442,13 +543,13 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     return result
 
 
-def _solve_events(pos, budget, on_node, on_iteration, kernel, alpha, beta, scoring, levels):
+def _solve_events(pos, budget, on_node, on_iteration, kernel, alpha, beta, scoring, levels, schedule):
     """The solve mode of :func:`search_events`: one search to the end from cycle 0."""
     root_own, root_opp = (kernel.to_word(pos.own), kernel.to_word(pos.opp)) if kernel.to_word else (pos.own, pos.opp)
     counts = [0, 0]
     result = SearchResult(None, 0, 0, 0, 0, 0, False)
     iteration = _Iteration(1, None, DEFAULT, False, budget, [None] * (levels + 1), on_node, counts, kernel,
-                           (alpha, beta), solve=scoring, levels=levels)
+                           (alpha, beta), solve=scoring, levels=levels, schedule=schedule)
     try:
         best, value, end = iteration.run(root_own, root_opp, pos.white_to_move, 0)
     except _Overflow as overflow:
@@ -480,7 +581,7 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
            weights: Weights = DEFAULT, adaptive: bool = False, kernel: str = DEFAULT_KERNEL,
            alpha: int = MINUS_INFINITY, beta: int = PLUS_INFINITY, single_iteration: bool = False,
            root_pv: Optional[int] = None, solve: Optional[str] = None, levels: int = SOLVE_LEVELS,
-           pattern: Optional[PatternWeights] = None) -> SearchResult:
+           pattern: Optional[PatternWeights] = None, schedule: SolveSchedule = ENGINE_SOLVE_SCHEDULE) -> SearchResult:
     """Iterative deepening alpha-beta search of ``pos`` (see the module docstring).
 
     ``depth_limit`` 1..16; ``budget`` in cycles (None: no budget); ``alpha``/``beta`` the root
@@ -490,8 +591,8 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
     whole trace, iteration by iteration (the aborted iteration up to the abort). A search of
     millions of cycles keeps millions of nodes: use :func:`search_events` to stream them.
     ``single_iteration``, ``root_pv``: iteration ``depth_limit`` alone (:func:`search_events`).
-    ``solve``, ``levels``: the solve mode; ``pattern``: the pattern evaluator's weights instead of
-    the seed's evaluator (:func:`search_events`).
+    ``solve``, ``levels``, ``schedule``: the solve mode; ``pattern``: the pattern evaluator's
+    weights instead of the seed's evaluator (:func:`search_events`).
     """
     trace = []
     keep = trace.append
@@ -501,7 +602,7 @@ def search(pos: Position, depth_limit: int, budget: Optional[int] = None,
 
     result = search_events(pos, depth_limit, budget, weights, adaptive, on_node, kernel=kernel, alpha=alpha, beta=beta,
                            single_iteration=single_iteration, root_pv=root_pv, solve=solve, levels=levels,
-                           pattern=pattern)
+                           pattern=pattern, schedule=schedule)
     result.trace = trace
     return result
 

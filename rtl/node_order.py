@@ -27,6 +27,7 @@ Hardware (docs/spec.md §5), all structure fixed at elaboration time:
 
 from myhdl import ConcatSignal, Signal, always_comb, block, concat, intbv
 
+from rtl.popcount import count_signal, popcount
 from rtl.rom import rom
 
 SQUARES = 64
@@ -180,3 +181,109 @@ def node_order(legal, pv_valid, pv_move, first, last_move, found, next_move):
             next_move.next = 0
 
     return cells, pv_stage, choose_move
+
+
+# The four quadrants a1-d4, e1-h4, a5-d8, e5-h8 (parity ordering) and each square's quadrant
+QUADRANT_OF = tuple((square // 8 >= 4) * 2 + (square % 8 >= 4) for square in range(SQUARES))
+QUADRANT_SQUARES = tuple(tuple(s for s in range(SQUARES) if QUADRANT_OF[s] == q) for q in range(4))
+
+
+@block
+def quadrant_parity(empty, enable, odd):
+    """The squares of the quadrants that hold an odd number of empty squares.
+
+    empty: Signal(intbv[64]) the empty squares (in); enable: Signal(bool) (in): without it every
+    quadrant counts as odd; odd: Signal(intbv[64]) the squares of the odd quadrants (out).
+    """
+    counts = [count_signal(16) for _ in range(4)]
+    cells = [popcount(empty, counts[q], QUADRANT_SQUARES[q]) for q in range(4)]
+    count_0, count_1, count_2, count_3 = counts
+    parity = Signal(intbv(0)[4:])
+    squares = ConcatSignal(*(parity(QUADRANT_OF[s]) for s in reversed(range(SQUARES))))
+
+    @always_comb
+    def odd_quadrants():
+        bits = intbv(0)[4:]
+        bits[0] = count_0[0] or not enable
+        bits[1] = count_1[0] or not enable
+        bits[2] = count_2[0] or not enable
+        bits[3] = count_3[0] or not enable
+        parity.next = bits
+
+    @always_comb
+    def odd_squares():
+        odd.next = squares
+
+    return cells, odd_quadrants, odd_squares
+
+
+@block
+def parity_order(legal, empty, use_parity, pv_valid, pv_move, first, last_move, found, next_move):
+    """Next move of a node in parity order: the PV move first (when ``pv_valid`` and legal), then
+    the legal squares of the quadrants with an odd number of empty squares in the static order,
+    then the others in the static order. Without ``use_parity`` every square counts as odd: the
+    sequence is node_order's exactly.
+
+    legal, empty: Signal(intbv[64]) the legal moves and the empty squares of the node (in).
+    use_parity: Signal(bool) order by parity (in).
+    pv_valid, pv_move, first, last_move, found, next_move: as node_order's.
+
+    Two node_order walks without a PV, one over the odd part and one over the even part (the PV
+    square masked out of both): the quadrant of the last move says which part the node is in, so
+    no state is added; the even walk starts at its top when the odd part is exhausted.
+    """
+    odd_squares = Signal(intbv(0)[SQUARES:])
+    pv_square = Signal(intbv(0)[SQUARES:])
+    legal_odd = Signal(intbv(0)[SQUARES:])
+    legal_even = Signal(intbv(0)[SQUARES:])
+    odd_first = Signal(bool(0))
+    even_first = Signal(bool(0))
+    in_even_part = Signal(bool(0))
+    odd_found = Signal(bool(0))
+    even_found = Signal(bool(0))
+    odd_move = Signal(intbv(0)[6:])
+    even_move = Signal(intbv(0)[6:])
+    no_pv_odd = Signal(bool(0))           # undriven: constant 0 (the walks have no PV)
+    no_pv_even = Signal(bool(0))
+    no_pv_move_odd = Signal(intbv(0)[6:])
+    no_pv_move_even = Signal(intbv(0)[6:])
+
+    cells = [
+        quadrant_parity(empty, use_parity, odd_squares),
+        node_order(legal_odd, no_pv_odd, no_pv_move_odd, odd_first, last_move, odd_found, odd_move),
+        node_order(legal_even, no_pv_even, no_pv_move_even, even_first, last_move, even_found, even_move),
+    ]
+
+    @always_comb
+    def pv_mask():
+        square = intbv(0)[SQUARES:]
+        if pv_valid:
+            square[pv_move] = 1
+        pv_square.next = square
+
+    @always_comb
+    def part_vectors():
+        legal_odd.next = legal & odd_squares & ~pv_square
+        legal_even.next = legal & ~odd_squares & ~pv_square
+
+    @always_comb
+    def walk_starts():
+        # after the PV move (or at the first move) the odd walk starts at its top; after an
+        # odd move the odd walk continues and the even walk is ready at its top
+        in_even_part.next = not first and not (pv_valid and last_move == pv_move) and not odd_squares[last_move]
+        odd_first.next = first or (pv_valid and last_move == pv_move)
+        even_first.next = first or (pv_valid and last_move == pv_move) or odd_squares[last_move]
+
+    @always_comb
+    def choose_parity_move():
+        if pv_valid and first and legal[pv_move]:
+            found.next = 1
+            next_move.next = pv_move
+        elif in_even_part or not odd_found:
+            found.next = even_found
+            next_move.next = even_move
+        else:
+            found.next = 1
+            next_move.next = odd_move
+
+    return cells, pv_mask, part_vectors, walk_starts, choose_parity_move

@@ -66,7 +66,12 @@ explicit-stack state machine:
   the solve: (-256, +inf) exact, (-1, 1) win/loss/draw. The budget counts from the start (an
   abandoned solve answers depth 0 and "pass"), and a node that is not terminal at the deepest
   level, ``levels`` - 1, stops the solve the same way (``overflow``) instead of pushing. A
-  completed solve answers depth 1. Without the ports the solve registers are driven by
+  completed solve answers depth 1. A solver's node ordering is rtl/node_order.py's
+  ``parity_order``: in a solve, after the killer, the squares of the quadrants with an odd number
+  of empty squares first. The *last-one step*: a node below the root with one empty square that
+  its side plays leaves in its first cycle with the full board's count (a popcount of the
+  flipper's result), its child reported on the trace port as a terminal node in that cycle, in
+  place of the node's own event (``last_one``). Without the ports the solve registers are driven by
   constant-0 signals and synthesis removes the solve logic; the default ``levels`` stays 16.
 * **Two contexts** (``contexts=2``, the ``search_c2`` design; rtl/contexts.py): the same engine
   C-slowed, two searches at once. Stage 0 (the current board, the move checkers, node ordering,
@@ -88,7 +93,7 @@ from rtl.contexts import Stages, late_register
 from rtl.disc_flipper import disc_flipper
 from rtl.evaluator import DEFAULT, difference, evaluator, zero_extended
 from rtl.move_checker import move_checker
-from rtl.node_order import node_order
+from rtl.node_order import node_order, parity_order
 from rtl.popcount import count_signal, popcount
 
 SQUARES = 64
@@ -268,6 +273,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     opp = Signal(intbv(0)[SQUARES:])
     own_legal = Signal(intbv(0)[SQUARES:])
     opp_legal = Signal(intbv(0)[SQUARES:])
+    empty_squares = Signal(intbv(0)[SQUARES:])   # a solver's: parity ordering and the last-one step
     pv_valid = Signal(bool(0))
     first = Signal(bool(0))
     found = Signal(bool(0))
@@ -374,7 +380,9 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     cells = [
         move_checker(own, opp, own_legal),
         move_checker(opp, own, opp_legal),
-        node_order(own_legal, pv_valid, order_pv, first, last_cur, found, chosen),
+        # a solver orders a solve's moves by parity (docs/spec.md §7), and the rest as node_order
+        parity_order(own_legal, empty_squares, solving, pv_valid, order_pv, first, last_cur, found, chosen)
+        if solver else node_order(own_legal, pv_valid, order_pv, first, last_cur, found, chosen),
         disc_flipper(flip_black if shared_flipper else board_black_late,
                      flip_white if shared_flipper else board_white_late,
                      flip_side if shared_flipper else side_late,
@@ -446,10 +454,24 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     opp_discs_wide = zero_extended(opp_discs, 9)
     own_discs_double = ConcatSignal(intbv(0)[1:], own_discs, intbv(0)[1:])
     opp_discs_double = ConcatSignal(intbv(0)[1:], opp_discs, intbv(0)[1:])
+    # the last-one step: a node below the root with one empty square that its side plays
+    empty_count = count_signal(SQUARES)
+    last_one = Signal(bool(0))           # this cycle values the node's full-board child and leaves
+    opp_after = Signal(intbv(0)[SQUARES:])       # the opponent's discs after the last move
+    opp_after_count = count_signal(SQUARES)      # ... the child's own discs
+    opp_after_double = ConcatSignal(intbv(0)[1:], opp_after_count, intbv(0)[1:])
+    mover_after = Signal(intbv(0)[SQUARES:])     # the side's discs after it: 64 - opp_after_count
+    mover_after_count = count_signal(SQUARES)    # ... the child's opponent's discs
+    last_node_value = value_signal()     # the node's value, 64 - 2 x opp_after_count (a full board)
+    last_child_value = value_signal()    # the child's, its negation
     solve_cells = [popcount(own, own_discs), popcount(opp, opp_discs),
                    difference(own_discs_wide, opp_discs_wide, plain_final),
                    difference(board_squares, opp_discs_double, won_final),
-                   difference(own_discs_double, board_squares, lost_final)] if solver else []
+                   difference(own_discs_double, board_squares, lost_final),
+                   popcount(empty_squares, empty_count), popcount(opp_after, opp_after_count),
+                   popcount(mover_after, mover_after_count),
+                   difference(board_squares, opp_after_double, last_node_value),
+                   difference(opp_after_double, board_squares, last_child_value)] if solver else []
 
     @always_comb
     def current_board():
@@ -539,7 +561,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         # count, in its first cycle.
         solve_terminal.next = state_late == state_t.EXPAND and first_late and terminal_here and solving_late
         self_answer.next = ((state_late == state_t.AWAIT and eval_done and evaluating_self_late)
-                            or (state_late == state_t.EXPAND and first_late and terminal_here and solving_late))
+                            or (state_late == state_t.EXPAND and first_late and terminal_here and solving_late)
+                            or last_one)
 
     if solver:
         @always_comb
@@ -556,7 +579,25 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         def stack_overflow():
             overflow.next = solving_late and spawn and level_late == levels - 1
 
-        solve_blocks = [final_count, stack_overflow]
+        @always_comb
+        def empties():
+            empty_squares.next = ~(own | opp)
+
+        @always_comb
+        def last_one_step():
+            # the first visit of a node below the root whose side plays the last empty square:
+            # the flipper plays it (node ordering's only choice) and the node leaves with the
+            # full board's count, 64 - 2 x the opponent's discs, whatever the scoring
+            last_one.next = (solving_late and state_late == state_t.EXPAND and first_late and level_late != 0
+                             and own_legal_late != 0 and empty_count == 1)
+            if side_late:
+                opp_after.next = flipped_black
+                mover_after.next = flipped_white
+            else:
+                opp_after.next = flipped_white
+                mover_after.next = flipped_black
+
+        solve_blocks = [final_count, stack_overflow, empties, last_one_step]
     else:
         solve_blocks = []   # final_value and overflow stay undriven: constant 0
 
@@ -566,7 +607,9 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def leaf_source():
-        if solving_late:
+        if last_one:
+            leaf_raw.next = last_node_value
+        elif solving_late:
             leaf_raw.next = final_value
         else:
             leaf_raw.next = evaluated_raw
@@ -614,7 +657,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def next_action():
-        at_node.next = ((state_late == state_t.EXPAND and not (first_late and terminal_here))
+        at_node.next = ((state_late == state_t.EXPAND and not (first_late and terminal_here) and not last_one)
                         or (answering and not leaf_cut))
         evaluate_self.next = state_late == state_t.EXPAND and first_late and terminal_here and not solving_late
 
@@ -810,6 +853,8 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                     leaf_black.next = eval_black
                     leaf_white.next = eval_white
                     leaf_side.next = eval_side
+                if last_one:   # the full-board child is generated (and left) in this cycle
+                    node_count.next = node_count_late + 1
                 if evaluate_self:
                     evaluating_self.next = 1
                     started_cur.next = 1
@@ -992,7 +1037,19 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         event_discs_opp.next = 0
         event_fixed.next = 0
         event_adaptive.next = 0
-        if (state_late == state_t.EXPAND and not out_of_budget and first_late
+        if last_one and not out_of_budget:
+            # the last-one step reports the node's full-board child in place of the node
+            node_event.next = 1
+            event_kind.next = KIND_TERMINAL
+            event_ply.next = ply_here + 1
+            event_black.next = flipped_black
+            event_white.next = flipped_white
+            event_white_to_move.next = not side_late
+            event_value.next = last_child_value
+            event_terminal.next = 1
+            event_discs_own.next = opp_after_count
+            event_discs_opp.next = mover_after_count
+        elif (state_late == state_t.EXPAND and not out_of_budget and first_late
                 and not terminal_here):
             node_event.next = 1
             event_ply.next = ply_here

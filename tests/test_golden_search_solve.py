@@ -10,7 +10,9 @@ import pytest
 from golden.board import BoardError, Position
 from golden.ffo import ffo_problems
 from golden.othello import legal_moves, play
-from golden.search import INNER, SCORINGS, TERMINAL, search, search_events
+from golden.ordering import STATIC_ORDER
+from golden.search import INNER, SCORINGS, TERMINAL, SolveSchedule, search, search_events
+from golden.solve import QUADRANT
 from tb.checks.search import WLD_WINDOW, SearchCase, solver_disagreement
 from tests.test_golden_solve import endgames
 
@@ -80,14 +82,21 @@ def test_ffo_by_the_solve_mode_agrees_with_the_published_score_and_best_moves(nu
 
 def test_the_schedule_of_a_solve():
     """A terminal node costs one cycle: its event is in the cycle after it is generated and its
-    final count returns in that cycle; no node is a leaf; the budget counts from cycle 0."""
+    final count returns in that cycle, but the full board that a node's last empty square makes
+    (the last-one step, below the root's children), whose event is in the cycle it is generated;
+    no node is a leaf; the budget counts from cycle 0."""
     pos = next(p for p in endgames(48, 40, 6) if legal_moves(p.own, p.opp))
     result = search(pos, 1, solve="plain")
     kinds = {n.kind for n in result.trace}
     assert kinds <= {INNER, TERMINAL} and TERMINAL in kinds
+    last_ones = 0
     for node in result.trace:
-        if node.ply:
+        if node.ply >= 2 and not node.position.empty and node.move is not None:
+            assert node.kind == TERMINAL and node.cycle == node.generated
+            last_ones += 1
+        elif node.ply:
             assert node.cycle == node.generated + 1
+    assert last_ones
     assert all(n.iteration == 1 for n in result.trace)
     cut = search(pos, 1, budget=result.cycles - 1, solve="plain")
     assert cut.aborted and cut.depth == 0 and cut.best is None and cut.value == 0 and cut.cycles == result.cycles - 1
@@ -117,3 +126,66 @@ def test_the_midgame_search_is_unchanged_by_the_solve_mode():
     plain, solve_off = search(pos, 4), search(pos, 4, solve=None, levels=16)
     assert [n.to_dict() for n in plain.trace] == [n.to_dict() for n in solve_off.trace]
     assert plain.summary() == solve_off.summary()
+
+
+def children_orders(trace):
+    """{path of an inner node: the moves of its children in the order the trace generates them}."""
+    orders = {}
+    for node in trace:
+        if node.ply:
+            orders.setdefault(node.path[:-1], []).append(node.move)
+    return orders
+
+
+def test_parity_ordering_plays_the_odd_quadrants_first():
+    """Without killers, the children of every node come in the static order, those in quadrants
+    with an odd number of empty squares first (quadrants as golden/solve.py numbers them)."""
+    checked = 0
+    for pos in endgames(51, 12, 9):
+        result = search(pos, 1, solve="winner")
+        trace = search(pos, 1, solve="winner", schedule=SolveSchedule(killers=False, parity=True)).trace
+        assert search_events(pos, 1, solve="winner", schedule=SolveSchedule(killers=False, parity=True)).value \
+            == result.value
+        parents = {n.path: n for n in trace if n.kind == INNER}
+        for path, moves in children_orders(trace).items():
+            parent = parents[path]
+            if None in moves:
+                continue
+            odd = 0
+            for square in range(64):
+                if parent.position.empty >> square & 1:
+                    odd ^= QUADRANT[square]
+            rank = {square: (not QUADRANT[square] & odd, STATIC_ORDER.index(square)) for square in moves}
+            assert moves == sorted(moves, key=rank.get)[:len(moves)], (parent.path_text(), moves)
+            checked += len(moves) > 1 and any(rank[m][0] for m in moves) and not all(rank[m][0] for m in moves)
+    assert checked > 20, checked
+
+
+def test_the_last_one_step_changes_cycles_not_values():
+    """The engine's schedule (parity, the last-one step) and the static order without the last-one
+    step give the same values, in fewer cycles."""
+    fewer = 0
+    for pos in endgames(52, 12, 8):
+        for scoring in SCORINGS:
+            built = search_events(pos, 1, solve=scoring)
+            static = search_events(pos, 1, solve=scoring, schedule=SolveSchedule())
+            assert built.value == static.value, pos.text()
+            fewer += built.cycles < static.cycles
+    assert fewer > 12, fewer
+
+
+def test_both_kernels_give_the_same_solve():
+    """The words kernel (PyPy's, golden/words.py) and the ints kernel give the same nodes and cycles
+    under the engine's schedule and the fastest-first model."""
+    for pos in endgames(53, 6, 8):
+        for schedule in (None, SolveSchedule(parity=True, last_one=True, fastest_from=6, recount=True)):
+            extra = {} if schedule is None else {"schedule": schedule}
+            runs = {kernel: [] for kernel in ("ints", "words")}
+            for kernel, nodes in runs.items():
+                result = search_events(pos, 1, solve="winner", kernel=kernel,
+                                       on_node=lambda *node, keep=nodes.append: keep((node[1], list(node[2]), node[3],
+                                                                                      node[4], node[7], node[9],
+                                                                                      node[11])),
+                                       **extra)
+                nodes.append(result.summary())
+            assert runs["ints"] == runs["words"], pos.text()

@@ -83,6 +83,14 @@ SOLVE_MUTANTS = {
         "search.py",
         "            terminal_here.next = own_legal_late == 0 and opp_legal_late == 0",
         "            terminal_here.next = own_legal_late == 0 and (opp_legal_late == 0 or solving_late)"),
+    "the last-one step returns the full board's value unnegated (a wrong final count)": (
+        "search.py",
+        "        if last_one:\n            leaf_raw.next = last_node_value",
+        "        if last_one:\n            leaf_raw.next = last_child_value"),
+    "parity ordering plays the even quadrants first": (
+        "node_order.py",
+        "        bits[0] = count_0[0] or not enable",
+        "        bits[0] = not count_0[0] or not enable"),
 }
 
 
