@@ -48,7 +48,7 @@ from golden.contest.referee import PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON
 from golden.contest.reference import ReferencePlayer
 from golden.openings import book_move
 from golden.othello import legal_moves
-from golden.processor import SEARCH, GoldenProcessor
+from golden.processor import EXACT, SEARCH, SOLVE_EMPTIES, WLD, GoldenProcessor
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_C2_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
 from tb.blocks import PROCESSOR_EVERY_TEST, processor_plan
 from tb.checks.coverage_benches import ProcessorCoverage
@@ -65,6 +65,8 @@ from tb.sim.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, MUTANT_GROUP, RESU
 from tb.sim.referee_line import NO_REPLY, QueueEndpoint, RefereeLine
 
 CLOCK_NS = 10
+# last_solve: which completed solve's answer the processor played (rtl/processor.py SOLVED_*)
+SOLVED_NAMES = (None, WLD, EXACT, None)
 # The design under test (run_design's GAMECHIP_DESIGN): processor, or processor_c2 with two contexts.
 DESIGNS = {"processor": 1, "processor_c2": 2}   # design -> search contexts
 DESIGN = os.environ.get("GAMECHIP_DESIGN", "processor")
@@ -119,7 +121,8 @@ class ProcessorTB(RefereeLine):
         d = self.dut
         return {"source": SEARCH if int(d.out_of_book.value) else "book",
                 "depth": int(d.last_depth.value), "nodes": int(d.last_nodes.value),
-                "cycles": int(d.last_cycles.value), "value": signed9(int(d.last_value.value))}
+                "cycles": int(d.last_cycles.value), "value": signed9(int(d.last_value.value)),
+                "solved": SOLVED_NAMES[int(d.last_solve.value)]}
 
 
 class SimEndpoint(QueueEndpoint):
@@ -546,6 +549,41 @@ async def deep_endgame(dut):
         progress(f"deep_endgame: RandomPlayer({seed}): deepest iteration {max(depths)}")
         if CONTEXTS == 1:
             assert max(depths) == DEPTH_LIMIT, f"RandomPlayer({seed}): deepest iteration {max(depths)}, expected {DEPTH_LIMIT}"
+
+
+# A game whose last moves take each of the processor's endgame answers (rtl/processor.py, at
+# SOLVE_EMPTIES empties or fewer): the midgame search after an abandoned WLD solve (12 empties, the
+# bench's budget of 256 cycles), the WLD solve's move after an abandoned exact solve (8 empties,
+# SOLVE_GAME_BUDGET) and the exact solve's (6 empties and fewer); found with the golden processor
+# (tb.checks.processor LateBudgetGolden). The processor plays black against RandomPlayer(SOLVE_GAME_SEED).
+SOLVE_GAME_SEED, SOLVE_GAME_EMPTIES, SOLVE_GAME_BUDGET = 3, 8, 3000
+
+
+@cocotb.test()
+@ends_run_on_failure
+async def solve_endgame(dut):
+    """A whole game whose endgame the processor solves (every node of its WLD, exact and fallback
+    runs in the move's trace signature, the status outputs and ``last_solve`` checked against the
+    golden processor); each of the three endgame answers is played at least once."""
+    tb = ProcessorTB(dut)
+    if CONTEXTS != 1 or not SOLVE_EMPTIES:
+        progress(f"solve_endgame: the design {DESIGN} does not solve (one context, SOLVE_EMPTIES > 0 only)")
+        return
+    tb.reply_timeout_ns = (20 * SOLVE_GAME_BUDGET + 64 * DIVISOR + 2000) * CLOCK_NS
+    await tb.reset()
+    answers = []
+
+    def on_reply(position, reply, status):
+        if status["source"] == SEARCH and empties(position) <= SOLVE_EMPTIES:
+            answers.append(status["solved"])
+
+    result, _, _ = await play_refereed_game(tb, RandomPlayer(SOLVE_GAME_SEED), True,
+                                            late_budget=(SOLVE_GAME_EMPTIES, SOLVE_GAME_BUDGET), on_reply=on_reply)
+    check_completed(result, True)
+    progress(f"solve_endgame: RandomPlayer({SOLVE_GAME_SEED}): the endgame's answers {answers}")
+    missing = {None, WLD, EXACT} - set(answers)
+    assert not missing, (f"RandomPlayer({SOLVE_GAME_SEED}): no endgame move answered by "
+                         f"{', '.join(str(kind) for kind in missing)}; the answers were {answers}")
 
 
 @cocotb.test()

@@ -36,7 +36,7 @@ def test_leaves_the_book_for_the_search_with_its_budget():
     expected = search(pos, processor.depth_limit, 300)
     assert answer == expected.best
     assert processor.info() == {"source": SEARCH, "depth": expected.depth, "nodes": expected.nodes,
-                                "cycles": expected.cycles, "value": expected.value}
+                                "cycles": expected.cycles, "value": expected.value, "solved": None}
 
 
 def test_a_pass_is_the_search_answer_and_switches_the_book_off():

@@ -16,7 +16,6 @@ from golden.contest.referee import OPPONENT_PASSED, PlayerEndpoint, play_game
 from golden.othello import legal_moves
 from golden.processor import GoldenProcessor
 from golden.root_split import CONTEXTS, KIND_CODES, root_split
-from golden.search import search_events
 from golden.signature import SignatureFold
 
 FILES, RANKS, CODES = "ABCDEFGH", "12345678", "YRIX"
@@ -105,16 +104,18 @@ class RecordingGolden(GoldenProcessor):
         return super().move(position)
 
     def search_position(self, position):
-        self.searched.append(position)
         if self.contexts == CONTEXTS:
+            self.searched.append(position)
             self.last_search = root_split(position, self.depth_limit, self.budget)
             self.last_signature = self.last_search.signature
             self.last_jobs = [job.to_dict() for job in self.last_search.jobs]
             return self.last_search
+        # one fold over the nodes of all the move's runs (a solve's too), as trace_fold folds them
         fold = SignatureFold()
-        self.last_search = search_events(position, self.depth_limit, self.budget, on_node=fold.on_node)
+        self.on_node = fold.on_node
+        result = super().search_position(position)
         self.last_signature = fold.signature
-        return self.last_search
+        return result
 
 
 class TrustingEndpoint(PlayerEndpoint):
