@@ -19,8 +19,9 @@ is abandoned; when the WLD solve is abandoned (budget, or the board stack's deep
 midgame search with what is left. Both solves run on the solving engine's 32-level board stack.
 ``info()`` then says which answer was played (``solved``: None, ``wld`` or ``exact``); ``depth``
 and ``value`` are the played run's, ``nodes`` and ``cycles`` the sums over the move's runs.
-``solve_empties=None`` is the processor design's default: SOLVE_EMPTIES with one context, 0 (no
-solve: the two-context engine has no solve mode) with two.
+``solve_empties`` is 0 (no solve) unless given: the converted designs' E is a conversion parameter
+of the RTL (rtl/designs.py PROCESSOR_SOLVE_EMPTIES), which a caller pairing this model with them
+passes; the two-context processor does not solve.
 
 ``contexts=2`` is the two-context processor (design ``processor_c2``): its search is the root
 splitter of docs/root-split.md (:func:`golden.root_split.root_split`, the budget in clocks), and
@@ -50,10 +51,6 @@ from golden.search import MAX_DEPTH, MINUS_INFINITY, PLUS_INFINITY, SOLVE_LEVELS
 BOOK, SEARCH = "book", "search"
 # info()["solved"]: the answer played came from a completed WLD or exact solve
 WLD, EXACT = "wld", "exact"
-# The processor design's default E (rtl/designs.py converts ``processor`` with it): the largest E
-# whose WLD and exact solves fit the seed's 3.2 M cycles a move in nearly all measured endgames
-# (docs/solve.md, "The processor solves its endgame").
-SOLVE_EMPTIES = 12
 # The window of the WLD solve: its fail-hard value is -1, 0 or 1.
 WLD_WINDOW = (-1, 1)
 
@@ -94,11 +91,9 @@ class GoldenProcessor:
 
     def __init__(self, budget: Optional[int], depth_limit: int = MAX_DEPTH,
                  lines: Optional[Sequence[Sequence[int]]] = None, keep_trace: bool = True, contexts: int = 1,
-                 solve_empties: Optional[int] = None) -> None:
+                 solve_empties: int = 0) -> None:
         if contexts not in (1, CONTEXTS):
             raise ValueError(f"contexts must be 1 or {CONTEXTS}, got {contexts!r}")
-        if solve_empties is None:
-            solve_empties = SOLVE_EMPTIES if contexts == 1 else 0
         if not isinstance(solve_empties, int) or not 0 <= solve_empties < SOLVE_LEVELS:
             raise ValueError(f"solve_empties must be 0..{SOLVE_LEVELS - 1}, got {solve_empties!r}")
         if solve_empties and contexts != 1:

@@ -89,6 +89,11 @@ SQUARES = 64
 # most exact solves of 12 empties overflow (docs/solve.md, "The processor solves its endgame").
 # A solve's deepest ply is then 31, which bounds the empties it can take.
 MAX_SOLVE_EMPTIES = SOLVE_LEVELS - 1
+# The converted one-context processor (design ``processor``) and the board top solve the endgame at
+# this many empty squares or fewer (``solve_empties``): the largest E whose WLD and exact solves fit
+# the seed's 3.2 M cycles a move in nearly all measured endgames (docs/solve.md, "The processor
+# solves its endgame"). A golden processor paired with those designs is given the same E.
+PROCESSOR_SOLVE_EMPTIES = 14
 # last_solve: which answer the last own decision played
 SOLVED_NONE, SOLVED_WLD, SOLVED_EXACT = 0, 1, 2
 # the run of the engine a move is in (solve_empties > 0)
