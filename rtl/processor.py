@@ -141,8 +141,8 @@ JOB_SIGNED = {"job_alpha", "job_beta", "job_value"}
 @block
 def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_depth, last_cycles,
               last_nodes, last_value, trace_signature, fault,
-              last_solve=None, divisor=8, depth_limit=16, contexts=1, solve_empties=0, job_event=None, job_context=None, job_kind=None,
-              job_move=None, job_depth=None, job_alpha=None, job_beta=None, job_value=None,
+              last_solve=None, divisor=8, depth_limit=16, contexts=1, solve_empties=0, job_event=None,
+              job_context=None, job_kind=None, job_move=None, job_depth=None, job_alpha=None, job_beta=None, job_value=None,
               job_nodes=None, job_signature=None):
     """The Reversi processor behind its UART (see the module docstring).
 
@@ -163,7 +163,7 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     last_value:   Signal(intbv(0, min=-256, max=256)) value of the last search (out).
     trace_signature: Signal(intbv[64]) debug: XOR over the engine's node events of the last
                   search (two 64-bit words per event, see ``trace_fold``); cleared when a
-                  search starts (out).
+                  move's first search starts (out).
     fault:        Signal(bool) sticky: the engine reported a fault (out).
     last_solve:   Signal(intbv[2]) the last own decision was a completed solve's answer: 0 no,
                   1 the WLD solve's, 2 the exact solve's (out; optional, always 0 with
@@ -296,14 +296,15 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     ev_fixed = Signal(intbv(0, min=-256, max=256))
     ev_adaptive = Signal(intbv(0, min=-256, max=256))
     s_fault = Signal(bool(0))
-    # the root window: full for the midgame search and the exact solve, (-1, 1) for the WLD solve
+    # the processor searches with the full root window; registers only so that they are driven
+    # (with the solve, solve_alpha and solve_beta below are the engine's window)
     window_alpha = Signal(intbv(MINUS_INFINITY, min=-256, max=256))
     window_beta = Signal(intbv(MINUS_INFINITY, min=-256, max=256))    # -256: plus infinity
-    # the endgame solve (solve_empties > 0): the run of the engine, the budget it gets, what is left
-    # of the move's budget, the sums over the move's runs, and the WLD solve's answer
+    # the endgame solve (solve_empties > 0): the run of the engine, the budget it gets (the move's,
+    # then what is left of it), the sums over the move's runs, the WLD solve's answer, and the window:
+    # (-1, 1) for the WLD solve, full for the exact solve and the midgame search
     run = Signal(intbv(RUN_MIDGAME)[2:])
     s_budget = Signal(intbv(0)[32:])
-    remaining = Signal(intbv(0)[32:])
     move_cycles = Signal(intbv(0)[32:])
     move_nodes = Signal(intbv(0)[32:])
     wld_move = Signal(intbv(0)[6:])
@@ -539,7 +540,6 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
             if state == st.THINK:
                 # the move's first run: the WLD solve at solve_empties empties or fewer
                 solve_reg.next = SOLVED_NONE
-                remaining.next = budget
                 s_budget.next = budget
                 move_cycles.next = 0
                 move_nodes.next = 0
@@ -557,9 +557,9 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
                 move_cycles.next = total_cycles
                 move_nodes.next = total_nodes
                 if run == RUN_WLD:
-                    # a solve's cycles never exceed its budget: what is left stays >= 0
-                    remaining.next = remaining - s_cycles
-                    s_budget.next = remaining - s_cycles
+                    # the WLD solve ran first, on the move's budget; a solve's cycles never exceed
+                    # its budget, so what is left stays >= 0
+                    s_budget.next = s_budget - s_cycles
                     solve_alpha.next = MINUS_INFINITY
                     solve_beta.next = MINUS_INFINITY
                     if s_depth != 0:
