@@ -20,7 +20,7 @@ midgame search with what is left. Both solves run on the solving engine's 32-lev
 ``info()`` then says which answer was played (``solved``: None, ``wld`` or ``exact``); ``depth``
 and ``value`` are the played run's, ``nodes`` and ``cycles`` the sums over the move's runs.
 ``solve_empties`` is 0 (no solve) unless given: the converted designs' E is a conversion parameter
-of the RTL (rtl/processor.py PROCESSOR_SOLVE_EMPTIES), which a caller pairing this model with them
+of the RTL (rtl/processor_settings.py PROCESSOR_SOLVE_EMPTIES), which a caller pairing this model with them
 passes; the two-context processor does not solve.
 
 ``contexts=2`` is the two-context processor (design ``processor_c2``): its search is the root

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from myhdl import ConcatSignal, ResetSignal, Signal, always, always_comb, always_seq, block, concat, intbv
 
 
-from rtl.processor import PROCESSOR_SOLVE_EMPTIES, processor
+from rtl.processor import processor
+from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
 from rtl.rom import rom
 from rtl.uart import uart_rx, uart_tx
 

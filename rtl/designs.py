@@ -23,7 +23,8 @@ from rtl.geometry import move_width
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order
 from rtl.openings import openings
-from rtl.processor import JOB_SIGNED, PROCESSOR_SOLVE_EMPTIES, processor, processor_ports
+from rtl.processor import JOB_SIGNED, processor, processor_ports
+from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
 from rtl.search import LEVELS, SOLVE_LEVELS, search
 from rtl.stable_discs import stable_discs
 from rtl.uart import uart

@@ -80,20 +80,14 @@ from rtl.openings import openings
 from rtl.rom import rom
 from rtl.root_split import root_split
 from rtl.popcount import count_signal, popcount
+from rtl.processor_settings import MAX_SOLVE_EMPTIES
 from rtl.search import LEVELS, MINUS_INFINITY, SOLVE_LEVELS, search
 from rtl.uart import uart_rx, uart_tx
 
 SQUARES = 64
-# A processor that solves has the solving engine's board stack of 32 levels (SOLVE_LEVELS), not the
-# midgame search's 16: an exact solve's lines include passes, and with 16 levels (deepest ply 15)
-# most exact solves of 12 empties overflow (docs/solve.md, "The processor solves its endgame").
-# A solve's deepest ply is then 31, which bounds the empties it can take.
-MAX_SOLVE_EMPTIES = SOLVE_LEVELS - 1
-# The converted one-context processor (design ``processor``) and the board top solve the endgame at
-# this many empty squares or fewer (``solve_empties``): the largest E whose WLD and exact solves fit
-# the seed's 3.2 M cycles a move in nearly all measured endgames (docs/solve.md, "The processor
-# solves its endgame"). A golden processor paired with those designs is given the same E.
-PROCESSOR_SOLVE_EMPTIES = 14
+if MAX_SOLVE_EMPTIES != SOLVE_LEVELS - 1:
+    raise ImportError(f"rtl/processor_settings.py MAX_SOLVE_EMPTIES must be the solving engine's deepest ply, "
+                      f"{SOLVE_LEVELS - 1}")
 # last_solve: which answer the last own decision played
 SOLVED_NONE, SOLVED_WLD, SOLVED_EXACT = 0, 1, 2
 # the run of the engine a move is in (solve_empties > 0)

@@ -36,6 +36,8 @@ def run_nboard(args):
     from gamechip.games.nboard import BoardBackend, GoldenBackend, SimulatedBackend, run_engine
 
     contexts = contexts_option(args)
+    if args.sim and args.port:
+        raise UsageError("--sim and --port are two backends: choose one")
     if args.sim and args.solve_empties:
         raise UsageError("--solve-empties with --sim: the simulated engine runs every search as a midgame search "
                          "(nboard --sim does not solve); leave the option out")
@@ -43,8 +45,6 @@ def run_nboard(args):
         args.solve_empties = 0
     # the golden backend's E, or a board's: its design's (a board is the one-context processor)
     solve_empties = solve_empties_option(args, contexts, converted=bool(args.port))
-    if args.sim and args.port:
-        raise UsageError("--sim and --port are two backends: choose one")
     if (args.baud or args.timeout) and not args.port:
         raise UsageError(f"--{'baud' if args.baud else 'timeout'} needs --port")
     if contexts != 1 and (args.sim or args.port):

@@ -44,10 +44,8 @@ def contexts_option(args, sim=None):
     return contexts
 
 
-# A solve's deepest ply is the solving engine's board stack's last level (rtl/processor.py MAX_SOLVE_EMPTIES).
-SOLVE_EMPTIES_RANGE = 31
 SOLVE_EMPTIES_HELP = ("the processor solves its endgame (WLD, then exact) at E empty squares or fewer, 0 never "
-                      "(docs/solve.md); default: the converted processor's E (rtl/processor.py PROCESSOR_SOLVE_EMPTIES) "
+                      "(docs/solve.md); default: the converted processor's E (rtl/processor_settings.py PROCESSOR_SOLVE_EMPTIES) "
                       "with one context, 0 with --contexts 2 (the two-context processor does not solve); with --sim "
                       "the design's own E, which only a conversion changes")
 
@@ -56,7 +54,7 @@ def solve_empties_option(args, contexts, converted=None):
     """``--solve-empties`` for ``contexts`` after checking it against them and against a converted
     processor (``converted``, default ``--sim``: a simulated design or a board, whose E is its
     conversion's): bad input is one line, exit status 2."""
-    from rtl.processor import PROCESSOR_SOLVE_EMPTIES
+    from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
 
     design_empties = PROCESSOR_SOLVE_EMPTIES if contexts == 1 else 0
     if args.solve_empties is None:
@@ -71,8 +69,10 @@ def solve_empties_option(args, contexts, converted=None):
 
 
 def solve_empties_argument(parser):
-    parser.add_argument("--solve-empties", type=whole_number_from(0, f"must be 0..{SOLVE_EMPTIES_RANGE}",
-                                                                  SOLVE_EMPTIES_RANGE),
+    from rtl.processor_settings import MAX_SOLVE_EMPTIES
+
+    parser.add_argument("--solve-empties", type=whole_number_from(0, f"must be 0..{MAX_SOLVE_EMPTIES}",
+                                                                  MAX_SOLVE_EMPTIES),
                         metavar="E", help=SOLVE_EMPTIES_HELP)
 
 

@@ -426,10 +426,12 @@ def solve_claims_line(games):
     processor solved a win or a draw, the games whose result contradicts that (must be 0)."""
     claimed = [g for g in games if g.get("solve_claim")]
     contradicted = [g for g in claimed if claim_contradicted(g)]
+    solved = [(ply.get("info") or {}).get("solved") for g in games for ply in g.get("plies", [])]
     text = (f"Endgame solves: {len(claimed)} of {len(games)} games with a solved win or draw "
             f"({sum(g['solve_claim']['claim'] == 'win' for g in claimed)} wins, "
             f"{sum(g['solve_claim']['claim'] == 'draw' for g in claimed)} draws), "
-            f"{len(contradicted)} contradicted by the result")
+            f"{len(contradicted)} contradicted by the result; {solved.count('exact') + solved.count('wld')} "
+            f"processor moves played from a solve ({solved.count('exact')} exact, {solved.count('wld')} WLD)")
     return text + "".join(f"; CONTRADICTED: level {g['level']}, processor {g['processor_color']}, "
                           f"{g['solve_claim']['claim']} solved at ply {g['solve_claim']['ply'] + 1} "
                           f"({g['solve_claim']['move']}), result {g['processor_discs']}-{g['reference_discs']}"

@@ -228,7 +228,7 @@ class PortGame:
     (exit status, one-line outcome, record text or None when the game never started)."""
 
     def __init__(self, port, opponent, board_color, budget, depth_limit, timeout, opponent_name):
-        from rtl.processor import PROCESSOR_SOLVE_EMPTIES
+        from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
         from tb.checks.processor import GoldenProcessorProcess
         from tb.checks.search import golden_python_for_budget
 

@@ -266,7 +266,7 @@ class GoldenProcessorProcess:
 
     def new_game(self, budget, depth_limit, contexts=1, late=None, solve_empties=0):
         """A new game for the golden processor; ``late`` (empties, budget): LateBudgetGolden's;
-        ``solve_empties``: the processor design's endgame solve (rtl/processor.py PROCESSOR_SOLVE_EMPTIES)."""
+        ``solve_empties``: the processor design's endgame solve (rtl/processor_settings.py PROCESSOR_SOLVE_EMPTIES)."""
         while self.waiting:   # a game stopped by a failure between a message and its answer
             try:
                 self.answer()
