@@ -33,7 +33,9 @@ from dataclasses import dataclass
 
 from myhdl import ConcatSignal, ResetSignal, Signal, always, always_comb, always_seq, block, concat, intbv
 
+
 from rtl.processor import processor
+from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
 from rtl.rom import rom
 from rtl.uart import uart_rx, uart_tx
 
@@ -243,7 +245,8 @@ def board_top(clk, button, rx, tx, led, clock_hz, leds, led_active=1, button_act
     if core == "processor":
         logic = processor(core_clk, rst, rx, budget_cycles, core_tx, status["thinking"], status["game_over"],
                           status["out_of_book"], last_depth, last_cycles, last_nodes, last_value,
-                          trace_signature, status["fault"], divisor=divisor, depth_limit=depth_limit)
+                          trace_signature, status["fault"], divisor=divisor, depth_limit=depth_limit,
+                          solve_empties=PROCESSOR_SOLVE_EMPTIES)
     else:
         logic = serial_echo(core_clk, rst, rx, core_tx, status["thinking"], divisor)
 

@@ -12,6 +12,7 @@ signed ports have no entry (use ``SIGNED.get(name, set())``).
 
 from myhdl import ResetSignal, Signal, intbv
 
+
 from rtl.board import board_design, board_ports
 from rtl.chess.movegen import chess_movegen
 from rtl.chess.repetition import chess_repetition
@@ -23,6 +24,7 @@ from rtl.move_checker import move_checker
 from rtl.node_order import node_order
 from rtl.openings import openings
 from rtl.processor import JOB_SIGNED, processor, processor_ports
+from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
 from rtl.search import LEVELS, SOLVE_LEVELS, search
 from rtl.stable_discs import stable_discs
 from rtl.uart import uart
@@ -289,7 +291,8 @@ def build_processor(contexts=1):
     signals["last_depth"] = Signal(intbv(0, min=0, max=17))
     signals["last_value"] = Signal(intbv(0, min=-256, max=256))
     if contexts == 1:
-        return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, **signals)
+        return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, solve_empties=PROCESSOR_SOLVE_EMPTIES,
+                         **signals)
     signals["job_depth"] = Signal(intbv(0, min=0, max=17))
     for name in JOB_SIGNED:
         signals[name] = Signal(intbv(0, min=-256, max=256))

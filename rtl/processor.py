@@ -33,12 +33,27 @@ Messages and their effect:
 Thinking. While the openings table is in book and no pass has happened in the game (either
 side; ``passed`` is sticky), the book move is played (last_depth = last_cycles = 0).
 Otherwise the search engine runs from the current board with the elaboration-time
-``depth_limit`` and cycle ``budget``. A pass answer (no legal move, or a finished game)
+``depth_limit`` and cycle ``budget``.
+
+Endgame solve (``solve_empties`` E > 0, elaboration time; one context). At a search with E empty
+squares or fewer the move is found by up to three runs of the engine, one after the other, which
+share the move's ``budget`` B: the engine's WLD solve (solve mode, window (-1, 1), plain scoring)
+with budget B; when it completes (depth 1) the exact solve (window (-256, +inf)) with what is left,
+B - the WLD's cycles, and the exact solve's move is played, or the WLD's when the exact solve is
+abandoned; when the WLD solve is abandoned (budget, or a node deeper than the board stack's
+deepest level) the midgame search with what is left. ``last_solve`` says which answer was played
+(0 none, 1 WLD, 2 exact); ``last_depth`` and ``last_value`` are the played run's, ``last_cycles``
+and ``last_nodes`` the sums over the move's runs, and ``trace_signature`` folds the node events of
+all of them in order (cleared when the move's first run starts). A run's cycles never exceed
+the budget it was given, so what is left never goes below 0. The engine of a processor that solves
+has the solving engine's board stack, 32 levels (a solve's deepest ply is 31). E = 0 builds none of
+it and keeps the 16-level stack. A pass answer (no legal move, or a finished game)
 sends ``VV`` and sets ``passed``; the board is unchanged. Otherwise the own move is played
 with the flipper, fed to the openings table, and its two characters are sent (upper case).
 
 FSM: IDLE -> (APPLY_OPP -> BOOK_START -> BOOK_WAIT ->) THINK -> [SEARCH_START -> SEARCHING]
--> APPLY_MINE -> BOOK_START -> BOOK_WAIT -> SEND1 -> SEND2 -> IDLE; a pass goes from
+-> APPLY_MINE -> BOOK_START -> BOOK_WAIT -> SEND1 -> SEND2 -> IDLE (a solve's next run goes from
+SEARCHING back to SEARCH_START); a pass goes from
 SEARCHING straight to SEND1 with ``VV``; ``YY`` goes through BOOK_RESTART; ``II``/``XX`` to
 OVER.
 
@@ -64,10 +79,19 @@ from rtl.contexts import CONTEXT_CHOICES
 from rtl.openings import openings
 from rtl.rom import rom
 from rtl.root_split import root_split
-from rtl.search import MINUS_INFINITY, search
+from rtl.popcount import count_signal, popcount
+from rtl.processor_settings import MAX_SOLVE_EMPTIES
+from rtl.search import LEVELS, MINUS_INFINITY, SOLVE_LEVELS, search
 from rtl.uart import uart_rx, uart_tx
 
 SQUARES = 64
+if MAX_SOLVE_EMPTIES != SOLVE_LEVELS - 1:
+    raise ImportError(f"rtl/processor_settings.py MAX_SOLVE_EMPTIES must be the solving engine's deepest ply, "
+                      f"{SOLVE_LEVELS - 1}")
+# last_solve: which answer the last own decision played
+SOLVED_NONE, SOLVED_WLD, SOLVED_EXACT = 0, 1, 2
+# the run of the engine a move is in (solve_empties > 0)
+RUN_MIDGAME, RUN_WLD, RUN_EXACT = 0, 1, 2
 START_BLACK = (1 << 28) | (1 << 35)   # E4, D5
 START_WHITE = (1 << 27) | (1 << 36)   # D4, E5
 
@@ -93,7 +117,8 @@ def processor_ports(contexts=1):
     ports = [("clk", 1, "in"), ("rst", 1, "in"), ("rx", 1, "in"), ("budget", 32, "in"), ("tx", 1, "out"),
              ("thinking", 1, "out"), ("game_over", 1, "out"), ("out_of_book", 1, "out"),
              ("last_depth", 5, "out"), ("last_cycles", 32, "out"), ("last_nodes", 32, "out"),
-             ("last_value", 9, "out"), ("trace_signature", 64, "out"), ("fault", 1, "out")]
+             ("last_value", 9, "out"), ("trace_signature", 64, "out"), ("fault", 1, "out"),
+             ("last_solve", 2, "out")]
     if contexts == 1:
         return ports
     return ports + JOB_PORTS
@@ -110,8 +135,8 @@ JOB_SIGNED = {"job_alpha", "job_beta", "job_value"}
 @block
 def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_depth, last_cycles,
               last_nodes, last_value, trace_signature, fault,
-              divisor=8, depth_limit=16, contexts=1, job_event=None, job_context=None, job_kind=None,
-              job_move=None, job_depth=None, job_alpha=None, job_beta=None, job_value=None,
+              last_solve=None, divisor=8, depth_limit=16, contexts=1, solve_empties=0, job_event=None,
+              job_context=None, job_kind=None, job_move=None, job_depth=None, job_alpha=None, job_beta=None, job_value=None,
               job_nodes=None, job_signature=None):
     """The Reversi processor behind its UART (see the module docstring).
 
@@ -132,15 +157,29 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     last_value:   Signal(intbv(0, min=-256, max=256)) value of the last search (out).
     trace_signature: Signal(intbv[64]) debug: XOR over the engine's node events of the last
                   search (two 64-bit words per event, see ``trace_fold``); cleared when a
-                  search starts (out).
+                  move's first search starts (out).
     fault:        Signal(bool) sticky: the engine reported a fault (out).
+    last_solve:   Signal(intbv[2]) the last own decision was a completed solve's answer: 0 no,
+                  1 the WLD solve's, 2 the exact solve's (out; optional, always 0 with
+                  solve_empties 0).
     divisor:      UART clock cycles per bit (elaboration time, >= 4).
     depth_limit:  search depth limit 1..16 (elaboration time).
+    solve_empties: E, 0..MAX_SOLVE_EMPTIES (elaboration time): solve the endgame at E empty
+                  squares or fewer (module docstring) on an engine with a board stack of 32 levels;
+                  0 builds no solve logic and keeps the 16-level stack. One context only.
     """
     if not 1 <= depth_limit <= 16:
         raise ValueError(f"depth_limit must be 1..16, got {depth_limit!r}")
     if contexts not in CONTEXT_CHOICES:
         raise ValueError(f"contexts must be one of {CONTEXT_CHOICES}, got {contexts!r}")
+    if not isinstance(solve_empties, int) or not 0 <= solve_empties <= MAX_SOLVE_EMPTIES:
+        raise ValueError(f"solve_empties must be 0..{MAX_SOLVE_EMPTIES}, got {solve_empties!r}")
+    if solve_empties and contexts != 1:
+        raise ValueError("the endgame solve (solve_empties > 0) is built for one context: the engine's solve "
+                         "mode is not in the two-context engine")
+    solving = solve_empties > 0
+    if last_solve is None:
+        last_solve = Signal(intbv(0)[2:])
     job_port = dict(job_event=job_event, job_context=job_context, job_kind=job_kind,
                     job_move=job_move, job_depth=job_depth, job_alpha=job_alpha, job_beta=job_beta,
                     job_value=job_value, job_nodes=job_nodes, job_signature=job_signature)
@@ -195,6 +234,7 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     nodes_reg = Signal(intbv(0)[32:])
     value_reg = Signal(intbv(0, min=-256, max=256))
     signature = Signal(intbv(0)[SQUARES:])
+    solve_reg = Signal(intbv(0)[2:])
     ev_word_a = Signal(intbv(0)[SQUARES:])
     ev_word_b = Signal(intbv(0)[SQUARES:])
 
@@ -229,7 +269,7 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     s_cycles = Signal(intbv(0)[32:])
     ev_node = Signal(bool(0))
     ev_kind = Signal(intbv(0)[2:])
-    ev_ply = Signal(intbv(0, min=0, max=17))
+    ev_ply = Signal(intbv(0, min=0, max=SOLVE_LEVELS if solving else 17))
     ev_black = Signal(intbv(0)[SQUARES:])
     ev_white = Signal(intbv(0)[SQUARES:])
     ev_wtm = Signal(bool(0))
@@ -251,19 +291,48 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     ev_adaptive = Signal(intbv(0, min=-256, max=256))
     s_fault = Signal(bool(0))
     # the processor searches with the full root window; registers only so that they are driven
+    # (with the solve, solve_alpha and solve_beta below are the engine's window)
     window_alpha = Signal(intbv(MINUS_INFINITY, min=-256, max=256))
     window_beta = Signal(intbv(MINUS_INFINITY, min=-256, max=256))    # -256: plus infinity
+    # the endgame solve (solve_empties > 0): the run of the engine, the budget it gets (the move's,
+    # then what is left of it), the sums over the move's runs, the WLD solve's answer, and the window:
+    # (-1, 1) for the WLD solve, full for the exact solve and the midgame search
+    run = Signal(intbv(RUN_MIDGAME)[2:])
+    s_budget = Signal(intbv(0)[32:])
+    move_cycles = Signal(intbv(0)[32:])
+    move_nodes = Signal(intbv(0)[32:])
+    wld_move = Signal(intbv(0)[6:])
+    wld_pass = Signal(bool(0))
+    wld_value = Signal(intbv(0, min=-256, max=256))
+    s_solve = Signal(bool(0))
+    s_solve_winner = Signal(bool(0))   # the processor's value is plain: never the winner's scoring
+    solve_alpha = Signal(intbv(MINUS_INFINITY, min=-256, max=256))
+    solve_beta = Signal(intbv(MINUS_INFINITY, min=-256, max=256))
+    occupied = Signal(intbv(0)[SQUARES:])
+    occupied_count = count_signal(SQUARES)
+    # the answer a finished run gives the move; without the solve, the engine's own outputs
+    another_run = Signal(bool(0))      # the run that is done is the WLD solve: another run follows
+    answer_move = Signal(intbv(0)[6:]) if solving else s_best_move
+    answer_pass = Signal(bool(0)) if solving else s_best_pass
+    answer_value = Signal(intbv(0, min=-256, max=256)) if solving else s_value
+    answer_depth = Signal(intbv(0, min=0, max=17)) if solving else s_depth
+    total_cycles = Signal(intbv(0)[32:]) if solving else s_cycles
+    total_nodes = Signal(intbv(0)[32:]) if solving else s_nodes
+    solve_ports = dict(solve_mode=s_solve, solve_winner=s_solve_winner) if solving else {}
+    engine_budget = s_budget if solving else budget
+    engine_alpha = solve_alpha if solving else window_alpha
+    engine_beta = solve_beta if solving else window_beta
     # The engine's side to move is fl_white: the flipper's side while idle, and me_white when
     # a search starts (THINK, the only way to SEARCH_START, sets fl_white to me_white).
     if contexts == 1:
-        engine = search(clk, rst, s_start, black, white, fl_white, s_depth_limit, budget,
-                        window_alpha, window_beta, s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
+        engine = search(clk, rst, s_start, black, white, fl_white, s_depth_limit, engine_budget,
+                        engine_alpha, engine_beta, s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
                         ev_node, ev_kind, ev_ply, ev_black, ev_white, ev_wtm, ev_legal,
                         ev_stable_own, ev_stable_opp, ev_value, ev_terminal, ev_stage,
                         ev_corners_own, ev_corners_opp, ev_xsq_own, ev_xsq_opp, ev_mobility_own,
                         ev_mobility_opp, ev_discs_own, ev_discs_opp, ev_fixed, ev_adaptive, s_fault,
                         idle_move=fl_move, idle_black=fl_new_black, idle_white=fl_new_white,
-                        idle_illegal=fl_illegal)
+                        idle_illegal=fl_illegal, levels=SOLVE_LEVELS if solving else LEVELS, **solve_ports)
     else:
         # both contexts on the one search of a move (docs/root-split.md); the budget counts
         # clocks, and the trace signature folds the jobs' signatures
@@ -295,7 +364,7 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
 
     @always_seq(clk.posedge, reset=rst)
     def trace_fold():
-        if s_start:
+        if state == st.THINK:
             signature.next = 0
         elif ev_node:
             # rotate, then fold in: the signature depends on the order of the events too
@@ -316,6 +385,7 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
         last_value.next = value_reg
         trace_signature.next = signature
         fault.next = fault_reg
+        last_solve.next = solve_reg
 
     @always_seq(clk.posedge, reset=rst)
     def control():
@@ -399,18 +469,21 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
                 state.next = st.SEARCHING
             elif state == st.SEARCHING:
                 if s_done:
-                    depth_reg.next = s_depth
-                    cycles_reg.next = s_cycles
-                    nodes_reg.next = s_nodes
-                    value_reg.next = s_value
-                    if s_best_pass:
-                        passed.next = 1
-                        char1.next = PASS_CHAR
-                        char2.next = PASS_CHAR
-                        state.next = st.SEND1
+                    if another_run:
+                        state.next = st.SEARCH_START
                     else:
-                        fl_move.next = s_best_move
-                        state.next = st.APPLY_MINE
+                        depth_reg.next = answer_depth
+                        cycles_reg.next = total_cycles
+                        nodes_reg.next = total_nodes
+                        value_reg.next = answer_value
+                        if answer_pass:
+                            passed.next = 1
+                            char1.next = PASS_CHAR
+                            char2.next = PASS_CHAR
+                            state.next = st.SEND1
+                        else:
+                            fl_move.next = answer_move
+                            state.next = st.APPLY_MINE
             elif state == st.APPLY_MINE:
                 # a book or engine move is legal; fl_illegal would be a design fault
                 if fl_illegal:
@@ -430,7 +503,76 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
             else:  # st.OVER: stay until reset
                 state.next = st.OVER
 
+    if not solving:
+        solve_logic = []
+    else:
+        occupancy = popcount(occupied, occupied_count)
+
+        @always_comb
+        def occupancy_word():
+            occupied.next = black | white
+
+        @always_comb
+        def solve_answer():
+            # the exact solve abandoned: the move is the completed WLD solve's (depth 1)
+            another_run.next = run == RUN_WLD
+            if run == RUN_EXACT and s_depth == 0:
+                answer_move.next = wld_move
+                answer_pass.next = wld_pass
+                answer_value.next = wld_value
+                answer_depth.next = 1
+            else:
+                answer_move.next = s_best_move
+                answer_pass.next = s_best_pass
+                answer_value.next = s_value
+                answer_depth.next = s_depth
+            total_cycles.next = move_cycles + s_cycles
+            total_nodes.next = move_nodes + s_nodes
+
+        @always_seq(clk.posedge, reset=rst)
+        def solve_control():
+            if state == st.THINK:
+                # the move's first run: the WLD solve at solve_empties empties or fewer
+                solve_reg.next = SOLVED_NONE
+                s_budget.next = budget
+                move_cycles.next = 0
+                move_nodes.next = 0
+                if occupied_count >= SQUARES - solve_empties:
+                    run.next = RUN_WLD
+                    s_solve.next = 1
+                    solve_alpha.next = -1
+                    solve_beta.next = 1
+                else:
+                    run.next = RUN_MIDGAME
+                    s_solve.next = 0
+                    solve_alpha.next = MINUS_INFINITY
+                    solve_beta.next = MINUS_INFINITY
+            elif state == st.SEARCHING and s_done:
+                move_cycles.next = total_cycles
+                move_nodes.next = total_nodes
+                if run == RUN_WLD:
+                    # the WLD solve ran first, on the move's budget; a solve's cycles never exceed
+                    # its budget, so what is left stays >= 0
+                    s_budget.next = s_budget - s_cycles
+                    solve_alpha.next = MINUS_INFINITY
+                    solve_beta.next = MINUS_INFINITY
+                    if s_depth != 0:
+                        wld_move.next = s_best_move
+                        wld_pass.next = s_best_pass
+                        wld_value.next = s_value
+                        run.next = RUN_EXACT
+                    else:
+                        run.next = RUN_MIDGAME
+                        s_solve.next = 0
+                elif run == RUN_EXACT:
+                    if s_depth != 0:
+                        solve_reg.next = SOLVED_EXACT
+                    else:
+                        solve_reg.next = SOLVED_WLD
+
+        solve_logic = [occupancy, occupancy_word, solve_answer, solve_control]
+
     if contexts == 1:
         return (receiver, transmitter, decoders, encoders, book, engine, strobes,
-                trace_words, trace_fold, status, control)
+                trace_words, trace_fold, status, control, solve_logic)
     return (receiver, transmitter, decoders, encoders, book, engine, strobes, status, control)

@@ -127,14 +127,18 @@ BENCH_SAMPLED_TESTS = {
 # full tier every directed test and whole game but the extra games.
 PROCESSOR_EVERY_TEST = ["assembler", "game_black", "game_white", "noise", "processor_pass", "referee_codes",
                         "least_budget"]
-PROCESSOR_VERILATOR_PLAN = (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "8"})
-PROCESSOR_VERILATOR_FULL_PLAN = (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "24"})
+# The one-context processor's endgame solve (rtl/processor.py): a whole game whose last moves take
+# each of its answers. Icarus plays it in about two minutes (some 180 clocks a second), so it runs
+# on Icarus and GHDL in the full tier only.
+PROCESSOR_SOLVE_TESTS = ["solve_endgame"]
+PROCESSOR_VERILATOR_PLAN = (PROCESSOR_EVERY_TEST + PROCESSOR_SOLVE_TESTS + ["games"], {"GAMECHIP_PROC_GAMES": "8"})
+PROCESSOR_VERILATOR_FULL_PLAN = (PROCESSOR_EVERY_TEST + PROCESSOR_SOLVE_TESTS + ["games"], {"GAMECHIP_PROC_GAMES": "24"})
 PROCESSOR_TRUNCATED_PLAN = (["assembler", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"})
 PROCESSOR_PLANS = {
     "default": {"verilator": PROCESSOR_VERILATOR_PLAN, "ghdl": PROCESSOR_TRUNCATED_PLAN,
                 "icarus": PROCESSOR_TRUNCATED_PLAN},
-    "full": {"verilator": PROCESSOR_VERILATOR_FULL_PLAN, "ghdl": (PROCESSOR_EVERY_TEST, {}),
-             "icarus": (PROCESSOR_EVERY_TEST, {})},
+    "full": {"verilator": PROCESSOR_VERILATOR_FULL_PLAN, "ghdl": (PROCESSOR_EVERY_TEST + PROCESSOR_SOLVE_TESTS, {}),
+             "icarus": (PROCESSOR_EVERY_TEST + PROCESSOR_SOLVE_TESTS, {})},
 }
 
 

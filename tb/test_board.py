@@ -37,7 +37,7 @@ from golden.contest.reference import ReferencePlayer
 from golden.contest.referee import PASS, PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, play_game
 from golden.processor import SEARCH, GoldenProcessor
 from rtl.board import BOARDS
-from rtl.designs import PROCESSOR_BUDGET
+from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_SOLVE_EMPTIES
 from tb.blocks import board_plan
 from tb.host.board_bench import run_board_bench
 from tb.sim.batch import progress, start_clock
@@ -91,7 +91,7 @@ async def play_refereed_game(tb, opponent, board_black, max_replies=None):
     """One game over the pins, every reply and the LEDs checked; (GameResult, replies)."""
     requests, replies = queue.Queue(), queue.Queue()
     endpoint = QueueEndpoint(f"board_ulx3s (budget={BUDGET}, depth={DEPTH_LIMIT})", requests, replies)
-    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT))
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, solve_empties=PROCESSOR_SOLVE_EMPTIES))
     color = "black" if board_black else "white"
 
     def referee():
@@ -162,7 +162,7 @@ async def power_on(dut):
     assert tb.led("locked"), "PLL lock LED off"
     assert not tb.led("thinking") and not tb.led("game_over") and not tb.led("illegal_input")
     await Timer(4 * BIT_NS, "ns")
-    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT))
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, solve_empties=PROCESSOR_SOLVE_EMPTIES))
     await tb.send_text("YY")
     reply = await tb.wait_reply()
     assert reply == golden("YY"), f"first move after power-on: board {reply!r}, golden {golden('YY')!r}"
@@ -222,7 +222,7 @@ async def button_reset(dut):
 async def game_over(dut):
     """XX ends the game: the game-over LED, and a legal move is not answered afterwards."""
     tb = await start(dut)
-    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT))
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, solve_empties=PROCESSOR_SOLVE_EMPTIES))
     await tb.send_text("YY")
     assert await tb.wait_reply() == golden("YY")
     await tb.send_text(YOU_WON)

@@ -33,7 +33,6 @@ import json
 import os
 import queue
 import random
-import threading
 import time
 
 import cocotb
@@ -44,12 +43,13 @@ from cocotb.triggers import FallingEdge, RisingEdge, Timer
 from golden.board import draw, parse_board, square_name, squares_of, start_position
 from golden.contest.games import mover_name, result_dict
 from golden.contest.players import RandomPlayer
-from golden.contest.referee import PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, encode_move, play_game
+from golden.contest.referee import PlayerEndpoint, REASON_END, YOU_LOST, YOU_WON, encode_move
 from golden.contest.reference import ReferencePlayer
 from golden.openings import book_move
 from golden.othello import legal_moves
-from golden.processor import SEARCH, GoldenProcessor
-from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_C2_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR
+from golden.processor import EXACT, SEARCH, WLD, GoldenProcessor
+from rtl.designs import (PROCESSOR_BUDGET, PROCESSOR_C2_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR,
+                          PROCESSOR_SOLVE_EMPTIES)
 from tb.blocks import PROCESSOR_EVERY_TEST, processor_plan
 from tb.checks.coverage_benches import ProcessorCoverage
 from tb.checks.evaluator import signed9
@@ -62,9 +62,10 @@ from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
 from tb.host.toolchain import coverage_only_tests
 from tb.sim.batch import ACTUAL_FILE, FIRST_FAILURE_ENDS_RUN, MUTANT_GROUP, RESULT_FILE, each_mutant, progress, start_clock
-from tb.sim.referee_line import NO_REPLY, QueueEndpoint, RefereeLine
+from tb.sim.referee_line import NO_REPLY, InfoEndpoint, RefereeLine, check_completed, referee_thread
 
 CLOCK_NS = 10
+SOLVED_NAMES = (None, WLD, EXACT, None)   # last_solve: the completed solve whose answer was played (rtl/processor.py)
 # The design under test (run_design's GAMECHIP_DESIGN): processor, or processor_c2 with two contexts.
 DESIGNS = {"processor": 1, "processor_c2": 2}   # design -> search contexts
 DESIGN = os.environ.get("GAMECHIP_DESIGN", "processor")
@@ -74,6 +75,7 @@ DIVISOR = PROCESSOR_DIVISOR
 # The per-move budget is an input port: GAMECHIP_PROC_BUDGET (default: the design's small regression one).
 BUDGET = int(os.environ.get("GAMECHIP_PROC_BUDGET", PROCESSOR_C2_BUDGET if CONTEXTS == 2 else PROCESSOR_BUDGET))
 DEPTH_LIMIT = PROCESSOR_DEPTH_LIMIT
+SOLVE_EMPTIES = PROCESSOR_SOLVE_EMPTIES if CONTEXTS == 1 else 0   # the endgame solve's E: processor_c2 does not solve
 BIT_NS = DIVISOR * CLOCK_NS
 REPLY_TIMEOUT_CYCLES = 20 * BUDGET + 64 * DIVISOR + 2000   # search + book + two frames, generous
 
@@ -119,30 +121,8 @@ class ProcessorTB(RefereeLine):
         d = self.dut
         return {"source": SEARCH if int(d.out_of_book.value) else "book",
                 "depth": int(d.last_depth.value), "nodes": int(d.last_nodes.value),
-                "cycles": int(d.last_cycles.value), "value": signed9(int(d.last_value.value))}
-
-
-class SimEndpoint(QueueEndpoint):
-    """The referee's side of the simulated processor, with the status outputs of its last decision."""
-
-    def __init__(self, requests, replies):
-        super().__init__(f"rtl {DESIGN} (budget={BUDGET}, depth={DEPTH_LIMIT})", requests, replies)
-        self.last_info = {}
-
-    def info(self):
-        return dict(self.last_info)
-
-
-def referee_thread(opponent, processor_black, endpoint, requests, on_move=None):
-    def run():
-        try:
-            black, white = (endpoint, opponent) if processor_black else (opponent, endpoint)
-            requests.put(("done", play_game(black, white, on_move=on_move)))
-        except BaseException as err:  # noqa: BLE001 - reported by the cocotb side
-            requests.put(("error", err))
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    return thread
+                "cycles": int(d.last_cycles.value), "value": signed9(int(d.last_value.value)),
+                "solved": SOLVED_NAMES[int(d.last_solve.value)]}
 
 
 _golden_process = None   # the golden processor's process (tb.checks.processor), one per simulation
@@ -187,9 +167,9 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
     position with ``empties`` empty squares or fewer, and the golden side does the same
     (tb.checks.processor LateBudgetGolden)."""
     requests, replies = queue.Queue(), queue.Queue()
-    endpoint = SimEndpoint(requests, replies)
+    endpoint = InfoEndpoint(f"rtl {DESIGN} (budget={BUDGET}, depth={DEPTH_LIMIT})", requests, replies)
     golden = golden or golden_process()
-    golden.new_game(BUDGET, DEPTH_LIMIT, CONTEXTS, late=late_budget)
+    golden.new_game(BUDGET, DEPTH_LIMIT, CONTEXTS, late=late_budget, solve_empties=SOLVE_EMPTIES)
     tb.dut.budget.value = BUDGET
     board = start_position()   # the golden endpoint's board: before the next message
     rng = random.Random(noise_seed) if noise_seed is not None else None
@@ -293,12 +273,6 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
     return result, answered, passes
 
 
-def check_completed(result, processor_black):
-    color = "X" if processor_black else "O"
-    assert result.reason == REASON_END, f"game not finished normally: {result.summary()}"
-    assert result.invalid_by != color
-
-
 _failed_tests = []   # tests of this run that failed so far (one simulator process, one run)
 coverage = ProcessorCoverage(FRAME_ERROR)   # functional coverage (tb/testplans/processor.toml)
 _receivers = []   # the tx receivers started by this test (a mutant group runs one test many times)
@@ -398,7 +372,7 @@ async def assembler(dut):
     initial = start_position()
     opening = None
     for move in squares_of(legal_moves(initial.own, initial.opp)):
-        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS))
+        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES))
         trial(encode_move(move))
         after = trial.position
         same_file = [s for s in squares_of(legal_moves(after.own, after.opp)) if s % 8 == move % 8]
@@ -539,13 +513,40 @@ async def deep_endgame(dut):
     tb.reply_timeout_ns = (20 * DEEP_BUDGET + 64 * DIVISOR + 2000) * CLOCK_NS
     for seed in DEEP_GAMES:
         await tb.reset()
-        depths = []
+        statuses = []
         result, _, _ = await play_refereed_game(tb, RandomPlayer(seed), False, late_budget=(DEEP_EMPTIES, DEEP_BUDGET),
-                                                on_reply=lambda position, reply, status: depths.append(status["depth"]))
+                                                on_reply=lambda position, reply, status: statuses.append(status))
         check_completed(result, False)
-        progress(f"deep_endgame: RandomPlayer({seed}): deepest iteration {max(depths)}")
-        if CONTEXTS == 1:
-            assert max(depths) == DEPTH_LIMIT, f"RandomPlayer({seed}): deepest iteration {max(depths)}, expected {DEPTH_LIMIT}"
+        solved = [status["solved"] for status in statuses]
+        progress(f"deep_endgame: RandomPlayer({seed}): deepest iteration {max(s['depth'] for s in statuses)}, "
+                 f"answers {solved}")
+        if CONTEXTS == 1:   # SOLVE_EMPTIES >= DEEP_EMPTIES: the processor solves these moves, to the end of the game
+            assert EXACT in solved, f"RandomPlayer({seed}): no exact solve among the deep moves' answers {solved}"
+
+
+# The processor (black) against RandomPlayer(SOLVE_GAME_SEED), SOLVE_GAME_BUDGET cycles a move from SOLVE_GAME_EMPTIES
+# empties on, plays each endgame answer (found with the golden processor): the midgame search after an abandoned
+# WLD solve at 14-10 empties (256 cycles), the WLD move after an abandoned exact solve at 8, the exact one below.
+SOLVE_GAME_SEED, SOLVE_GAME_EMPTIES, SOLVE_GAME_BUDGET = 3, 8, 3000
+
+
+@cocotb.test()
+@ends_run_on_failure
+async def solve_endgame(dut):
+    """A whole game whose endgame the processor solves, each of its three answers at least once (every
+    node of every run in the moves' signatures, the status and ``last_solve`` against the golden's)."""
+    tb = ProcessorTB(dut)
+    tb.reply_timeout_ns = (20 * SOLVE_GAME_BUDGET + 64 * DIVISOR + 2000) * CLOCK_NS
+    await tb.reset()
+    replies = []
+    result, _, _ = await play_refereed_game(tb, RandomPlayer(SOLVE_GAME_SEED), True,
+                                            late_budget=(SOLVE_GAME_EMPTIES, SOLVE_GAME_BUDGET),
+                                            on_reply=lambda position, reply, status: replies.append((position, status)))
+    check_completed(result, True)
+    answers = [status["solved"] for position, status in replies
+               if status["source"] == SEARCH and empties(position) <= SOLVE_EMPTIES]
+    progress(f"solve_endgame: RandomPlayer({SOLVE_GAME_SEED}): the endgame's answers {answers}")
+    assert {None, WLD, EXACT} <= set(answers), f"RandomPlayer({SOLVE_GAME_SEED}): not every endgame answer: {answers}"
 
 
 @cocotb.test()
@@ -565,7 +566,7 @@ async def least_budget(dut):
 
 # A RandomPlayer seed whose game against the golden processor playing black makes the processor
 # pass before the end (found as tb.checks.processor pass_game_seed finds PASS_GAME_SEED for white)
-BLACK_PASS_GAME_SEED = 84
+BLACK_PASS_GAME_SEED = 8
 BLACK_PASS_GAME_SEED_C2 = 282   # the same for the processor with two contexts at its regression budget
 
 
@@ -592,7 +593,7 @@ async def referee_codes(dut):
     """RR before the colour is known is dropped; YY starts the game; XX (the opponent made an
     invalid move: you won) ends it: game_over, and not even a legal move is answered after."""
     tb = await start(dut)
-    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS))
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES))
     quiet_ns = (BUDGET + 40 * DIVISOR) * CLOCK_NS       # a search and two frames
     await tb.send_text("RR")
     await Timer(quiet_ns, "ns")

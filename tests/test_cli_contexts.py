@@ -46,6 +46,6 @@ def test_golden_processor_with_two_contexts_reports_the_split_search():
     assert {k: info[k] for k in ("source", "depth", "nodes", "cycles", "value")} == \
            {"source": "search", **{k: v for k, v in split.summary().items() if k != "best"}}
     assert [job["kind"] for job in info["jobs"]] == [job.kind for job in split.jobs]
-    assert "jobs" not in one.info() and set(one.info()) == {"source", "depth", "nodes", "cycles", "value"}
+    assert "jobs" not in one.info() and set(one.info()) == {"source", "depth", "nodes", "cycles", "value", "solved"}
     with pytest.raises(ValueError):
         GoldenProcessor(5000, 6, contexts=3)

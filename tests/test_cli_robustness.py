@@ -292,6 +292,13 @@ def test_a_mismatch_in_a_simulated_game_names_the_position_and_both_moves(tmp_pa
     (["bench", "--scale", "inf"], "must be a number more than 0"),
     (["bench", "--scale", "0"], "must be a number more than 0"),
     (["bench", "--scale", "-1"], "must be a number more than 0"),
+    (["tournament", "--budget", "1k", "--solve-empties", "32"], "--solve-empties: must be 0..31, got 32"),
+    (["play", "--budget", "1k", "--solve-empties", "4", "--contexts", "2"], "the two-context processor does not solve"),
+    (["play", "--budget", "1k", "--solve-empties", "4", "--sim", "icarus"],
+     "the converted processor (--sim) solves at 14 empties"),
+    (["tournament", "--budget", "1k", "--solve-empties", "4", "--sim", "icarus", "--mode", "engine"],
+     "their processor does not solve"),
+    (["nboard", "--budget", "1k", "--solve-empties", "4", "--sim", "icarus"], "nboard --sim does not solve"),
 ])
 def test_values_out_of_range_are_one_clear_line(args, expected):
     one_clear_line(gamechip(*args), expected)

@@ -36,11 +36,11 @@ def test_leaves_the_book_for_the_search_with_its_budget():
     expected = search(pos, processor.depth_limit, 300)
     assert answer == expected.best
     assert processor.info() == {"source": SEARCH, "depth": expected.depth, "nodes": expected.nodes,
-                                "cycles": expected.cycles, "value": expected.value}
+                                "cycles": expected.cycles, "value": expected.value, "solved": None}
 
 
 def test_a_pass_is_the_search_answer_and_switches_the_book_off():
-    # Seed 171: the game of tb/test_processor.py's processor_pass test, which has passes.
+    # Seed 171: a game with passes of the processor without the endgame solve (solve_empties 0).
     processor = GoldenProcessor(budget=256)
     plies = []
     play_game(RandomPlayer(171), processor, on_move=lambda p, c, m, info: plies.append((c, m, info)))
@@ -115,3 +115,63 @@ def test_the_processor_never_has_to_pass_while_in_book():
                 new_opp, new_own = play_on(opp, own, move)
                 todo += think(new_own, new_opp, history + (move,), passed)
     assert len(seen) > 500, len(seen)
+
+
+def endgame_positions(count, empties, seed=1):
+    """Positions with ``empties`` empty squares from random games (the side to move has a move)."""
+    import random
+
+    from golden.board import popcount
+    from golden.othello import pass_move
+
+    rng, found = random.Random(seed), []
+    while len(found) < count:
+        position = start_position()
+        while 64 - popcount(position.black | position.white) > empties:
+            moves = legal_moves(position.own, position.opp)
+            if not moves:
+                if not legal_moves(position.opp, position.own):
+                    break
+                position = pass_move(position)
+                continue
+            position = play(position, rng.choice([s for s in range(64) if moves >> s & 1]))
+        if 64 - popcount(position.black | position.white) == empties and legal_moves(position.own, position.opp):
+            found.append(position)
+    return found
+
+
+def test_an_endgame_is_solved_exactly_and_the_played_value_is_the_golden_solvers():
+    from golden.processor import EXACT
+    from golden.solve import solve
+
+    for position in endgame_positions(6, 8):
+        processor = GoldenProcessor(budget=None, solve_empties=8)
+        move = processor.search_position(position)
+        oracle = solve(position, scoring="plain")   # an independent solver (golden/solve.py)
+        assert (move.solved, move.value) == (EXACT, oracle.score), position.text()
+        after = play(position, move.best)       # the move played reaches the solved value
+        assert -solve(after, scoring="plain").score == oracle.score
+        wld, exact = move.runs
+        assert (wld.value > 0) - (wld.value < 0) == (oracle.score > 0) - (oracle.score < 0)
+        assert move.cycles == wld.cycles + exact.cycles and move.nodes == wld.nodes + exact.nodes
+
+
+def test_the_budget_is_shared_by_the_runs_and_an_abandoned_solve_falls_back():
+    from golden.processor import WLD
+
+    position = endgame_positions(1, 10, seed=3)[0]
+    unlimited = GoldenProcessor(budget=None, solve_empties=10).search_position(position)
+    wld_cycles, exact_cycles = (run.cycles for run in unlimited.runs)
+    # the exact solve abandoned: the WLD solve's move, its value, the whole budget spent
+    budget = wld_cycles + exact_cycles // 2
+    move = GoldenProcessor(budget=budget, solve_empties=10).search_position(position)
+    assert (move.solved, move.best, move.value) == (WLD, unlimited.runs[0].best, unlimited.runs[0].value)
+    assert move.runs[1].aborted and move.cycles == budget
+    # the WLD solve abandoned: the midgame search with what is left (here nothing: iteration 1 alone)
+    move = GoldenProcessor(budget=wld_cycles - 1, solve_empties=10).search_position(position)
+    assert move.solved is None and move.runs[0].aborted and move.runs[1].depth == 1
+    assert move.runs[1].cycles == search(position, 16, 0).cycles
+    # at E empties or fewer only: a position with more empties is a midgame search
+    from golden.processor import MoveSearch
+    midgame = GoldenProcessor(budget=None, depth_limit=2, solve_empties=9).search_position(position)
+    assert not isinstance(midgame, MoveSearch) and midgame.depth == 2

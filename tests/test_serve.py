@@ -30,7 +30,7 @@ from tb.sim.socket_link import refuse
 from golden.contest.ggf import parse_ggf
 from golden.othello import game_over, legal_moves
 from golden.processor import GoldenProcessor
-from rtl.designs import PROCESSOR_DEPTH_LIMIT
+from rtl.designs import PROCESSOR_DEPTH_LIMIT, PROCESSOR_SOLVE_EMPTIES
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET = 256
@@ -59,7 +59,7 @@ class ScriptedBoard:
 
     def run(self):
         connection, _ = self.server.accept()
-        golden = AskedGolden(BUDGET, PROCESSOR_DEPTH_LIMIT)
+        golden = AskedGolden(BUDGET, PROCESSOR_DEPTH_LIMIT, solve_empties=PROCESSOR_SOLVE_EMPTIES)
         endpoint = PlayerEndpoint(golden)
         replies = 0
         with connection:
@@ -313,7 +313,7 @@ def test_serve_survives_bad_clients_and_plays_whole_games_checked(capsys, tmp_pa
     ends the server with one line."""
     server = Server("--records", str(tmp_path / "served"))
     try:
-        golden = PlayerEndpoint(GoldenProcessor(BUDGET, PROCESSOR_DEPTH_LIMIT))
+        golden = PlayerEndpoint(GoldenProcessor(BUDGET, PROCESSOR_DEPTH_LIMIT, solve_empties=PROCESSOR_SOLVE_EMPTIES))
         first = server.connect()
         first.sendall(b"YY")
         assert receive(first, 2) == golden("YY").encode()
@@ -366,7 +366,7 @@ def opening_of_the_board():
     board's reply to it."""
     from golden.othello import play
 
-    golden = PlayerEndpoint(GoldenProcessor(BUDGET, PROCESSOR_DEPTH_LIMIT))
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, PROCESSOR_DEPTH_LIMIT, solve_empties=PROCESSOR_SOLVE_EMPTIES))
     first = golden("YY")
     position = play(start_position(), parse_square(first))
     white = square_name(next(s for s in range(64) if legal_moves(position.own, position.opp) >> s & 1))

@@ -12,12 +12,13 @@ from gamechip.installation import require
 
 
 def nboard_arguments(parser):
-    from gamechip.cli.play import CONTEXTS_HELP
+    from gamechip.cli.play import CONTEXTS_HELP, solve_empties_argument
 
     parser.add_argument("--budget", type=cycles, required=True,
                         help="the processor's cycles a move, e.g. 20k or 3.2M (from 20k the golden backend runs "
                              "on PyPy when installed: 4-5x CPython's speed; GAMECHIP_GOLDEN_PYTHON chooses)")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP + " (golden backend only)")
+    solve_empties_argument(parser)
     parser.add_argument("--sim", help=f"run every search on the search engine simulated on this simulator "
                                       f"({simulator_list()}), every node checked; default: the golden processor")
     parser.add_argument("--port", metavar="DEVICE",
@@ -31,12 +32,19 @@ def nboard_arguments(parser):
 
 
 def run_nboard(args):
-    from gamechip.cli.play import contexts_option
+    from gamechip.cli.play import contexts_option, solve_empties_option
     from gamechip.games.nboard import BoardBackend, GoldenBackend, SimulatedBackend, run_engine
 
     contexts = contexts_option(args)
     if args.sim and args.port:
         raise UsageError("--sim and --port are two backends: choose one")
+    if args.sim and args.solve_empties:
+        raise UsageError("--solve-empties with --sim: the simulated engine runs every search as a midgame search "
+                         "(nboard --sim does not solve); leave the option out")
+    if args.sim:
+        args.solve_empties = 0
+    # the golden backend's E, or a board's: its design's (a board is the one-context processor)
+    solve_empties = solve_empties_option(args, contexts, converted=bool(args.port))
     if (args.baud or args.timeout) and not args.port:
         raise UsageError(f"--{'baud' if args.baud else 'timeout'} needs --port")
     if contexts != 1 and (args.sim or args.port):
@@ -58,10 +66,10 @@ def run_nboard(args):
         except PortUnavailable as error:
             raise UsageError(str(error))
         backend = BoardBackend(port, args.budget, PROCESSOR_DEPTH_LIMIT, timeout,
-                               lambda line: print(line, file=sys.stderr, flush=True))
+                               lambda line: print(line, file=sys.stderr, flush=True), solve_empties)
     else:
         run_in_golden_interpreter(args.budget, contexts)
-        backend = GoldenBackend(args.budget, contexts)
+        backend = GoldenBackend(args.budget, contexts, solve_empties)
     return run_engine(backend)
 
 

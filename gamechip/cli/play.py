@@ -6,7 +6,7 @@ import os
 import sys
 import time
 
-from gamechip.cli.arguments import cycles, positive, seconds, simulator_list, simulators
+from gamechip.cli.arguments import cycles, positive, seconds, simulator_list, simulators, whole_number_from
 from gamechip.cli.common import UsageError, announce_rtl, check_sim, output_dir, output_file
 from gamechip.installation import require
 
@@ -44,9 +44,42 @@ def contexts_option(args, sim=None):
     return contexts
 
 
+SOLVE_EMPTIES_HELP = ("the processor solves its endgame (WLD, then exact) at E empty squares or fewer, 0 never "
+                      "(docs/solve.md); default: the converted processor's E (rtl/processor_settings.py PROCESSOR_SOLVE_EMPTIES) "
+                      "with one context, 0 with --contexts 2 (the two-context processor does not solve); with --sim "
+                      "the design's own E, which only a conversion changes")
+
+
+def solve_empties_option(args, contexts, converted=None):
+    """``--solve-empties`` for ``contexts`` after checking it against them and against a converted
+    processor (``converted``, default ``--sim``: a simulated design or a board, whose E is its
+    conversion's): bad input is one line, exit status 2."""
+    from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
+
+    design_empties = PROCESSOR_SOLVE_EMPTIES if contexts == 1 else 0
+    if args.solve_empties is None:
+        return design_empties
+    if args.solve_empties and contexts != 1:
+        raise UsageError("--solve-empties: the two-context processor does not solve (its engine has no solve mode): "
+                         "use --contexts 1 or --solve-empties 0")
+    if (args.sim if converted is None else converted) and args.solve_empties != design_empties:
+        raise UsageError(f"--solve-empties {args.solve_empties}: the converted processor ({'--sim' if args.sim else '--port'}) "
+                         f"solves at {design_empties} empties, its conversion parameter; leave the option out")
+    return args.solve_empties
+
+
+def solve_empties_argument(parser):
+    from rtl.processor_settings import MAX_SOLVE_EMPTIES
+
+    parser.add_argument("--solve-empties", type=whole_number_from(0, f"must be 0..{MAX_SOLVE_EMPTIES}",
+                                                                  MAX_SOLVE_EMPTIES),
+                        metavar="E", help=SOLVE_EMPTIES_HELP)
+
+
 def play_arguments(parser):
     parser.add_argument("--budget", type=cycles, required=True, help="processor cycles per move, e.g. 1024 or 3.2M")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP)
+    solve_empties_argument(parser)
     parser.add_argument("--level", type=int, choices=range(1, 8), default=1,
                         help="reference level 1..7 (its search depth; default 1)")
     parser.add_argument("--color", choices=("black", "white"), default=None,
@@ -80,10 +113,12 @@ def play_arguments(parser):
 
 def run_play(args):
     from gamechip.games.play import default_record, ggf_path, golden_game, print_move, write_record
+    from golden.contest.games import claim_contradicted
 
     if args.port:
         return run_port_game(args)
     contexts = contexts_option(args, args.sim)
+    solve_empties = solve_empties_option(args, contexts)
     args.color = args.color or "black"
     for option in ("baud", "timeout", "human", "depth_limit"):
         if getattr(args, option):
@@ -108,13 +143,17 @@ def run_play(args):
             return 1
     else:
         game = dict(golden_game(args.level, args.color, args.budget, on_move=print_move(args.color),
-                                contexts=contexts), contexts=contexts)
+                                contexts=contexts, solve_empties=solve_empties), contexts=contexts)
     path = write_record(game, record)
     print(f"final score: black {game['black']} white {game['white']} "
           f"(processor {game['processor_discs']}, reference level {args.level} {game['reference_discs']}); "
           f"{game['reason']}")
     print(f"game record: {game['record']}")
     print(f"mean search depth of the processor: {game['mean_depth']}")
+    claim = game.get("solve_claim")
+    if claim:
+        print(f"endgame solve: {claim['claim']} solved at ply {claim['ply'] + 1} ({claim['move']}, {claim['solved']}); "
+              f"{'CONTRADICTED by the result' if claim_contradicted(game) else 'the result agrees'}")
     print(f"record written to {path} (GGF: {ggf_path(path)})")
     return 0
 
@@ -132,6 +171,7 @@ def run_port_game(args):
         raise UsageError("--port plays a board: --sim and --check nodes need a simulation of their own")
     if args.contexts != "1":
         raise UsageError("--port plays a board with the one-context processor: --contexts 2 has no board yet")
+    solve_empties_option(args, 1, converted=True)
     board_color = board_colour(args.color, args.human)
     opponent_name = f"human at the terminal ({args.human})" if args.human else f"reference level {args.level}"
     default = port_record(board_color, f"human-{args.human}" if args.human else f"level{args.level}", args.budget)
@@ -181,6 +221,7 @@ def board_colour(color, human):
 def tournament_arguments(parser):
     parser.add_argument("--budget", type=cycles, required=True, help="processor cycles per move")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP)
+    solve_empties_argument(parser)
     parser.add_argument("--levels", type=_levels, default="1-7",
                         help="reference levels 1..7 as 1-7, 3 or 1,3,5 (default 1-7: every level)")
     parser.add_argument("--sim", help=f"simulate the RTL processor on this simulator ({simulator_list()}); "
@@ -216,6 +257,14 @@ def run_tournament(args):
         games_per_engine = check_games_per_engine(args.games_per_engine, args.sim, contexts, args.mode, args.cluster)
     except ValueError as error:
         raise UsageError(str(error))
+    if args.mode == "engine" or games_per_engine == 2:
+        # the golden processor plays, every search re-run on the engine as a midgame search: no solve
+        if args.solve_empties:
+            raise UsageError("--solve-empties with --mode engine or --games-per-engine 2: their games' searches run "
+                             "on the engine as midgame searches, so their processor does not solve; leave it out")
+        args.solve_empties = 0
+    solve_empties = solve_empties_option(args, contexts, converted=bool(args.sim) and args.mode != "engine"
+                                         and games_per_engine != 2)
     if contexts != 1 and args.mode == "engine":
         raise UsageError("--mode engine checks the games' searches on the one-context engine: use --contexts 1")
     if args.sim:
@@ -239,7 +288,8 @@ def run_tournament(args):
                                      resume=args.resume)
     try:
         return play_tournament(args.budget, args.levels, args.sim, args.jobs or os.cpu_count() or 1, out,
-                               mode=args.mode, resume=args.resume, cluster=args.cluster, contexts=contexts)
+                               mode=args.mode, resume=args.resume, cluster=args.cluster, contexts=contexts,
+                               solve_empties=solve_empties)
     except ClusterError as error:
         raise UsageError(str(error))
 

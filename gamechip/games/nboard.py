@@ -84,15 +84,16 @@ class GoldenBackend:
     """The golden processor: book and search as over its pins for games from the start, its
     search for any other position."""
 
-    def __init__(self, budget, contexts=1):
-        self.budget, self.contexts = budget, contexts
+    def __init__(self, budget, contexts=1, solve_empties=0):
+        self.budget, self.contexts, self.solve_empties = budget, contexts, solve_empties
         self.name = f"golden processor ({platform.python_implementation()})"
 
     def decide(self, game, position, depth_limit):
         started = time.perf_counter()
         if not legal_moves(position.own, position.opp):
             return Decision(None, source="forced")
-        processor = GoldenProcessor(self.budget, depth_limit, keep_trace=False, contexts=self.contexts)
+        processor = GoldenProcessor(self.budget, depth_limit, keep_trace=False, contexts=self.contexts,
+                                    solve_empties=self.solve_empties)
         if game.from_standard_start():
             squares = game.squares()
             processor.history = [square for square in squares if square is not None]
@@ -148,8 +149,8 @@ class BoardBackend(GoldenBackend):
     reply checked against the golden processor; positions that do not continue its game go to
     the golden processor (said on stderr)."""
 
-    def __init__(self, port, budget, depth_limit, timeout, warn):
-        super().__init__(budget)
+    def __init__(self, port, budget, depth_limit, timeout, warn, solve_empties=0):
+        super().__init__(budget, solve_empties=solve_empties)
         self.port, self.depth_limit, self.timeout, self.warn = port, depth_limit, timeout, warn
         self.name = f"board on {port.name}"
         self.endpoint = self.golden = None
@@ -182,7 +183,7 @@ class BoardBackend(GoldenBackend):
         started = time.perf_counter()
         if self.endpoint is None:
             self.golden = GoldenProcessorProcess()
-            self.golden.new_game(self.budget, self.depth_limit)
+            self.golden.new_game(self.budget, self.depth_limit, solve_empties=self.solve_empties)
             self.endpoint = BoardEndpoint(self.port, self.golden, self.timeout,
                                           "black" if position.side == "X" else "white")
         try:
@@ -358,7 +359,8 @@ def golden_decision(position, backend, depth_limit):
     a Decision: for a forced pass (``PA``, the position's value) and for the depth at which a
     book move's alternatives are valued."""
     started = time.perf_counter()
-    processor = GoldenProcessor(backend.budget, depth_limit, keep_trace=False, contexts=backend.contexts)
+    processor = GoldenProcessor(backend.budget, depth_limit, keep_trace=False, contexts=backend.contexts,
+                                solve_empties=backend.solve_empties)
     result = processor.search_position(position)
     return Decision(result.best, result.value, "search", result.depth, result.nodes, time.perf_counter() - started)
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from gamechip.processes import connect_cluster, kill_process_group, run_killable, stop_cluster_tasks
 from golden.board import draw, square_name
-from golden.contest.games import golden_game, mover_name
+from golden.contest.games import claim_contradicted, golden_game, mover_name
 
 COLORS = ("black", "white")
 PROCESSOR_DESIGNS = {1: "processor", 2: "processor_c2"}   # contexts -> the design simulated
@@ -155,33 +155,35 @@ def check_contexts(contexts, sim=None):
     return design
 
 
-def golden_game_fast(level, processor_color, budget, contexts=1):
+def golden_game_fast(level, processor_color, budget, contexts=1, solve_empties=0):
     """golden_game in a golden process (``python -m golden.contest.games``, PyPy when installed: at the
     seed's budgets its searches are the expensive part), else in this one."""
     from tb.checks.search import ROOT, golden_python
 
     python = golden_python()
     if python == sys.executable:
-        return dict(golden_game(level, processor_color, budget, contexts=contexts), contexts=contexts)
+        return dict(golden_game(level, processor_color, budget, contexts=contexts, solve_empties=solve_empties),
+                    contexts=contexts)
     run = subprocess.run([python, "-m", "golden.contest.games", str(level), processor_color, str(budget),
-                          str(contexts)], cwd=ROOT,
+                          str(contexts), str(solve_empties)], cwd=ROOT,
                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT))
     if run.returncode:
         raise RuntimeError(f"the golden game in {python} failed: {run.stderr[-2000:]}")
     return dict(json.loads(run.stdout), contexts=contexts)
 
 
-def tournament_game(level, processor_color, budget, sim, mode="processor", tag=None, contexts=1):
+def tournament_game(level, processor_color, budget, sim, mode="processor", tag=None, contexts=1, solve_empties=0):
     """One tournament game in a worker process (its own build slot, ``tag``, when simulated).
 
     ``mode`` "processor": the whole processor is simulated, over its UART pins
     (tb/test_processor.py). "engine": the golden processor plays the game (in a golden process),
     then every search of the game runs on the simulated search engine with every node checked
     (tb/test_search.py under the HDL clock): the seed's budgets in hours instead of weeks.
-    ``contexts`` 2: the two-context processor (golden, or design ``processor_c2`` simulated)."""
+    ``contexts`` 2: the two-context processor (golden, or design ``processor_c2`` simulated).
+    ``solve_empties``: the golden processor's endgame solve (a simulated processor has its design's)."""
     tag = tag or f"tournament-s{_SLOT}"
     if sim is None:
-        return golden_game_fast(level, processor_color, budget, contexts)
+        return golden_game_fast(level, processor_color, budget, contexts, solve_empties)
     if mode == "engine":
         from rtl.designs import PROCESSOR_DEPTH_LIMIT
         from tb.host.search_bench import check_searches_on
@@ -209,7 +211,7 @@ def simulated_game_of(sim, level, processor_color, budget, contexts, **options):
     return dict(simulated_game(sim, level, processor_color, budget, **options), contexts=contexts)
 
 
-def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1):
+def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1, solve_empties=0):
     """One tournament game as a Dask task, on whichever worker runs it: in a subprocess of its
     own session (``python -m gamechip.games.play``), killed with its simulators when the tournament
     stops (gamechip.processes.stop_tokens(token)), in a build slot of that machine. The game,
@@ -220,7 +222,7 @@ def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1):
     from tb.host.slots import slot_tag, take_slot
 
     spec = {"level": level, "processor_color": processor_color, "budget": budget, "sim": sim, "mode": mode,
-            "contexts": contexts}
+            "contexts": contexts, "solve_empties": solve_empties}
     with tempfile.TemporaryDirectory(prefix="gamechip-game-") as work:
         result, log_path = Path(work) / "game.json", Path(work) / "game.log"
         slot, lock = take_slot("search" if mode == "engine" else "processor", sim) if sim else (0, None)
@@ -275,8 +277,9 @@ class _LocalGames:
                                         initargs=(slots, self.pids))
         self.where = f"{jobs} workers"
 
-    def submit(self, level, color, budget, sim, mode, contexts=1):
-        return self.pool.submit(tournament_game, level, color, budget, sim, mode, contexts=contexts)
+    def submit(self, level, color, budget, sim, mode, contexts=1, solve_empties=0):
+        return self.pool.submit(tournament_game, level, color, budget, sim, mode, contexts=contexts,
+                                solve_empties=solve_empties)
 
     def as_completed(self, futures):
         return as_completed(futures)
@@ -299,9 +302,10 @@ class _ClusterGames:
         self.futures = []
         self.tournament = uuid.uuid4().hex[:12]
 
-    def submit(self, level, color, budget, sim, mode, contexts=1):
+    def submit(self, level, color, budget, sim, mode, contexts=1, solve_empties=0):
         key = f"gamechip-game-{level}-{color}-{self.tournament}"
-        future = self.client.submit(cluster_game, level, color, budget, sim, mode, key, contexts, key=key, pure=False)
+        future = self.client.submit(cluster_game, level, color, budget, sim, mode, key, contexts, solve_empties,
+                                    key=key, pure=False)
         self.futures.append(future)
         return future
 
@@ -368,12 +372,14 @@ class TournamentProgress:
         return write_tables(self.games, self.failures, **self.tables)
 
 
-def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=False, cluster=None, contexts=1):
+def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=False, cluster=None, contexts=1,
+                   solve_empties=0):
     """Play every level x colour in ``jobs`` worker processes, or as the tasks of the Dask
     scheduler at ``cluster``. The tables are rewritten after every game, so an interrupted or
     crashed tournament keeps every game it finished; ``resume`` keeps the games already in
     ``out_dir`` and plays the others. Raises gamechip.processes.ClusterError when the cluster
-    cannot be reached. ``contexts``: the processor's search contexts (1 or 2)."""
+    cannot be reached. ``contexts``: the processor's search contexts (1 or 2); ``solve_empties``: the
+    golden processor's endgame solve."""
     kept = finished_games(out_dir) if resume else {}
     tasks = [(level, color) for level in levels for color in COLORS if (level, color) not in kept]
     pool = _ClusterGames(cluster) if cluster else _LocalGames(max(1, min(jobs, len(tasks))))
@@ -382,7 +388,8 @@ def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=
           f"budget {budget:,} clock cycles per move, {describe(sim, mode, contexts)}, {pool.where}; results in {out_dir}",
           file=sys.stderr, flush=True)
     try:
-        futures = {pool.submit(level, color, budget, sim, mode, contexts): (level, color) for level, color in tasks}
+        futures = {pool.submit(level, color, budget, sim, mode, contexts, solve_empties): (level, color)
+                   for level, color in tasks}
         for future in pool.as_completed(futures):
             task = futures[future]
             try:
@@ -412,6 +419,23 @@ def describe(sim, mode, contexts=1):
         return (f"games by the golden processor, every search of every game on the search engine simulated on "
                 f"{sim} with every node checked")
     return f"simulated on {sim}"
+
+
+def solve_claims_line(games):
+    """The tournament's check of its solves (golden.contest.games solve_claim): the games whose
+    processor solved a win or a draw, the games whose result contradicts that (must be 0)."""
+    claimed = [g for g in games if g.get("solve_claim")]
+    contradicted = [g for g in claimed if claim_contradicted(g)]
+    solved = [(ply.get("info") or {}).get("solved") for g in games for ply in g.get("plies", [])]
+    text = (f"Endgame solves: {len(claimed)} of {len(games)} games with a solved win or draw "
+            f"({sum(g['solve_claim']['claim'] == 'win' for g in claimed)} wins, "
+            f"{sum(g['solve_claim']['claim'] == 'draw' for g in claimed)} draws), "
+            f"{len(contradicted)} contradicted by the result; {solved.count('exact') + solved.count('wld')} "
+            f"processor moves played from a solve ({solved.count('exact')} exact, {solved.count('wld')} WLD)")
+    return text + "".join(f"; CONTRADICTED: level {g['level']}, processor {g['processor_color']}, "
+                          f"{g['solve_claim']['claim']} solved at ply {g['solve_claim']['ply'] + 1} "
+                          f"({g['solve_claim']['move']}), result {g['processor_discs']}-{g['reference_discs']}"
+                          for g in contradicted)
 
 
 def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="processor", contexts=1):
@@ -455,6 +479,7 @@ def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="proce
     depths = [g["mean_depth"] for g in games if g["mean_depth"] is not None]
     if depths:
         lines += ["", f"Mean search depth of the processor: {sum(depths) / len(depths):.2f}"]
+    lines += ["", solve_claims_line(games)]
     for game in games:   # each game's GGF record, written once
         ggf = out_dir / "games" / f"level{game['level']}-processor-{game['processor_color']}.ggf"
         if "plies" in game and not ggf.exists():
@@ -474,7 +499,7 @@ def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="proce
     if not quiet:
         print("\n".join(lines))
         print(f"\ntables: {markdown}, {out_dir / 'tournament.csv'}; games: {out_dir / 'games.json'}")
-    return 1 if failures else 0
+    return 1 if failures or any(claim_contradicted(g) for g in games) else 0
 
 
 if __name__ == "__main__":

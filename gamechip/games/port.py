@@ -228,6 +228,7 @@ class PortGame:
     (exit status, one-line outcome, record text or None when the game never started)."""
 
     def __init__(self, port, opponent, board_color, budget, depth_limit, timeout, opponent_name):
+        from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
         from tb.checks.processor import GoldenProcessorProcess
         from tb.checks.search import golden_python_for_budget
 
@@ -240,7 +241,8 @@ class PortGame:
             self.golden = GoldenProcessorProcess(golden_python_for_budget(budget))
         finally:
             signal.signal(signal.SIGINT, interrupt)
-        self.golden.new_game(budget, depth_limit)
+        # the board's processor solves its endgame as the converted design does (rtl/processor.py)
+        self.golden.new_game(budget, depth_limit, solve_empties=PROCESSOR_SOLVE_EMPTIES)
         char = "X" if board_color == "black" else "O"
         self.board = BoardEndpoint(port, self.golden, timeout, board_color)
         self.transcript = []

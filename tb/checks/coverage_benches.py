@@ -363,6 +363,8 @@ class ProcessorCoverage:
             self.count(f"reply:{'black' if processor_black else 'white'}/{source}")
             if reply == "VV":
                 self.count("pass:processor")
+            if answer["info"].get("solved"):
+                self.count(f"solved_answer:{answer['info']['solved']}")
 
     def noise(self, tokens):
         self.count(*(f"noise:{kind}" for kind in noise_kinds(tokens, self.frame_error)))

@@ -12,7 +12,9 @@ import cocotb
 from cocotb.simtime import get_sim_time
 from cocotb.triggers import Event, FallingEdge, First, Timer
 
-from golden.contest.referee import NoReply
+import threading
+
+from golden.contest.referee import REASON_END, NoReply, play_game
 
 
 NO_REPLY = object()   # put on the replies queue to end a game the bench stopped
@@ -31,6 +33,39 @@ class QueueEndpoint:
         if reply is NO_REPLY:
             raise NoReply("the bench stopped the game")
         return reply
+
+
+class InfoEndpoint(QueueEndpoint):
+    """A QueueEndpoint with the status of the design's last decision (``last_info``, set by the
+    bench), as a Player's ``info()``."""
+
+    def __init__(self, name, requests, replies):
+        super().__init__(name, requests, replies)
+        self.last_info = {}
+
+    def info(self):
+        return dict(self.last_info)
+
+
+def referee_thread(opponent, design_black, endpoint, requests, on_move=None):
+    """Referee a game of ``endpoint`` (the simulated design, black when ``design_black``) against
+    ``opponent`` in a thread of its own; its end goes on ``requests``: ("done", GameResult) or
+    ("error", the exception)."""
+    def run():
+        try:
+            black, white = (endpoint, opponent) if design_black else (opponent, endpoint)
+            requests.put(("done", play_game(black, white, on_move=on_move)))
+        except BaseException as err:  # noqa: BLE001 - reported by the cocotb side
+            requests.put(("error", err))
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def check_completed(result, design_black):
+    """The game ended normally, and not by an invalid move of the design."""
+    assert result.reason == REASON_END, f"game not finished normally: {result.summary()}"
+    assert result.invalid_by != ("X" if design_black else "O")
 
 
 class RefereeLine:
