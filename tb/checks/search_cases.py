@@ -284,15 +284,12 @@ def wld_outcome_cases(rng, empties=4):
                        SCORINGS[i % 2], wld=True) for i, outcome in enumerate(WLD_OUTCOMES)]
 
 
-def solve_cases(seed, scale):
-    """The engine's solve mode (docs/spec.md §7): finished games at the root (both scorings, full
-    boards and games over with empties, won, lost and drawn), a pass at the root and one at the
-    last empty square, budgets that abandon a solve (at once, and inside it), a solve abandoned
-    at the deepest stack level (the start position: its first line reaches ply 31), WLD solves of
-    every root outcome, then endgames of the scale's empties with a pass and an early end in their
-    trees, in both scorings, exact and win/loss/draw."""
-    rng = random.Random(seed + 3000)
-    size = SCALES[scale]
+def solve_directed_cases(seed):
+    """The engine's solve mode (docs/spec.md §7), aimed at search.toml's solve points: finished games
+    at the root (both scorings, full boards and games over with empties, won, lost and drawn), a
+    pass at the root and one at the last empty square, budgets that abandon a solve (at once, and
+    inside it), a solve abandoned at the deepest stack level (the start position: its first line
+    reaches ply 31), and WLD solves of every root outcome."""
     early_end = parse_board(FINISHED_GAMES["game over with empties, won"])
     only_a1 = parse_board("-XOOOOOO" + "-" * 56 + " X")
     cases = [solve_case(parse_board(board), f"solve: {what} at the root", scoring)
@@ -302,9 +299,17 @@ def solve_cases(seed, scale):
               solve_case(only_a1, "solve: budget 0 abandons the solve", budget=0),
               solve_case(early_end, "solve: budget 0 abandons even a finished game", budget=0),
               solve_case(start_position(), "solve: the start position, abandoned at the deepest stack level")]
-    first = with_pass_and_early_end(rng, 1, 4)[0]
+    first = with_pass_and_early_end(random.Random(seed + 3200), 1, 4)[0]
     cases.append(solve_case(first, "solve: budget 9 abandons the solve inside the tree", budget=9))
-    cases += wld_outcome_cases(random.Random(seed + 3100))
+    return cases + wld_outcome_cases(random.Random(seed + 3100))
+
+
+def solve_cases(seed, scale):
+    """The engine's solve mode (docs/spec.md §7): endgames of the scale's empties with a pass and an
+    early end in their trees, in both scorings, exact and win/loss/draw."""
+    rng = random.Random(seed + 3000)
+    size = SCALES[scale]
+    cases = []
     for i, p in enumerate(with_pass_and_early_end(rng, size["solves"], size["solve_empties"])):
         scoring, wld = SCORINGS[i % 2], bool(i // 2 % 2)
         cases.append(solve_case(p, f"solve #{i} (seed {seed}), {size['solve_empties']} empties, a pass and an "
