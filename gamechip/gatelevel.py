@@ -245,7 +245,7 @@ class Plan:
 # The search engine's sets: Icarus the regression's tiny sets, Verilator the small ones (its
 # regression's large set is hundreds of thousands of nodes, minutes on a netlist).
 SEARCH_SCALES = {"icarus": "tiny", "verilator": "small"}
-SEARCH_TESTS = ["directed", "random_play", "endgame"]
+SEARCH_TESTS = ["directed", "random_play", "endgame", "solve_directed", "solve"]
 
 
 def bench_plan(design, sim, count=None, tests=None, search_scale=None):

@@ -34,7 +34,7 @@ from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 from golden.board import draw, format_board
 from golden.search import MINUS_INFINITY, PLUS_INFINITY
 from tb.checks.search_cases import (SCALES, aimed_cases, deep_cases, deep_solve_cases, directed_cases, endgame_cases,
-                                    random_cases, solve_cases)
+                                    random_cases, solve_cases, solve_directed_cases)
 from tb.checks.aimed_search import cut_at_15_cases, full_board_cases
 from tb.blocks import regression_tier
 from tb.checks.coverage_benches import context_bins
@@ -447,6 +447,15 @@ async def endgame(dut):
 
 
 @cocotb.test()
+async def solve_directed(dut):
+    """The solve mode's directed cases (tb.checks.search_cases solve_directed_cases: finished games,
+    passes at the root and at the last empty, abandoned solves, WLD root outcomes), checked as
+    :func:`solve` checks."""
+    env = search_environment()
+    await check_searches(dut, solve_directed_cases(env["seed"]), "solve_directed")
+
+
+@cocotb.test()
 async def solve(dut):
     """The solve mode (tb.checks.search_cases solve_cases): every node against the golden search's
     solve, each completed solve's value and best move against the golden solver (golden/solve.py);
@@ -582,9 +591,11 @@ SCALE_FOR_SIM = {"default": {"icarus": "tiny", "verilator": "regression", "ghdl"
 # The sets per simulator: Icarus and GHDL simulate the engine at tens of cycles a second on a busy
 # machine, and the directed set (root windows, budgets stopping inside an iteration, passes,
 # finished games: 5,351 cycles) is ten times their random searches; in the default tier they leave
-# it to Verilator and search random positions, endgames and solves of each conversion.
-EVERY_SEARCH_TEST = ["directed", "random_play", "endgame", "solve"]
-SEARCH_TESTS = {"default": {"icarus": ["random_play", "endgame", "solve"], "verilator": EVERY_SEARCH_TEST,
+# it to Verilator and search random positions, endgames and solves of each conversion. The solve
+# mode's directed set (finished games, passes, abandoned solves, WLD outcomes: seconds) runs on
+# Icarus and Verilator, on GHDL in the full tier.
+EVERY_SEARCH_TEST = ["directed", "random_play", "endgame", "solve_directed", "solve"]
+SEARCH_TESTS = {"default": {"icarus": ["random_play", "endgame", "solve_directed", "solve"], "verilator": EVERY_SEARCH_TEST,
                             "ghdl": ["random_play", "endgame", "solve"]},
                 "full": {sim: EVERY_SEARCH_TEST for sim in ("icarus", "verilator", "ghdl")}}
 

@@ -69,7 +69,7 @@ def test_the_uart_passes_its_bit_level_tests_on_its_ice40_netlist():
 @pytest.mark.full
 @pytest.mark.parametrize("sim", ["icarus", "verilator"])
 def test_a_short_search_passes_the_node_scoreboard_on_the_engines_netlist(sim):
-    outcome = check_design("search", sim, "ice40", tests=["directed"], search_scale="tiny")
+    outcome = check_design("search", sim, "ice40", tests=["directed", "solve_directed"], search_scale="tiny")
     assert_passed(outcome)
     assert outcome.checked > 0
 

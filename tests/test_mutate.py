@@ -142,11 +142,25 @@ def test_the_verilator_path_kills_move_checker_mutants(tmp_path):
     (["--limit", "0"], "--limit must be at least 1"),
     (["--jobs", "0"], "--jobs must be at least 1"),
     (["--retry-survivors"], "--retry-survivors goes with --resume"),
+    (["--mentioning", "solv", "--netlist", "2", "--netlist-only"], "--mentioning chooses source mutants"),
+    (["--mentioning", " "], "--mentioning takes texts that are not blank"),
 ])
 def test_bad_arguments_are_one_line_and_exit_status_2(tmp_path, args, message):
     run = gamechip("mutate", "--out", str(tmp_path / "x"), *args)
     assert run.returncode == 2 and message in run.stderr, run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+
+
+def test_mentioning_keeps_the_mutants_whose_statement_names_a_text(schemata):
+    """--mentioning (the solve mode's mutants of rtl/search.py, docs/mutation.md): every mutant
+    whose statement contains a text, and no other."""
+    from gamechip.mutation.mutate import mentioning_mutants
+
+    _, mutants = schemata
+    chosen = mentioning_mutants(mutants, ("final_value", "overflow"))
+    assert chosen and all("final_value" in m.original or "overflow" in m.original for m in chosen)
+    assert {m.id for m in chosen} == {m.id for m in mutants if "final_value" in m.original or "overflow" in m.original}
+    assert {m.function.split(" in ")[0] for m in chosen} >= {"final_count", "stack_overflow"}
 
 
 def test_a_run_folder_is_not_overwritten_without_resume_and_replay_needs_a_run(tmp_path):

@@ -6,6 +6,10 @@ by its path from the root, with expected and actual values and the cycle.
 
 import pytest
 
+from golden.board import popcount
+from golden.search import INNER, TERMINAL, search
+from tb.checks.search_cases import solve_cases, solve_directed_cases
+from tb.host.planted import PLANTED_BUGS, copy_with_edits, edits_of
 from tb.host.search_bench import run_search_bench
 from tests.test_mutants import mutant_root, mutant_tag
 
@@ -70,19 +74,83 @@ def test_search_mutant_is_caught(name, tmp_path):
     print(f"{name}: {what} | {node}")
 
 
-# Bugs of the solve mode (docs/spec.md §7), run through the bench's solve searches (tiny: a
-# finished game and a pass at the root, abandoned solves, endgames of 4 empties with passes and
-# early ends, both scorings): each must stop the bench at a named node. About 20 s each: make
+# The solve mode's planted bugs (tb/host/planted.py, design search), run through the bench's solves
+# (tiny: finished games, passes at the root and at the last empty square, abandoned solves, WLD
+# outcomes, endgames of 4 empties with passes and early ends, both scorings). Each must stop the bench
+# at the first node of those solves where the bug shows, which the golden search's traces name
+# (SOLVE_BUG_NODES: what the node must be). About 25 s each (a conversion and an Icarus run): make
 # test-full.
-SOLVE_MUTANTS = {
-    "a solve's winner scoring leaves out the empty squares (a wrong final count)": (
-        "search.py",
-        "            if winner_scoring_late and own_discs > opp_discs:\n                final_value.next = won_final",
-        "            if winner_scoring_late and own_discs > opp_discs:\n                final_value.next = plain_final"),
-    "in a solve, a side without a move ends the game instead of passing": (
-        "search.py",
-        "            terminal_here.next = own_legal_late == 0 and opp_legal_late == 0",
-        "            terminal_here.next = own_legal_late == 0 and (opp_legal_late == 0 or solving_late)"),
+SOLVE_TESTS = ["solve_directed", "solve"]
+
+
+def disc_counts(node):
+    """(own, opp) discs of a trace node, for its side to move."""
+    pos = node.position
+    return popcount(pos.own), popcount(pos.opp)
+
+
+def ended_with_empties(node):
+    return node.kind == TERMINAL and sum(disc_counts(node)) < 64
+
+
+def no_move_at_the_last_empty(node):
+    return node.kind == INNER and node.legal == 0 and sum(disc_counts(node)) == 63
+
+
+SOLVE_BUG_NODES = {
+    "a solve's winner scoring gives the empty squares to the loser":
+        lambda case, node: case.solve == "winner" and ended_with_empties(node) and len(set(disc_counts(node))) == 2,
+    "a solve's winner scoring leaves out the empty squares":
+        lambda case, node: case.solve == "winner" and ended_with_empties(node) and disc_counts(node)[0] > disc_counts(node)[1],
+    "a solve's final count swaps own and opp":
+        lambda case, node: case.solve == "plain" and node.kind == TERMINAL and len(set(disc_counts(node))) == 2,
+    "in a solve, a side without a move at the last empty square ends the game":
+        lambda case, node: no_move_at_the_last_empty(node),
+    "in a solve, a side without a move ends the game instead of passing":
+        lambda case, node: node.kind == INNER and node.legal == 0,
+}
+
+
+def first_node_of_bug(name, seed=1):
+    """(case, index in its trace, node): the first node of the bench's solves where the bug
+    ``name`` shows, in the order the bench runs them."""
+    cases = solve_directed_cases(seed) + solve_cases(seed, "tiny")
+    for case in cases:
+        trace = search(case.position, case.depth, case.budget, alpha=case.alpha, beta=case.beta,
+                       solve=case.solve).trace
+        for index, node in enumerate(trace):
+            if SOLVE_BUG_NODES[name](case, node):
+                return case, index, node
+    raise AssertionError(f"no solve of the bench shows '{name}': the bench cannot catch it")
+
+
+def test_every_solve_bug_is_planted_and_shows_in_the_directed_solves():
+    assert set(SOLVE_BUG_NODES) == {name for name, bug in PLANTED_BUGS.items() if bug[0] == "search"}
+    directed = {case.label for case in solve_directed_cases(1)}
+    for name in SOLVE_BUG_NODES:   # whatever the seed's random endgames hold
+        assert first_node_of_bug(name)[0].label in directed, name
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", list(SOLVE_BUG_NODES))
+def test_solve_bug_is_caught_at_its_node(name, tmp_path):
+    case, index, node = first_node_of_bug(name)
+    _, file, edits = edits_of(name)
+    outcome = run_search_bench("icarus", SOLVE_TESTS, "tiny", tag=mutant_tag(name),
+                               rtl_root=copy_with_edits(tmp_path / "mutant", file, edits))
+    assert not outcome.passed, f"planted bug '{name}' passed every solve: the bench cannot see it"
+    message = outcome.result.get("failure", "")
+    lines = {line.split(":", 1)[0]: line.split(":", 1)[1].strip() for line in message.splitlines() if ":" in line}
+    assert "SEARCH MISMATCH" in message and "cycle" in lines, f"'{name}' failed without a named node:\n{message}"
+    named = f"#{index} of the trace, iteration 1, path from the root: {node.path_text()}"
+    assert (lines.get("case"), lines.get("node")) == (case.label, named), (
+        f"'{name}' was caught elsewhere than at its node ({case.label}, {named}):\n{message}")
+    print(f"{name}: {lines['what']} | {case.label} | node {named}")
+
+
+# The solve ordering's mutants (the last-one step, parity), through the bench's random solves on
+# GHDL: each must stop the bench at a named node. About 20 s each: make test-full.
+ORDERING_MUTANTS = {
     "the last-one step returns the full board's value unnegated (a wrong final count)": (
         "search.py",
         "        if last_one:\n            leaf_raw.next = last_node_value",
@@ -95,9 +163,9 @@ SOLVE_MUTANTS = {
 
 
 @pytest.mark.full
-@pytest.mark.parametrize("name", list(SOLVE_MUTANTS))
-def test_solve_mutant_is_caught_at_a_named_node(name, tmp_path):
-    file, *edits = SOLVE_MUTANTS[name]
+@pytest.mark.parametrize("name", list(ORDERING_MUTANTS))
+def test_solve_ordering_mutant_is_caught_at_a_named_node(name, tmp_path):
+    file, *edits = ORDERING_MUTANTS[name]
     outcome = run_search_bench("ghdl", ["solve"], "tiny", tag=mutant_tag(name),
                                rtl_root=mutant_root(tmp_path, file, *edits))
     assert not outcome.passed, f"mutant '{name}' passed every solve: the bench cannot see it"

@@ -31,6 +31,10 @@ def mutate_arguments(parser):
     parser.add_argument("--out", required=True, help="results folder (journal.jsonl, mutants.json, report.md)")
     parser.add_argument("--resume", action="store_true", help="go on with the run in --out, skipping finished mutants")
     parser.add_argument("--limit", type=int, help="at most N mutants per block, spread over files and operators")
+    parser.add_argument("--mentioning", nargs="+", metavar="TEXT",
+                        help="only the source mutants whose statement contains one of these texts (e.g. "
+                             "--blocks search --mentioning solv winner_scoring final_value overflow: the solve mode's "
+                             "logic); default: every source mutant")
     parser.add_argument("--netlist", type=int, metavar="N",
                         help="also N Yosys netlist mutants per block (as mcy samples them), all in one netlist per "
                              "design behind a mutsel input; report rows <block>:netlist")
@@ -101,6 +105,10 @@ def run_mutate(args):
         raise UsageError("--netlist-only needs --netlist N")
     if args.why is not None and args.add_to_corpus is None:
         raise UsageError("--why goes with --add-to-corpus")
+    if args.mentioning and (args.netlist_only or args.elab_only):
+        raise UsageError("--mentioning chooses source mutants: not with --netlist-only or --elab-only")
+    if args.mentioning and not all(text.strip() for text in args.mentioning):
+        raise UsageError("--mentioning takes texts that are not blank")
     if args.retry_survivors and not args.resume:
         raise UsageError("--retry-survivors goes with --resume (the survivors of an earlier run judged again)")
     try:
@@ -120,7 +128,7 @@ def run_mutate(args):
                      seed=args.seed, quick=args.quick, prove=not args.no_prove, netlist=args.netlist,
                      source=not (args.netlist_only or args.elab_only), prove_killed=args.prove_killed or 0,
                      elab=args.elab, recheck_waivers=args.recheck_waivers,
-                     retry_survivors=args.retry_survivors)
+                     retry_survivors=args.retry_survivors, mentioning=tuple(args.mentioning or ()))
     except MutateError as error:
         raise UsageError(str(error))
     print_summary(result, args.json, args.out)

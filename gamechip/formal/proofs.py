@@ -125,13 +125,14 @@ PROOFS = {
     "search": Proof(
         "search", "prove", 6, sequential=True,
         probes=("state", "level", "iteration", "limit", "budget_reg", "alpha_cur", "alpha_parent", "alpha_grand",
-                "alpha_above", "alpha_root", "stack_alpha", "started_cur", "solving"),
-        cuts=("own_legal", "opp_legal", "eval_done", "evaluated_raw"),
-        statement="from reset, for every root window, depth limit 1..16 and budget, the solve mode off, whatever "
-                  "the move checkers "
-                  "and the evaluator answer (free values of the proof) and when: the ply of every node event is "
-                  "within the depth limit and the level never wraps, alpha < beta holds at every level of the "
-                  "stack, and once iteration 1 is complete done comes the cycle after the cycle count reaches "
+                "alpha_above", "alpha_root", "stack_alpha", "started_cur", "solving", "final_value"),
+        cuts=("own_legal", "opp_legal", "eval_done", "evaluated_raw", "own_discs", "opp_discs"),
+        statement="from reset, for every root window, depth limit 1..16 and budget, a depth-limited search or a "
+                  "solve, whatever the move checkers, the evaluator and a solve's disc counts answer (free values "
+                  "of the proof) and when: the ply of every node event is within the depth limit (a solve's "
+                  "within the 32-level stack) and the level never wraps, alpha < beta holds at every level of the "
+                  "stack, a WLD solve's window stays (-1, 1) at every level, a solve's final count stays within "
+                  "-64..64, and once iteration 1 is complete done comes the cycle after the cycle count reaches "
                   "the budget",
         bug=PlantedBug("a leaf worth exactly beta raises alpha instead of cutting off", "search.py",
                        "leaf_raw <= alpha_parent_late\n", "leaf_raw < alpha_parent_late\n")),

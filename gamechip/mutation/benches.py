@@ -64,7 +64,7 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group
         outcome = run_stream(sim, rtl_root=root, tag=tag, plusargs=plusargs)
     elif block == "search":
         from tb.host.search_bench import run_search_bench
-        outcome = run_search_bench(sim, ["directed", "random_play", "endgame"],
+        outcome = run_search_bench(sim, ["directed", "random_play", "endgame", "solve_directed", "solve"],
                                    QUICK_SEARCH_SCALE if quick else SEARCH_SCALE, seed, tag=tag,
                                    rtl_root=root, plusargs=plusargs)
     elif block == INTERLEAVED:

@@ -60,9 +60,14 @@ ALONE_WEIGHT = 5
 ROW_WEIGHT = {"processor": 20}   # whole games: a survivor costs a minute or more
 
 
+def mentioning_mutants(mutants, texts):
+    """The mutants of ``mutants`` whose statement (or condition) contains one of ``texts``."""
+    return [m for m in mutants if any(text in m.original for text in texts)]
+
+
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
         quick=False, prove=True, netlist=None, source=True, prove_killed=0, cluster=None, shard_size=SHARD_SIZE,
-        elab=False, recheck_waivers=False, waivers=None, retry_survivors=False):
+        elab=False, recheck_waivers=False, waivers=None, retry_survivors=False, mentioning=()):
     """Generate, build and run the mutants of ``blocks`` on ``sim`` into ``out``; the summary.
 
     ``limit``: at most this many source mutants per block (spread over its files and operators);
@@ -80,7 +85,10 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     are otherwise left unrun: their id pins the file's text, and the reviewed reason says no input
     tells them apart, so a run could only confirm them or show the review wrong (a bench bug);
     ``retry_survivors``: with ``resume``, judge again every survivor not proved equivalent (after
-    new bench cases: a mutant's id pins its RTL file, not the bench that judged it)."""
+    new bench cases: a mutant's id pins its RTL file, not the bench that judged it); ``mentioning``:
+    only the source mutants whose statement contains one of these texts (a part of a design's
+    logic, such as the search engine's solve mode), the same in a run and its resumes, each judged
+    by the bench of the block named in ``blocks`` whose design holds it."""
     from tb.host import runner
 
     say = progress or (lambda text: print(f"mutate: {text}", file=sys.stderr, flush=True))
@@ -92,13 +100,16 @@ def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=
     waivers = load_waivers() if waivers is None else waivers
     schemata_root = out / "schemata"
     mutants = build_schemata(rtl_root, schemata_root) if source else []
+    if mentioning:
+        mutants = mentioning_mutants(mutants, mentioning)
     done = judged_before(journal, retry_survivors) if resume else {}
     started = time.monotonic()
     catalogue = start_catalogue(out, sim, quick, rtl_root, runner.rtl_digest(rtl_root), mutants, resume,
                                 rows_of(blocks, source, netlist, elab))
     plan = []
     if source:
-        plan += source_rows(blocks, known, mutants, schemata_root, limit, workers, catalogue, done, journal, say)
+        plan += source_rows(blocks, known, mutants, schemata_root, limit, workers, catalogue, done, journal, say,
+                            focused=bool(mentioning))
     if netlist:
         plan += netlist_rows([b for b in blocks if b in netlist_blocks()], known, netlist, seed, rtl_root, out,
                              catalogue, say)

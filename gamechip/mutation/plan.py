@@ -115,15 +115,19 @@ def _converted(judges, known, schemata_root, workers):
     return inside, identical
 
 
-def source_rows(blocks, known, mutants, schemata_root, limit, workers, catalogue, done, journal, say):
+def source_rows(blocks, known, mutants, schemata_root, limit, workers, catalogue, done, journal, say,
+                focused=False):
     """The rows of the source mutants of ``blocks``; the byte-identical ones journaled equivalent
     (into ``done`` too) without a run.
 
     A mutant is judged by the most focused bench that sees it: the block whose design holds the
     fewest mutants (move_checker's cells there, not in the evaluator's run), among all the blocks
-    of its system, so that a narrowed run judges the same mutants by the same benches."""
+    of its system, so that a narrowed run judges the same mutants by the same benches. With
+    ``focused`` (a run of a part of a design's logic, --mentioning) the judges are ``blocks``
+    alone: the solve mode's statements are in the two-context engine's design too, whose bench
+    never solves, and the named block's bench is the one that exercises them."""
     systems = {block.startswith("chess_") for block in blocks}
-    judges = sorted(set(blocks) | {b for b in known if b.startswith("chess_") in systems})
+    judges = sorted(set(blocks) if focused else set(blocks) | {b for b in known if b.startswith("chess_") in systems})
     say(f"converting the schemata build of {len(judges)} designs")
     inside, identical = _converted(judges, known, schemata_root, workers)
     owner = {}

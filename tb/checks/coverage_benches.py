@@ -278,6 +278,74 @@ class SearchCoverage:
         return level - 1, t
 
 
+# --- the search engine's solve mode (docs/spec.md §7; golden.search's solve) -----------------------
+
+def final_count_bin(own, opp, value):
+    """A finished game's bin of solve_final_count (without the scoring): how it ended (the board
+    full, or with empty squares) and its outcome for the side to move, read from its value."""
+    ending = "full_board" if own | opp == (1 << 64) - 1 else "with_empties"
+    return f"{ending}/{'won' if value > 0 else 'lost' if value < 0 else 'drawn'}"
+
+
+class SolveCoverage:
+    """Observes a solve's nodes (the golden search's solve mode, ``on_node`` as
+    :class:`SearchCoverage`) and counts the solve points of search.toml: the final count of every
+    finished game by scoring, ending and outcome; every pass by where it is (the root's, one
+    inside the tree, one at the last empty square); and, at the end (:meth:`finish`), how the
+    solve ended: completed (exact or WLD, by scoring) and how deep its tree went, or abandoned
+    (by the budget at the start or inside the tree, or at the deepest stack level), and a WLD
+    root's outcome (a win cut at the root's first move or at a later one, a draw, a loss)."""
+
+    def __init__(self, hits, case):
+        self.hits, self.case = hits, case
+        self.deepest = 0
+        self.root = None            # (kind, legal) of the root
+        self.root_children = 0      # the root's children searched
+
+    def both(self, on_node):
+        """An ``on_node`` that calls ``on_node`` (the scoreboard's), then this one."""
+        def observe(*node):
+            on_node(*node)
+            self.on_node(*node)
+        return observe
+
+    def on_node(self, iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
+        self.deepest = max(self.deepest, ply)
+        if ply == 0:
+            self.root = (kind, legal)
+        elif ply == 1:
+            self.root_children += 1
+        if ply and path[-1] is None:
+            where = ("at_the_last_empty" if bin(own | opp).count("1") == 63
+                     else "at_the_root" if ply == 1 else "inside")
+            count(self.hits, f"solve_pass:{where}")
+        if kind == TERMINAL:
+            count(self.hits, f"solve_final_count:{self.case.solve}/{final_count_bin(own, opp, value)}")
+
+    def finish(self, result):
+        """After the golden solve (its SearchResult): the bins of the whole solve."""
+        case = self.case
+        if result.aborted:
+            overflow = case.budget is None or result.cycles < case.budget
+            count(self.hits, "solve_abandoned:" + ("at_the_deepest_level" if overflow
+                                                   else "by_budget_at_the_start" if result.cycles == 0
+                                                   else "by_budget_inside_the_tree"))
+            return dict(self.hits)
+        kind = "wld" if case.wld else "exact"
+        count(self.hits, f"solve_completed:{kind}/{case.solve}",
+              f"solve_deepest_ply:{'0' if not self.deepest else '1-15' if self.deepest < 16 else '16-30'}")
+        root_kind, root_legal = self.root
+        if case.wld and root_kind != TERMINAL:
+            several = bin(root_legal).count("1") >= 2
+            if result.value < 0:
+                count(self.hits, "solve_wld_root:loss")
+            elif result.value == 0:
+                count(self.hits, "solve_wld_root:draw")
+            elif several:   # a root with one move (or a pass) has no move left to cut off
+                count(self.hits, f"solve_wld_root:win_cut_at_{'first' if self.root_children == 1 else 'later'}_move")
+        return dict(self.hits)
+
+
 # The two-context engine's bins (search_c2.toml): what each context did, from the same search bins
 CONTEXT_EVENTS = {"inner_at_ply": "inner", "leaf_at_ply": "leaf", "terminal_at_ply": "terminal",
                   "pass_at_ply": "pass", "cutoff_at_ply": "cutoff", "alpha_raise_at_ply": "alpha_raise",

@@ -35,7 +35,7 @@ from golden.evaluator import (T_ADAPTIVE, T_CORNERS_OPP, T_CORNERS_OWN, T_DISCS_
                               T_MOBILITY_OPP, T_MOBILITY_OWN, T_STABLE_OPP, T_STABLE_OWN, T_STAGE, T_TERMINAL,
                               T_XSQ_OPP, T_XSQ_OWN, evaluate)
 from golden.search import INNER, LEAF, MINUS_INFINITY, PLUS_INFINITY, TERMINAL, search_events, solve, trace_node
-from tb.checks.coverage_benches import SearchCoverage
+from tb.checks.coverage_benches import SearchCoverage, SolveCoverage
 from tb.checks.coverage_samplers import COVERAGE_OUT
 
 KINDS = {0: INNER, 1: LEAF, 2: TERMINAL}
@@ -483,10 +483,10 @@ def check_search(case, lines, line_format, on_golden_done=None):
     reader = lines if isinstance(lines, LineReader) else LineReader(lines)
     board = _Scoreboard(reader, line_format)
     on_node, coverage = board.on_node, None
-    # functional coverage: the same nodes through the plan's sampler (search.toml has no solve
-    # points yet: solve cases are not sampled)
-    if os.environ.get(COVERAGE_OUT) and case.solve is None:
-        coverage = SearchCoverage({}, case)
+    # functional coverage: the same nodes through the plan's sampler (a solve's through its own
+    # points of the plan)
+    if os.environ.get(COVERAGE_OUT):
+        coverage = SearchCoverage({}, case) if case.solve is None else SolveCoverage({}, case)
         on_node = coverage.both(board.on_node)
     result = search_events(case.position, case.depth, case.budget, on_node=on_node, alpha=case.alpha,
                            beta=case.beta, solve=case.solve)

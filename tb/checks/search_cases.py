@@ -244,22 +244,76 @@ def with_pass_and_early_end(rng, count, empties):
     return out
 
 
+# Finished games at the root, each solved in both scorings (search.toml's solve_final_count at the
+# root): over with 48 empties, the rows too far apart for a capture (+1 plain, +50 to the winner, and
+# from the other side -1 and -50); the same with 7 discs each (a draw with empties: 0 in both
+# scorings); a full board 32-32 (a draw) and 33-31.
+FINISHED_GAMES = {"game over with empties, won": "OOOOOOO-" + "-" * 48 + "XXXXXXXX X",
+                  "game over with empties, lost": "OOOOOOO-" + "-" * 48 + "XXXXXXXX O",
+                  "game over with empties, drawn": "OOOOOOO-" + "-" * 48 + "XXXXXXX- X",
+                  "full board, drawn": "XO" * 32 + " X",
+                  "full board, won": "X" * 33 + "O" * 31 + " X",
+                  "full board, lost": "X" * 33 + "O" * 31 + " O"}
+# Three empties: after H1 and F2 white cannot take the last empty, G1, which black then takes (a
+# pass at the last empty square, ply 3 of the solve's first line). Found by a random search of
+# 3-empty endgames for a pass at one empty below the root.
+LAST_EMPTY_PASS = "XXXOOO--XXXXO-OXXOXXXOXXXXXXXXXXXXXXXOXOXXOXOXOOXXOOXOOOXXXXOOOO O"
+WLD_OUTCOMES = ("win_cut_at_first_move", "win_cut_at_later_move", "draw", "loss")
+
+
+def wld_outcome(position):
+    """How a WLD solve of ``position`` ends at its root (search.toml's solve_wld_root), or None: a
+    win cut off at the root's first move or at a later one (a root of two moves or more), a draw, a
+    loss."""
+    result = search(position, 1, alpha=WLD_WINDOW[0], beta=WLD_WINDOW[1], solve="plain")
+    if result.value < 0:
+        return "loss"
+    if result.value == 0:
+        return "draw"
+    if bin(legal_moves(position.own, position.opp)).count("1") < 2:
+        return None
+    return f"win_cut_at_{'first' if sum(n.ply == 1 for n in result.trace) == 1 else 'later'}_move"
+
+
+def wld_outcome_cases(rng, empties=4):
+    """WLD solves of endgames of ``empties`` empties, one for each root outcome (WLD_OUTCOMES), in
+    alternating scorings (the sign, and so the outcome, is the same in both)."""
+    found = {}
+    while len(found) < len(WLD_OUTCOMES):
+        for p in endgames(rng, 1, empties):
+            outcome = wld_outcome(p)
+            if outcome is not None and outcome not in found:
+                found[outcome] = p
+    return [solve_case(found[outcome], f"solve: WLD, {empties} empties, the root's outcome {outcome.replace('_', ' ')}",
+                       SCORINGS[i % 2], wld=True) for i, outcome in enumerate(WLD_OUTCOMES)]
+
+
+def solve_directed_cases(seed):
+    """The engine's solve mode (docs/spec.md §7), aimed at search.toml's solve points: finished games
+    at the root (both scorings, full boards and games over with empties, won, lost and drawn), a
+    pass at the root and one at the last empty square, budgets that abandon a solve (at once, and
+    inside it), a solve abandoned at the deepest stack level (the start position: its first line
+    reaches ply 31), and WLD solves of every root outcome."""
+    early_end = parse_board(FINISHED_GAMES["game over with empties, won"])
+    only_a1 = parse_board("-XOOOOOO" + "-" * 56 + " X")
+    cases = [solve_case(parse_board(board), f"solve: {what} at the root", scoring)
+             for what, board in FINISHED_GAMES.items() for scoring in SCORINGS]
+    cases += [solve_case(only_a1, "solve: root must pass, the opponent's one move is A1", "winner"),
+              solve_case(parse_board(LAST_EMPTY_PASS), "solve: a pass at the last empty square, 3 empties"),
+              solve_case(only_a1, "solve: budget 0 abandons the solve", budget=0),
+              solve_case(early_end, "solve: budget 0 abandons even a finished game", budget=0),
+              solve_case(start_position(), "solve: the start position, abandoned at the deepest stack level")]
+    first = with_pass_and_early_end(random.Random(seed + 3200), 1, 4)[0]
+    cases.append(solve_case(first, "solve: budget 9 abandons the solve inside the tree", budget=9))
+    return cases + wld_outcome_cases(random.Random(seed + 3100))
+
+
 def solve_cases(seed, scale):
-    """The engine's solve mode (docs/spec.md §7): a finished game and a pass at the root, budgets that
-    abandon a solve (at once, and inside it), then endgames of the scale's empties with a pass and an
+    """The engine's solve mode (docs/spec.md §7): endgames of the scale's empties with a pass and an
     early end in their trees, in both scorings, exact and win/loss/draw."""
     rng = random.Random(seed + 3000)
     size = SCALES[scale]
-    # over with 48 empties, the rows too far apart for a capture: +1 plain, +50 to the winner
-    early_end = parse_board("OOOOOOO-" + "-" * 48 + "XXXXXXXX X")
-    only_a1 = parse_board("-XOOOOOO" + "-" * 56 + " X")
-    cases = [solve_case(early_end, "solve: game over at the root with empties", scoring)
-             for scoring in SCORINGS]
-    cases += [solve_case(only_a1, "solve: root must pass, the opponent's one move is A1", "winner"),
-              solve_case(only_a1, "solve: budget 0 abandons the solve", budget=0),
-              solve_case(early_end, "solve: budget 0 abandons even a finished game", budget=0)]
-    first = with_pass_and_early_end(rng, 1, 4)[0]
-    cases.append(solve_case(first, "solve: budget 9 abandons the solve inside the tree", budget=9))
+    cases = []
     for i, p in enumerate(with_pass_and_early_end(rng, size["solves"], size["solve_empties"])):
         scoring, wld = SCORINGS[i % 2], bool(i // 2 % 2)
         cases.append(solve_case(p, f"solve #{i} (seed {seed}), {size['solve_empties']} empties, a pass and an "

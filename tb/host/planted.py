@@ -118,6 +118,33 @@ PLANTED_BUGS = {
         "chess_repetition", "chess/repetition.py",
         "            wtm.next = not wtm\n\n    return cells",
         "            wtm.next = not wtm\n        else:\n            count.next = 0\n\n    return cells"),
+    # the search engine's solve mode (docs/spec.md §7): tests/test_search_mutants.py runs each
+    # through the search bench's solves and names the node that must catch it
+    "a solve's winner scoring gives the empty squares to the loser": (
+        "search", "search.py",
+        "                final_value.next = won_final\n"
+        "            elif winner_scoring_late and own_discs < opp_discs:\n"
+        "                final_value.next = lost_final",
+        "                final_value.next = lost_final\n"
+        "            elif winner_scoring_late and own_discs < opp_discs:\n"
+        "                final_value.next = won_final"),
+    "a solve's winner scoring leaves out the empty squares": (
+        "search", "search.py",
+        "            if winner_scoring_late and own_discs > opp_discs:\n                final_value.next = won_final",
+        "            if winner_scoring_late and own_discs > opp_discs:\n                final_value.next = plain_final"),
+    "a solve's final count swaps own and opp": (
+        "search", "search.py",
+        "difference(own_discs_wide, opp_discs_wide, plain_final)",
+        "difference(opp_discs_wide, own_discs_wide, plain_final)"),
+    "in a solve, a side without a move at the last empty square ends the game": (
+        "search", "search.py",
+        "            terminal_here.next = own_legal_late == 0 and opp_legal_late == 0",
+        "            terminal_here.next = own_legal_late == 0 and (opp_legal_late == 0 or (\n"
+        "                solving_late and own_discs + opp_discs == SQUARES - 1))"),
+    "in a solve, a side without a move ends the game instead of passing": (
+        "search", "search.py",
+        "            terminal_here.next = own_legal_late == 0 and opp_legal_late == 0",
+        "            terminal_here.next = own_legal_late == 0 and (opp_legal_late == 0 or solving_late)"),
 }
 
 
