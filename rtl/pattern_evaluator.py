@@ -38,7 +38,7 @@ pattern name, stage limits); the squares, instances and indexes are built here.
 from myhdl import ConcatSignal, Signal, always, always_comb, always_seq, block, intbv
 
 from rtl.evaluator import VALUE_MAX, VALUE_MIN, sum_terms, wide_signal
-from rtl.popcount import popcount
+from rtl.popcount import adder, popcount
 
 SIZE = 8
 SQUARES = SIZE * SIZE
@@ -104,28 +104,48 @@ def weight_codes(table):
 
 
 @block
+def digit_value(own_digits, opp_digits, position, place, term):
+    """term = place when own_digits[position] is set, else 2 * place when opp_digits[position]
+    is set, else 0: one ternary digit at its place value (a constant)."""
+    double = 2 * place
+
+    @always_comb
+    def read_digit():
+        if own_digits[position]:
+            term.next = place
+        elif opp_digits[position]:
+            term.next = double
+        else:
+            term.next = 0
+
+    return read_digit
+
+
+@block
 def ternary_index(own_digits, opp_digits, index):
     """index = sum over k of digit_k * 3**k, digit_k 1 when own_digits[k] is set, else 2 when
     opp_digits[k] is set, else 0.
 
     own_digits, opp_digits: Signal(intbv[n]) an instance's squares of each side, bit k the
     k-th square in index order (in); index: Signal(intbv[w]), w bits hold 3**n - 1 (out).
+    Every digit's term and every partial sum is w bits wide: no sum exceeds 3**n - 1.
     """
-    length = len(own_digits)
-
-    @always_comb
-    def read_digits():
-        total = 0
-        place = 1
-        for k in range(length):
-            if own_digits[k]:
-                total = total + place
-            elif opp_digits[k]:
-                total = total + 2 * place
-            place = place * 3
-        index.next = total
-
-    return read_digits
+    width = len(index)
+    cells, level = [], []
+    for position in range(len(own_digits)):
+        term = Signal(intbv(0)[width:])
+        cells.append(digit_value(own_digits, opp_digits, position, 3 ** position, term))
+        level.append(term)
+    while len(level) > 1:
+        following = []
+        for first in range(0, len(level) - 1, 2):
+            partial = index if len(level) == 2 else Signal(intbv(0)[width:])
+            cells.append(adder(level[first], level[first + 1], partial))
+            following.append(partial)
+        if len(level) % 2:
+            following.append(level[-1])
+        level = following
+    return cells
 
 
 def digits_of(board, squares):
@@ -216,11 +236,13 @@ def stage_code(stage, number, code, other, picked):
 
 @block
 def signed_weight(code, weight):
-    """weight = code read as an 8-bit two's complement number, sign-extended to weight's width."""
+    """weight = code read as an 8-bit two's complement number, sign-extended to weight's width
+    (by an explicit concatenation of the sign bit: no implicit widening)."""
+    extended = ConcatSignal(*[code(WEIGHT_BITS - 1) for _ in range(len(weight) - WEIGHT_BITS)], code)
 
     @always_comb
     def extend_sign():
-        weight.next = code.signed()
+        weight.next = extended.signed()
 
     return extend_sign
 
