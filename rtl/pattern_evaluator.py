@@ -153,6 +153,25 @@ def digits_of(board, squares):
     return ConcatSignal(*[board(square) for square in reversed(squares)])
 
 
+ROM_CHUNK = 4096   # ROM entries per Verilog constant (32,768 bits: within Verilator's default 65,536)
+
+
+def verilog_rom_content(label, content):
+    """The Verilog that fills the memory ``label`` with ``content`` (8-bit codes): the codes
+    packed into constants of ROM_CHUNK entries (entry 0 in the lowest byte), copied into the
+    memory by one initial loop per constant. A loop, not one assignment per entry, so that
+    Verilator's C++ model stays small (it compiles an assignment per entry into code)."""
+    lines = [f"integer {label}_entry;"]
+    copies = []
+    for part, first in enumerate(range(0, len(content), ROM_CHUNK)):
+        codes = content[first:first + ROM_CHUNK]
+        digits = "".join(f"{code:02x}" for code in reversed(codes))
+        lines.append(f"localparam [{8 * len(codes) - 1}:0] {label}_part{part} = {8 * len(codes)}'h{digits};")
+        copies.append(f"    for ({label}_entry = 0; {label}_entry < {len(codes)}; {label}_entry = {label}_entry + 1)\n"
+                      f"        {label}[{first} + {label}_entry] = {label}_part{part}[8 * {label}_entry +: 8];")
+    return "\n".join(lines + ["initial begin"] + copies + ["end"])
+
+
 @block
 def weight_rom(clk, address_a, address_b, code_a, code_b, content, label):
     """Synchronous dual-port ROM: on every rising edge code_a = content[address_a] and
@@ -167,7 +186,7 @@ def weight_rom(clk, address_a, address_b, code_a, code_b, content, label):
     code_a.driven = "reg"
     code_b.driven = "reg"
     last = len(content) - 1
-    verilog_content = "\n".join(f"    {label}[{address}] = 8'h{code:02x};" for address, code in enumerate(content))
+    verilog_content = verilog_rom_content(label, content)
     vhdl_content = ",\n".join(f'        x"{code:02x}"' for code in content)
 
     @always(clk.posedge)
@@ -180,9 +199,7 @@ def weight_rom(clk, address_a, address_b, code_a, code_b, content, label):
 
 weight_rom.verilog_code = """
 reg [7:0] ${label} [0:${last}];
-initial begin
 ${verilog_content}
-end
 always @(posedge ${clk}) begin
     ${code_a} <= ${label}[${address_a}];
     ${code_b} <= ${label}[${address_b}];

@@ -1,7 +1,9 @@
 """Bench for rtl/pattern_evaluator: the pattern value of one board (38 instances' weights read from
 the committed weight file's ROMs, summed, saturated), its stage and the exact cycle of ``done``
-against golden/patterns.py; in make test-full the directed set holds every entry of every table
-as well."""
+against golden/patterns.py; in make test-full on Verilator the directed set holds every entry of
+every table as well."""
+
+import os
 
 import cocotb
 import pytest
@@ -11,7 +13,9 @@ from tb.checks.pattern_evaluator import PatternEvaluatorCheck
 from tb.host import runner
 from tb.sim.batch import run_directed, run_fuzz, run_random, run_replay
 
-CHECK = PatternEvaluatorCheck(every_entry=full_regression())
+# every table entry through the hardware: the full tier on Verilator (167,184 boards; Icarus and
+# GHDL run this design at a few hundred boards a second)
+CHECK = PatternEvaluatorCheck(every_entry=full_regression() and os.environ.get("GAMECHIP_SIM") == "verilator")
 
 
 @cocotb.test()

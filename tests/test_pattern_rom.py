@@ -1,5 +1,5 @@
 """Every entry of every table of the converted pattern evaluator equals the committed weight file:
-the ROMs' contents read back out of the Verilog (initial block) and the VHDL (constant arrays) of
+the ROMs' contents read back out of the Verilog (packed constants and the loops that copy them) and the VHDL (constant arrays) of
 the benches' conversion cache, each ROM named ``weights_<pattern>_stage<n>``. How the ROMs are
 wired to the board (instances, digits, ports, stages) is the bench's part
 (tb/test_pattern_evaluator.py, whose full tier also reads every entry through the hardware)."""
@@ -13,11 +13,17 @@ DESIGN = "pattern_evaluator"
 
 
 def roms_in_verilog(text):
-    """{ROM name: [codes]} from the lines ``name[address] = 8'hXX;``."""
+    """{ROM name: [codes]} from the constants ``localparam [W:0] name_partK = W'hXX...;`` (entry 0
+    in the lowest byte) and the loops that copy part K from entry ``first`` on."""
+    parts = {(name, int(part)): bytes.fromhex(digits)[::-1]
+             for name, part, digits in re.findall(r"localparam \[\d+:0\] (weights_\w+)_part(\d+) = \d+'h([0-9a-f]+);", text)}
+    firsts = {(name, int(part)): int(first)
+              for name, first, part in re.findall(r"(weights_\w+)\[(\d+) \+ \w+_entry\] = \w+_part(\d+)\[", text)}
+    assert sorted(parts) == sorted(firsts), "every constant of a ROM is copied by one loop"
     roms = {}
-    for name, address, code in re.findall(r"^\s*(weights_\w+)\[(\d+)\] = 8'h([0-9a-f]{2});$", text, re.M):
+    for (name, part), codes in parts.items():
         entries = roms.setdefault(name, {})
-        entries[int(address)] = int(code, 16)
+        entries.update((firsts[(name, part)] + offset, code) for offset, code in enumerate(codes))
     return {name: [entries[a] for a in range(len(entries))] for name, entries in roms.items()}
 
 

@@ -97,9 +97,10 @@ def table_entry_positions(weights, rng):
                     own |= (digit == 1) << square
                     opp |= (digit == 2) << square
                 free = [square for square in range(64) if square not in instance.squares]
+                placed = popcount(own | opp)
                 for _ in range(20):
-                    target = rng.randint(max(low, popcount(own | opp)), high)
-                    fill = rng.sample(free, max(0, target - popcount(own | opp)))
+                    target = rng.randint(max(low, placed), min(high, placed + len(free)))
+                    fill = rng.sample(free, target - placed)
                     own_fill = sum(1 << square for square in fill if rng.random() < 0.5)
                     board_own, board_opp = own | own_fill, opp | (sum(1 << square for square in fill) & ~own_fill)
                     raw, at_stage = raw_sum(board_own, board_opp, weights)
