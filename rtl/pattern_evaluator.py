@@ -153,7 +153,8 @@ def digits_of(board, squares):
     return ConcatSignal(*[board(square) for square in reversed(squares)])
 
 
-ROM_CHUNK = 4096   # ROM entries per Verilog constant (32,768 bits: within Verilator's default 65,536)
+ROM_CHUNK = 128  # entries per Verilog constant: Icarus copies the whole constant for every part-select,
+                 # and Verilator unrolls loops of up to 64 iterations (one statement per entry again)
 
 
 def verilog_rom_content(label, content):
