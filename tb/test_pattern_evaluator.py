@@ -8,7 +8,7 @@ import os
 import cocotb
 import pytest
 
-from tb.blocks import BLOCKS, full_regression, regression_params
+from tb.blocks import full_regression
 from tb.checks.pattern_evaluator import PatternEvaluatorCheck
 from tb.host import runner
 from tb.sim.batch import run_directed, run_fuzz, run_random, run_replay
@@ -43,6 +43,6 @@ async def replay(dut):
     await run_replay(dut, CHECK)
 
 
-@pytest.mark.parametrize("sim, design", regression_params(BLOCKS["pattern_evaluator"], runner.SIMULATORS))
-def test_pattern_evaluator(sim, design):
-    runner.regression_for(design, sim)
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
+def test_pattern_evaluator(sim):
+    runner.regression_for("pattern_evaluator", sim)
