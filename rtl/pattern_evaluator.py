@@ -17,8 +17,8 @@ corner transposed) reads the same weight, because the file ties such entries tog
 **Tables.** One ROM per pattern and stage, its content the weight file's table (8-bit two's
 complement codes), written at conversion time. A ROM is a synchronous dual-port read-only
 memory written as user-defined HDL (a memory with an initial value and two registered read
-ports), the shape Yosys maps to block RAM: the pattern's instances share it, two per cycle,
-one through each port. All stages' ROMs are read at once with the same addresses; the stage
+ports), the form Yosys's memory inference takes for block RAM: the pattern's instances share
+it, two per cycle, one through each port. All stages' ROMs are read at once with the same addresses; the stage
 picks which ROM's answer counts after the read.
 
 **Schedule.** On the start edge the board is latched and every ROM reads the first two
@@ -182,7 +182,8 @@ def weight_rom(clk, address_a, address_b, code_a, code_b, content, label):
     code_a, code_b: Signal(intbv[8]) (out, registered); content: tuple of 8-bit codes
     (conversion time); label: the memory's name in the HDL (unique in the design).
     The converted HDL is written out below (weight_rom.verilog_code, .vhdl_code): one memory
-    with an initial value and two read ports, which Yosys infers as block RAM.
+    with an initial value and two registered read ports, the form Yosys's memory inference
+    takes for block RAM (docs/pattern-evaluator.md says what was measured).
     """
     code_a.driven = "reg"
     code_b.driven = "reg"
