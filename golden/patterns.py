@@ -61,6 +61,9 @@ UNITS_PER_DISC = 4                 # the value's unit is a quarter disc
 VALUE_MIN, VALUE_MAX = -256, 255   # spec §0: the search's 9-bit values
 WEIGHT_BITS = 8                    # a weight is a signed 8-bit number: -128..127 quarter discs
 WEIGHT_MIN, WEIGHT_MAX = -(1 << (WEIGHT_BITS - 1)), (1 << (WEIGHT_BITS - 1)) - 1
+# spec §13: the hardware block answers (done) in this cycle after its start edge, cycle 0 being
+# the first cycle after it, for every board (two reads of every table, one per cycle)
+PATTERN_DONE_CYCLE = 1
 
 
 def _squares(*names: str) -> tuple:

@@ -57,12 +57,34 @@ def convert_fresh(instance, hdl, out_dir, name):
     converter(instance)
 
 
+def elaboration_drivers(instance):
+    """(signal, kind) of every signal that a block of ``instance`` marked as driven while it was
+    elaborated: the outputs of user-defined HDL (rtl/pattern_evaluator.py's ROMs), which the
+    converter cannot see being driven."""
+    found, blocks = {}, [instance]
+    while blocks:
+        current = blocks.pop()
+        blocks.extend(sub for sub in getattr(current, "subs", ()) if hasattr(sub, "subs"))
+        for signal in getattr(current, "sigdict", {}).values():
+            if signal.driven:
+                found[id(signal)] = (signal, signal.driven)
+    return list(found.values())
+
+
 def convert_here(design, out_dir, hdls):
     """Elaborate ``design`` once in this process and write each HDL into ``out_dir``."""
     with frame_records_only():
         instance = DESIGNS[design]()
+        preset = elaboration_drivers(instance)
         for position, hdl in enumerate(hdls):
             if position == 0:
+                convert_fresh(instance, hdl, out_dir, design)
+            elif preset:
+                # Block.convert clears every signal's attributes, the driven marks of
+                # user-defined HDL with them: clear them here and mark those signals again
+                instance._clear()
+                for signal, kind in preset:
+                    signal.driven = kind
                 convert_fresh(instance, hdl, out_dir, design)
             else:
                 options = {"testbench": False} if hdl == "verilog" else {}

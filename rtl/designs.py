@@ -23,6 +23,7 @@ from rtl.geometry import move_width
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order
 from rtl.openings import openings
+from rtl.pattern_evaluator import STAGE_BITS, pattern_evaluator
 from rtl.processor import JOB_SIGNED, processor, processor_ports
 from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
 from rtl.search import LEVELS, SOLVE_LEVELS, search
@@ -59,6 +60,12 @@ def evaluator_ports():
             ("stable_own", 7, "out"), ("stable_opp", 7, "out"),
             ("discs_own", 7, "out"), ("discs_opp", 7, "out"),
             ("fixed_value", 9, "out"), ("adaptive_value", 9, "out")]
+
+
+def pattern_evaluator_ports():
+    return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("black", 64, "in"),
+            ("white", 64, "in"), ("white_to_move", 1, "in"), ("done", 1, "out"),
+            ("stage", STAGE_BITS, "out"), ("value", 9, "out")]
 
 
 def node_order_ports():
@@ -144,6 +151,7 @@ SIZE = {
     "stable_discs": 8,
     "evaluator": 8,
     "evaluator_heavy": 8,
+    "pattern_evaluator": 8,
     "node_order": 8,
     "openings": 8,
     "search": 8,
@@ -165,6 +173,7 @@ PORTS = {
     "stable_discs": stable_discs_ports(SIZE["stable_discs"]),
     "evaluator": evaluator_ports(),
     "evaluator_heavy": evaluator_ports(),
+    "pattern_evaluator": pattern_evaluator_ports(),
     "node_order": node_order_ports(),
     "openings": openings_ports(),
     "uart": uart_ports(),
@@ -181,6 +190,7 @@ PORTS = {
 SIGNED = {
     "evaluator": {"fixed_value", "adaptive_value"},
     "evaluator_heavy": {"fixed_value", "adaptive_value"},
+    "pattern_evaluator": {"value"},
     "search": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
     "search_c2": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
     "processor": {"last_value"},
@@ -224,6 +234,15 @@ def build_evaluator(weights):
     for name in SIGNED["evaluator"]:
         signals[name] = Signal(intbv(0, min=-256, max=256))
     return evaluator(weights=weights, **signals)
+
+
+def build_pattern_evaluator():
+    """rst is a synchronous active-high ResetSignal; value is intbv(0, min=-256, max=256)
+    (signed); the tables are the committed weight file's (golden/pattern_weights.txt)."""
+    signals = dict(zip((name for name, _, _ in pattern_evaluator_ports()), port_signals(pattern_evaluator_ports())))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    signals["value"] = Signal(intbv(0, min=-256, max=256))
+    return pattern_evaluator(**signals)
 
 
 def build_node_order():
@@ -321,6 +340,7 @@ DESIGNS = {
     "stable_discs": lambda: build_stable_discs(SIZE["stable_discs"]),
     "evaluator": lambda: build_evaluator(DEFAULT),
     "evaluator_heavy": lambda: build_evaluator(HEAVY),
+    "pattern_evaluator": build_pattern_evaluator,
     "node_order": build_node_order,
     "openings": build_openings,
     "uart": build_uart,

@@ -68,6 +68,11 @@ BLOCKS = {
     "evaluator": Block("evaluator", "tb.test_evaluator", ("evaluator", "evaluator_heavy"),
                        {"icarus": 300, "verilator": 10000, "ghdl": 256},
                        {"icarus": 600, "verilator": 10000, "ghdl": 400}),
+    # the pattern evaluator's design holds 30 ROMs (167,184 weights): its conversion and builds
+    # cost more than its vectors; the full tier's directed set adds every table entry
+    "pattern_evaluator": Block("pattern_evaluator", "tb.test_pattern_evaluator", ("pattern_evaluator",),
+                               {"icarus": 300, "verilator": 4000, "ghdl": 256},
+                               {"icarus": 2000, "verilator": 50000, "ghdl": 1000}),
     "node_order": Block("node_order", "tb.test_node_order", ("node_order",),
                         {"icarus": 300, "verilator": 4000, "ghdl": 256},
                         {"icarus": 500, "verilator": 4000, "ghdl": 500}),

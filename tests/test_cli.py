@@ -55,7 +55,7 @@ def test_show_draws_board_and_stable_discs():
     (["show", "--move", "a1"], "A1 is not a legal move for X; legal moves: D3 C4 F5 E6"),
     (["perft", "--depth", "-1"], "must be 0 or more"),
     (["perft", "--depth", "x"], "expected a whole number"),
-    (["fuzz", "--blocks", "alu"], "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, node_order, openings, chess_movegen, chess_repetition, all"),
+    (["fuzz", "--blocks", "alu"], "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, pattern_evaluator, node_order, openings, chess_movegen, chess_repetition, all"),
     (["fuzz", "--sim", "modelsim"], "unknown simulator 'modelsim': choose one of icarus, verilator, ghdl"),
     (["fuzz", "--count", "0"], "must be at least 1"),
     (["fuzz", "--count", "many"], "expected a whole number"),

@@ -20,6 +20,7 @@ import time
 from golden import words
 from golden.board import popcount, square_name, squares_of
 from golden.ordering import CORNERS, X_SQUARES
+from golden.patterns import PATTERN_NAMES, default_weights, instance_index, pattern_instances
 
 # the 8 directions as (rank step, file step): north is towards rank 8
 DIRECTIONS = (("N", 1, 0), ("NE", 1, 1), ("E", 0, 1), ("SE", -1, 1),
@@ -278,6 +279,41 @@ def sample_evaluator(case, expected, hits, size):
         hits[key] = hits.get(key, 0) + 1
 
 
+def sample_pattern_evaluator(case, expected, hits, size):
+    """Bins of tb/testplans/pattern_evaluator.toml, read from the golden answer and the board: the
+    stage, the value's sign and saturation, per table and stage whether a nonzero weight was read
+    (a zero weight cannot tell a wrong read from a right one), per table whether an instance was
+    all own, all the opponent's or all empty, and a board at a stage limit."""
+    _, stage, value = expected
+    weights = default_weights()
+    own, opp = case.position.own, case.position.opp
+    keys = [f"stage:{stage}",
+            f"value_sign:{'positive' if value > 0 else 'zero' if value == 0 else 'negative'}"]
+    if value in (255, -256):
+        keys.append(f"saturation:{'high' if value == 255 else 'low'}")
+    discs = popcount(own | opp)
+    if discs in weights.stage_limits or discs - 1 in weights.stage_limits:
+        keys.append(f"stage_limit:{'at' if discs in weights.stage_limits else 'above'}")
+    for number, name in enumerate(PATTERN_NAMES):
+        table = weights.tables[stage][number]
+        top = 3 ** len(pattern_instances(name)[0].squares) - 1
+        read_nonzero, extremes = False, set()
+        for instance in pattern_instances(name):
+            index = instance_index(instance, own, opp)
+            read_nonzero = read_nonzero or table[index] != 0
+            if index == 0:
+                extremes.add("empty")
+            elif index == top // 2:
+                extremes.add("own")
+            elif index == top:
+                extremes.add("opp")
+        if read_nonzero:
+            keys.append(f"table_read:{name}/{stage}")
+        keys += [f"index_extremes:{name}/{kind}" for kind in sorted(extremes)]
+    for key in keys:
+        hits[key] = hits.get(key, 0) + 1
+
+
 def priority_class(square):
     return "corner" if square in CORNERS else "xsquare" if square in X_SQUARES else "middle"
 
@@ -321,6 +357,7 @@ SAMPLERS = {
     "stable_discs": (sample_stable_discs, 8),
     "evaluator": (sample_evaluator, 8),
     "evaluator_heavy": (sample_evaluator, 8),
+    "pattern_evaluator": (sample_pattern_evaluator, 8),
     "node_order": (sample_node_order, 8),
     "openings": (sample_openings, 8),
 }

@@ -74,6 +74,16 @@ PLANTED_BUGS = {
         "        elif raw < VALUE_MIN:\n            value.next = VALUE_MIN\n"
         "        else:\n            value.next = raw[len(value):].signed()",
         "        value.next = raw[len(value):].signed()"),
+    "pattern_evaluator reads the sides swapped in its second read": (
+        "pattern_evaluator", "pattern_evaluator.py",
+        "cells.append(ternary_index(digits_of(own_board, squares), digits_of(opp_board, squares), index))",
+        "cells.append(ternary_index(digits_of(own_board, squares), digits_of(opp_board, squares), index)"
+        " if number < PORTS_PER_ROM else\n"
+        "                         ternary_index(digits_of(opp_board, squares), digits_of(own_board, squares), index))"),
+    "pattern_evaluator one ROM entry off by one (index 3280, an all-own 8-square instance)": (
+        "pattern_evaluator", "pattern_evaluator.py",
+        "return tuple(weight & ((1 << WEIGHT_BITS) - 1) for weight in table)",
+        "return tuple((weight + (index == 3280)) & ((1 << WEIGHT_BITS) - 1) for index, weight in enumerate(table))"),
     "openings answers with the last matching line": (
         "openings", "openings.py",
         "book.append(longer[0][len(prefix)] if longer else None)",
