@@ -315,10 +315,13 @@ class SolveCoverage:
             self.root = (kind, legal)
         elif ply == 1:
             self.root_children += 1
-        if ply and path[-1] is None:
-            where = ("at_the_last_empty" if bin(own | opp).count("1") == 63
-                     else "at_the_root" if ply == 1 else "inside")
-            count(self.hits, f"solve_pass:{where}")
+        discs = bin(own | opp).count("1")
+        if kind != TERMINAL and legal == 0 and discs == 63:
+            # the side to move cannot play the last empty square and passes: the node after the
+            # pass is not reported, since the last-one step values it in its first cycle
+            count(self.hits, "solve_pass:at_the_last_empty")
+        elif ply and path[-1] is None and discs != 63:
+            count(self.hits, f"solve_pass:{'at_the_root' if ply == 1 else 'inside'}")
         if kind == TERMINAL:
             count(self.hits, f"solve_final_count:{self.case.solve}/{final_count_bin(own, opp, value)}")
 
