@@ -291,7 +291,7 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     ev_adaptive = Signal(intbv(0, min=-256, max=256))
     s_fault = Signal(bool(0))
     # the processor searches with the full root window; registers only so that they are driven
-    # (with the solve, solve_alpha and solve_beta below are the engine's window)
+    # (with the solve, solve_alpha and solve_beta below are the engine's window, and these are not built)
     window_alpha = Signal(intbv(MINUS_INFINITY, min=-256, max=256))
     window_beta = Signal(intbv(MINUS_INFINITY, min=-256, max=256))    # -256: plus infinity
     # the endgame solve (solve_empties > 0): the run of the engine, the budget it gets (the move's,
@@ -393,8 +393,6 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
             fault_reg.next = 1
         if not loaded:
             loaded.next = 1
-            window_alpha.next = MINUS_INFINITY
-            window_beta.next = MINUS_INFINITY
             black.next = start_black
             white.next = start_white
         elif state == st.IDLE:
@@ -504,7 +502,13 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
                 state.next = st.OVER
 
     if not solving:
-        solve_logic = []
+        @always_seq(clk.posedge, reset=rst)
+        def full_window():
+            if not loaded:
+                window_alpha.next = MINUS_INFINITY
+                window_beta.next = MINUS_INFINITY
+
+        solve_logic = [full_window]
     else:
         occupancy = popcount(occupied, occupied_count)
 
@@ -575,4 +579,4 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     if contexts == 1:
         return (receiver, transmitter, decoders, encoders, book, engine, strobes,
                 trace_words, trace_fold, status, control, solve_logic)
-    return (receiver, transmitter, decoders, encoders, book, engine, strobes, status, control)
+    return (receiver, transmitter, decoders, encoders, book, engine, strobes, status, control, solve_logic)

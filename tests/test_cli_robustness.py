@@ -371,7 +371,7 @@ def test_a_wrong_option_gets_the_commands_own_usage(args, usage, expected):
 def test_an_unknown_block_of_bench_lists_every_name_bench_takes():
     one_clear_line(gamechip("bench", "--blocks", "alu", "--sims", "icarus"),
                    "unknown block 'alu': choose one of move_checker, disc_flipper, stable_discs, evaluator, "
-                   "node_order, openings, chess_movegen, chess_repetition, search, processor, all")
+                   "pattern_evaluator, node_order, openings, chess_movegen, chess_repetition, search, processor, all")
 
 
 def test_a_reader_that_closes_stdout_early_gets_no_traceback_and_status_141():

@@ -79,7 +79,7 @@ def test_the_engines_answer_is_played_when_it_is_the_golden_processors():
     golden = search_events(ROOT, 16, BUDGET)
     assert processor.move(ROOT) == golden.best
     assert processor.info() == {"source": "search", "depth": golden.depth, "nodes": golden.nodes,
-                                "cycles": golden.cycles, "value": golden.value}
+                                "cycles": golden.cycles, "value": golden.value, "solved": None}
     (case, cycles), = processor.game.asked
     assert (case.position, case.depth, case.budget, cycles) == (ROOT, 16, BUDGET, golden.cycles)
 
