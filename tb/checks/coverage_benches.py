@@ -118,7 +118,18 @@ def plan_bins(raw):
     return hits
 
 
-class SearchCoverage:
+class NodeObserver:
+    """A sampler fed the scoreboard's node reports (``on_node``, defined by each sampler)."""
+
+    def both(self, on_node):
+        """An ``on_node`` that calls ``on_node`` (the scoreboard's), then this one."""
+        def observe(*node):
+            on_node(*node)
+            self.on_node(*node)
+        return observe
+
+
+class SearchCoverage(NodeObserver):
     """Observes the golden search's nodes (``on_node`` of golden.search.search_events: the nodes
     the scoreboard matches against the engine's events, in order) and counts search.toml's bins:
     every node kind at every ply; by folding the values up the tree as negamax with fail-hard
@@ -141,13 +152,6 @@ class SearchCoverage:
         self.per_ply = {point: [0] * 17 for point in PER_PLY_POINTS}
         self.inner, self.leaf, self.terminal, self.passes, self.cutoffs, self.raises, self.killer_first = \
             (self.per_ply[point] for point in PER_PLY_POINTS)
-
-    def both(self, on_node):
-        """An ``on_node`` that calls ``on_node`` (the scoreboard's), then this one."""
-        def observe(*node):
-            on_node(*node)
-            self.on_node(*node)
-        return observe
 
     def on_node(self, iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
         if iteration != self.iteration:
@@ -287,7 +291,7 @@ def final_count_bin(own, opp, value):
     return f"{ending}/{'won' if value > 0 else 'lost' if value < 0 else 'drawn'}"
 
 
-class SolveCoverage:
+class SolveCoverage(NodeObserver):
     """Observes a solve's nodes (the golden search's solve mode, ``on_node`` as
     :class:`SearchCoverage`) and counts the solve points of search.toml: the final count of every
     finished game by scoring, ending and outcome; every pass by where it is (the root's, one
@@ -301,13 +305,6 @@ class SolveCoverage:
         self.deepest = 0
         self.root = None            # (kind, legal) of the root
         self.root_children = 0      # the root's children searched
-
-    def both(self, on_node):
-        """An ``on_node`` that calls ``on_node`` (the scoreboard's), then this one."""
-        def observe(*node):
-            on_node(*node)
-            self.on_node(*node)
-        return observe
 
     def on_node(self, iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
         self.deepest = max(self.deepest, ply)
