@@ -37,6 +37,8 @@ COMMANDS = {
                           "with every node checked, or a board"),
     "match": ("engines", "NBoard engines against each other over balanced openings, both colours, in parallel: "
                          "GGF records, results table, Elo, SPRT; resumable"),
+    "openings": ("engines", "the balanced opening set: every class of N-move openings valued by a judge (the golden "
+                            "pattern search, or any NBoard engine such as Zebra), those nearest 0 kept"),
     "parallel": ("parallel", "the search split over P engines (docs/spec.md §12): speed-up, efficiency, "
                              "overhead and balance in simulated engine cycles, on a Dask cluster"),
     "codesign": ("codesign", "the co-design seed's measurements (docs/spec.md §10): NegaScout host, the "

@@ -3,8 +3,10 @@
 
 import os
 import re
+import shlex
 import sys
 import time
+from pathlib import Path
 
 from gamechip.cli.arguments import cycles, positive, seconds, simulator_list
 from gamechip.cli.common import UsageError, check_sim, output_dir
@@ -159,7 +161,55 @@ def run_match(args):
                       depth=args.depth, budget=args.budget, move_seconds=args.time, sprt_bounds=args.sprt)
 
 
+def openings_arguments(parser):
+    from golden.contest.balanced_openings import DEFAULT_COUNT, DEFAULT_PLIES
+    from golden.contest.pattern_judge import DEFAULT_DEPTH
+
+    parser.add_argument("--plies", type=positive, default=DEFAULT_PLIES,
+                        help=f"moves from the start of each opening, 1..10 (default {DEFAULT_PLIES})")
+    parser.add_argument("--count", type=positive, default=DEFAULT_COUNT,
+                        help=f"openings kept: the classes whose judge's value is nearest 0 (default {DEFAULT_COUNT})")
+    parser.add_argument("--judge", metavar="COMMAND",
+                        help="an NBoard engine's command line that values each opening (the EVAL of its go), e.g. "
+                             "'python scripts/zebra-nboard --zebra /path/to/zebra --level 8'; default: the golden "
+                             "search with the pattern evaluator (python -m golden.contest.pattern_judge)")
+    parser.add_argument("--depth", type=positive, default=DEFAULT_DEPTH,
+                        help=f"the default judge's search depth, 1..16; an NBoard judge is told set depth D "
+                             f"(default {DEFAULT_DEPTH})")
+    parser.add_argument("--time", type=seconds,
+                        help="seconds the judge may take for one opening before it counts as hung (default 60)")
+    parser.add_argument("--out", metavar="FILE",
+                        help="the opening file to write, e.g. golden/contest/openings_balanced.txt (default: stdout)")
+    parser.add_argument("--values", metavar="FILE",
+                        help="every class's value as judged, kept for a resumed run (default: "
+                             "runs/openings/values-PLIES-DIGEST.txt, one file per judge)")
+
+
+def run_openings(args):
+    from gamechip.games.openings import DEFAULT_MOVE_SECONDS, ValuesOfAnotherJudge, make_openings
+
+    if args.plies > 10:
+        raise UsageError(f"--plies must be 1..10 (the classes of more moves are too many to judge), got {args.plies}")
+    if args.depth > 16:
+        raise UsageError(f"--depth must be 1..16, got {args.depth}")
+    if args.judge is not None and not args.judge.strip():
+        raise UsageError("--judge needs an engine's command line")
+    if args.out:
+        output_dir(Path(args.out).resolve().parent, "--out")
+    if args.values:
+        output_dir(Path(args.values).resolve().parent, "--values")
+    command = f"gamechip openings --plies {args.plies} --count {args.count} --depth {args.depth}" + \
+        (f" --judge {shlex.quote(args.judge)}" if args.judge else "") + (f" --out {args.out}" if args.out else "")
+    try:
+        return make_openings(args.plies, args.count, args.depth, args.judge, args.out, args.values,
+                             args.time or DEFAULT_MOVE_SECONDS, command,
+                             progress=lambda line: print(line, file=sys.stderr, flush=True))
+    except ValuesOfAnotherJudge as error:
+        raise UsageError(str(error))
+
+
 COMMANDS = {
     "nboard": (nboard_arguments, run_nboard),
     "match": (match_arguments, run_match),
+    "openings": (openings_arguments, run_openings),
 }

@@ -62,16 +62,17 @@ class EngineFailed(Exception):
 
 class EngineProcess:
     """One engine process for one game: lines to its stdin, its stdout read by a thread; its
-    stderr goes to ``log``."""
+    stderr goes to ``log``; ``environment``: variables added to this process's for it."""
 
-    def __init__(self, engine, log_path):
+    def __init__(self, engine, log_path, environment=None):
         self.engine = engine
         self.log_path = log_path
         self.log = open(log_path, "w")
         try:
             self.process = subprocess.Popen(shlex.split(engine.command), stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1,
-                                            start_new_session=True)
+                                            start_new_session=True,
+                                            env={**os.environ, **environment} if environment else None)
         except OSError as error:
             self.log.close()
             raise EngineFailed(f"{engine.name} did not start: {error}")

@@ -1,27 +1,26 @@
 """The balanced opening set that ``gamechip match`` plays by default (openings_balanced.txt beside
-this module), and how it is made: ``python -m golden.contest.balanced_openings [PLIES COUNT DEPTH]``.
+this module), as data: the candidates, the choice, the file's text. ``gamechip openings``
+(gamechip/games/openings.py) makes the set with a judge (docs/nboard.md, "The opening set").
 
-Every game of PLIES moves from the standard start (no pass occurs that early) is played out; the
-positions are told apart up to the four symmetries of the start position (golden.symmetry), the
-first game in lexical order standing for its class; each position is searched by the golden
-search to DEPTH plies (the processor's evaluator, no budget), and the COUNT positions whose value
-is nearest 0 are kept (ties broken by the game's text), so that neither side starts ahead by the
-processor's own measure. A match plays each opening with both colours, which cancels what
-imbalance is left. The file's header says with which arguments it was made.
+The candidates are the games of PLIES moves from the standard start (no pass occurs that early),
+told apart up to the four symmetries of the start position (golden.symmetry): one class a
+position, the first game of the class in lexical order standing for it. A judge values each
+class's position from its side to move; the COUNT classes whose value is nearest 0 are kept
+(ties broken by the game's text), so that neither side starts ahead by the judge's measure. A
+match plays each opening with both colours, which cancels what imbalance is left.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from golden.board import format_game_record, start_position, squares_of
 from golden.othello import legal_moves, play
-from golden.search import search_events
 from golden.symmetry import SYMMETRIES, transform_position
 
 OPENINGS_FILE = Path(__file__).with_name("openings_balanced.txt")
-DEFAULTS = (6, 48, 6)   # plies, openings, search depth
+DEFAULT_PLIES = 6
+DEFAULT_COUNT = 48
 
 
 def games_of(plies):
@@ -34,36 +33,42 @@ def games_of(plies):
 
 
 def canonical(position):
+    """The same key for every position equal to ``position`` under the start's symmetries."""
     return min((p.black, p.white, p.white_to_move) for p in (transform_position(s, position) for s in SYMMETRIES))
 
 
-def balanced_openings(plies, count, depth):
-    """The ``count`` most balanced openings of ``plies`` moves: [(record, value)]."""
-    seen, scored = set(), []
+def opening_classes(plies):
+    """One game for each class of positions ``plies`` moves from the start, the lexically first
+    game of its class: [(record, position)] in lexical order."""
+    seen, classes = set(), []
     for moves, position in sorted(games_of(plies), key=lambda game: format_game_record(game[0])):
         key = canonical(position)
-        if key in seen:
-            continue
-        seen.add(key)
-        value = search_events(position, depth).value
-        scored.append((abs(value), format_game_record(moves), value))
-    scored.sort()
-    return [(record, value) for _, record, value in scored[:count]]
+        if key not in seen:
+            seen.add(key)
+            classes.append((format_game_record(moves), position))
+    return classes
 
 
-def main(argv=None):
-    args = sys.argv[1:] if argv is None else argv
-    plies, count, depth = (int(a) for a in args) if len(args) == 3 else DEFAULTS
-    lines = [f"# gamechip's balanced openings: {count} games of {plies} moves from the start, distinct up to the",
-             "# start position's symmetries, those whose golden search value at depth "
-             f"{depth} (the processor's evaluator,",
-             "# from the side to move) is nearest 0. Made by: python -m golden.contest.balanced_openings "
-             f"{plies} {count} {depth}",
-             "# One opening a line: its moves; after '#', the value."]
-    lines += [f"{record}  # {value:+d}" for record, value in balanced_openings(plies, count, depth)]
-    print("\n".join(lines))
-    return 0
+def nearest_zero(judged, count):
+    """The ``count`` (record, value) of ``judged`` whose value is nearest 0, ties broken by the
+    record, in that order."""
+    return sorted(judged, key=lambda item: (abs(item[1]), item[0]))[:count]
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def value_text(value):
+    """A judge's value as the file writes it: at most two decimals, with its sign."""
+    return f"{value:+.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value):+d}"
+
+
+def openings_text(chosen, plies, classes, judge, command):
+    """The opening file: a header naming the judge and the command that made it, then one
+    opening a line, its moves and, after '#', the judge's value from the side to move."""
+    values = [value for _, value in chosen]
+    header = [f"# gamechip's balanced openings: {len(chosen)} games of {plies} moves from the start, one from each",
+              f"# of the {len(classes)} classes of positions equal under the start position's symmetries whose",
+              "# judge's value (from the side to move) is nearest 0.",
+              f"# Judge: {judge}",
+              f"# Made by: {command}",
+              f"# Values from {value_text(min(values))} to {value_text(max(values))}." if values else "# No value.",
+              "# One opening a line: its moves; after '#', the judge's value."]
+    return "\n".join(header + [f"{record}  # {value_text(value)}" for record, value in chosen]) + "\n"
