@@ -1,9 +1,11 @@
 """A small NBoard engine for the tests: ``python tests/nboard_engine.py KIND [SEED]``.
 
 KIND ``random`` plays a random legal move (seeded), ``greedy`` the move that flips the most
-discs (the first such square); the broken ones fail at their first ``go``: ``crash`` exits with
-status 7 after a line on stderr, ``hang`` never answers, ``illegal`` answers A1 (never legal at
-the start of a game). It speaks only what a match needs: ``nboard``, ``set game``, ``move``,
+discs (the first such square), ``judge`` plays as ``greedy`` and answers as its EVAL the side to
+move's legal moves minus the other side's (a value the tests compute on their own); the broken
+ones fail at their first ``go``: ``crash`` exits with status 7 after a line on stderr, ``hang``
+never answers, ``illegal`` answers A1 (never legal at the start of a game), ``garbage`` answers
+an EVAL that is no number. It speaks only what a match needs: ``nboard``, ``set game``, ``move``,
 ``ping``, ``go``, ``quit``; every other line is ignored, as the protocol asks.
 """
 
@@ -24,9 +26,13 @@ def choose(kind, position, rng):
     legal = squares_of(legal_moves(position.own, position.opp))
     if not legal:
         return "PA"
-    if kind == "greedy":
+    if kind in ("greedy", "judge"):
         return square_name(max(legal, key=lambda s: (popcount(flips(position.own, position.opp, s)), -s)))
     return square_name(rng.choice(legal))
+
+
+def mobility_difference(position):
+    return popcount(legal_moves(position.own, position.opp)) - popcount(legal_moves(position.opp, position.own))
 
 
 def main():
@@ -58,7 +64,11 @@ def main():
             if kind == "illegal":
                 print("=== A1", flush=True)
                 continue
-            print(f"=== {choose(kind, position, rng)}/0/0.0", flush=True)
+            if kind == "garbage":
+                print("=== F5/lots/0.0", flush=True)
+                continue
+            value = mobility_difference(position) if kind == "judge" else 0
+            print(f"=== {choose(kind, position, rng)}/{value}/0.0", flush=True)
     return 0
 
 

@@ -137,6 +137,7 @@ CASES = [
     (["serve", "--sim", "icarus", "--listen", "nowhere"], 2, None),
     (["nboard", "--budget", "2k", "--timeout", "5"], 2, None),   # --timeout needs --port
     (["match", "--engine", "a=x", "--out", "TMP/x"], 2, None),   # two engines at least
+    (["openings", "--plies", "11"], 2, None),
     (["play", "--budget", "1000", "--port", "loop://", "--human", "white", "--color", "white"], 2, None),
     (["parallel", "--schemes", "nope"], 2, None),
     (["codesign", "--depth", "0"], 2, None),
@@ -331,6 +332,8 @@ HELD_ELSEWHERE = {
     ("match", 0): "test_nboard.py::test_a_short_match_against_a_small_engine_writes_legal_records_and_resumes",
     ("match", 3): "test_nboard.py::test_match_with_an_illegal_opening_or_an_engine_that_cannot_start",
     ("match", 130): "test_nboard.py::test_ctrl_c_stops_a_match_keeping_its_finished_games_and_it_resumes",
+    ("openings", 0): "test_openings.py::test_a_judge_chooses_the_openings_nearest_0_and_the_header_says_how",
+    ("openings", 3): "test_openings.py::test_a_broken_judge_is_one_line_and_status_3_and_nothing_is_lost",
     ("parallel", 0): "test_parallel.py::"
                      "test_the_command_on_a_dask_cluster_with_subtrees_checked_on_the_simulated_engine",
     ("codesign", 0): "test_codesign.py::test_the_codesign_command_reports_both_models_and_refuses_bad_arguments",

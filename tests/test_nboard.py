@@ -378,7 +378,7 @@ def test_the_shipped_openings_are_legal_distinct_and_say_how_they_were_made():
 
     openings = read_openings()
     assert len(openings) >= 40
-    assert "python -m golden.contest.balanced_openings" in OPENINGS_FILE.read_text()
+    assert "# Made by: gamechip openings" in OPENINGS_FILE.read_text() and "# Judge: " in OPENINGS_FILE.read_text()
     assert len({tuple(moves) for _, moves in openings}) == len(openings)
 
 
