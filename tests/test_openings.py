@@ -97,6 +97,12 @@ def test_a_judge_chooses_the_openings_nearest_0_and_the_header_says_how(tmp_path
     assert main(["openings", "--plies", "3", "--count", "5", "--judge", judge, "--out", str(out),
                  "--values", str(values)]) == 0
     assert "14 values kept" in capsys.readouterr().err and out.read_text() == text
+    # a run stopped while writing its last value: that class is judged again, the rest kept
+    values.write_text(values.read_text()[:-3])
+    assert main(["openings", "--plies", "3", "--count", "5", "--judge", judge, "--out", str(out),
+                 "--values", str(values)]) == 0
+    assert "13 values kept" in capsys.readouterr().err and out.read_text() == text
+    assert len(values.read_text().splitlines()) == 1 + 14 + 1   # the header, the values, the cut line
     # another judge's values are refused, before any work
     assert main(["openings", "--plies", "3", "--values", str(values)]) == 2
     assert "holds the values of another judge" in capsys.readouterr().err

@@ -100,18 +100,21 @@ def read_values(path, judge, plies):
     a file of another judge is refused (ValuesOfAnotherJudge)."""
     if not path.exists():
         return {}
-    lines = path.read_text().splitlines()
+    text = path.read_text()
+    lines = text.splitlines()
+    if lines and not text.endswith("\n"):
+        lines.pop()   # a line cut short when a run stopped (it may still read as a wrong number): judged again
     expected = f"# judge: {judge}; moves: {plies}"
     if not lines or lines[0] != expected:
-        raise ValuesOfAnotherJudge(f"{path} holds the values of another judge ({lines[0][2:] if lines else 'empty'}): "
-                         f"give another --values")
+        raise ValuesOfAnotherJudge(f"{path} holds the values of another judge "
+                                   f"({lines[0][2:] if lines else 'empty'}): give another --values")
     values = {}
     for line in lines[1:]:
         record, _, value = line.partition(" ")
         try:
-            values[record] = float(value)
+            values[record] = float(value)   # a record judged again after a cut line: the later value
         except ValueError:
-            continue   # a line cut short when the run stopped: judged again
+            continue
     return values
 
 
@@ -125,13 +128,15 @@ def judge_classes(classes, judge_factory, path, judge, plies, progress=print):
     if not todo:
         return values
     path.parent.mkdir(parents=True, exist_ok=True)
-    fresh = not path.exists() or not path.read_text()
+    kept_text = path.read_text() if path.exists() else ""
     engine = judge_factory()
     started = shown = time.monotonic()
     try:
         with open(path, "a") as kept:
-            if fresh:
+            if not kept_text:
                 kept.write(f"# judge: {judge}; moves: {plies}\n")
+            elif not kept_text.endswith("\n"):
+                kept.write("\n")   # a line cut short when a run stopped: the next value on a line of its own
             for number, (record, _) in enumerate(todo, 1):
                 try:
                     value = engine.value(parse_game_record(record))
@@ -153,7 +158,7 @@ def make_openings(plies, count, depth, judge_command, out, values_file, move_sec
     """Judge every class, write the ``count`` openings nearest 0 to ``out`` (a path, or None for
     stdout); the exit status (0, or 3 when the judge broke)."""
     if judge_command is None:
-        judge, command, environment = judge_name(depth), default_judge_command(depth), {"PYTHONPATH": root()}
+        judge, command, environment = judge_name(depth), default_judge_command(depth), {"PYTHONPATH": checkout_root()}
     else:
         judge, command, environment = f"the NBoard engine `{judge_command}`, told set depth {depth}", judge_command, {}
     classes = opening_classes(plies)
@@ -178,5 +183,6 @@ def make_openings(plies, count, depth, judge_command, out, values_file, move_sec
     return 0
 
 
-def root():
+def checkout_root():
+    """The folder holding golden/ and gamechip/, for the default judge's PYTHONPATH."""
     return str(Path(__file__).resolve().parent.parent.parent)
