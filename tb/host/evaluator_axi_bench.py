@@ -35,7 +35,8 @@ def run_stream(sim, stream=None, waves=False, tag="stream", rtl_root=None, echo=
     else:
         plusargs = (*plusargs, f"+{AXI_STALLS}")
     return runner.run_design(DESIGN, sim, "tb.test_evaluator_axi", [STREAMED], env=env, waves=waves,
-                             tag=tag, rtl_root=rtl_root, clocked=True, quiet=not echo, echo=echo, plusargs=plusargs)
+                             tag=tag, rtl_root=rtl_root, clocked=True, quiet=not echo, echo=echo, plusargs=plusargs,
+                             quick_build=True, short_run=True)
 
 
 def replay_bus_case(case_file, waves=True, echo=False, rtl_root=None):
