@@ -27,6 +27,9 @@ passes; the two-context processor does not solve.
 splitter of docs/root-split.md (:func:`golden.root_split.root_split`, the budget in clocks), and
 ``info()`` also carries the search's job list (``jobs``, each a dict of
 :class:`golden.root_split.Job`) when ``keep_trace``. ``contexts=1`` is the one-context processor.
+``engines=K`` (K > 1, one context each) is the K-engine processor (docs/k-engines.md): its search
+is the same splitter on K engines (``root_split(..., engines=K, contexts=1)``), its job list in
+``info()`` as with two contexts; book, passes and the referee protocol are the processor's.
 
 The game history is inferred from the positions the player is asked about, so that it fits
 the plain Player protocol (``reset``, ``move``): the disc that appeared since the position
@@ -45,7 +48,7 @@ from golden.board import Position, popcount, square_name, squares_of, start_posi
 from golden.openings import book_move
 from golden.othello import play
 from golden.contest.players import check_color
-from golden.root_split import CONTEXTS, root_split
+from golden.root_split import CONTEXTS, MAX_ENGINES, root_split
 from golden.search import MAX_DEPTH, MINUS_INFINITY, PLUS_INFINITY, SOLVE_LEVELS, search, search_events
 
 BOOK, SEARCH = "book", "search"
@@ -91,14 +94,19 @@ class GoldenProcessor:
 
     def __init__(self, budget: Optional[int], depth_limit: int = MAX_DEPTH,
                  lines: Optional[Sequence[Sequence[int]]] = None, keep_trace: bool = True, contexts: int = 1,
-                 solve_empties: int = 0) -> None:
+                 solve_empties: int = 0, engines: int = 1) -> None:
         if contexts not in (1, CONTEXTS):
             raise ValueError(f"contexts must be 1 or {CONTEXTS}, got {contexts!r}")
+        if not isinstance(engines, int) or not 1 <= engines <= MAX_ENGINES:
+            raise ValueError(f"engines must be 1..{MAX_ENGINES}, got {engines!r}")
+        if engines > 1 and (contexts != 1 or solve_empties):
+            raise ValueError("the K-engine processor (engines > 1) has one context an engine and no endgame solve")
         if not isinstance(solve_empties, int) or not 0 <= solve_empties < SOLVE_LEVELS:
             raise ValueError(f"solve_empties must be 0..{SOLVE_LEVELS - 1}, got {solve_empties!r}")
         if solve_empties and contexts != 1:
             raise ValueError("the endgame solve (solve_empties > 0) is built for one context")
         self.contexts = contexts
+        self.engines = engines
         self.solve_empties = solve_empties
         self.budget = budget
         self.depth_limit = depth_limit
@@ -108,6 +116,7 @@ class GoldenProcessor:
         self.keep_trace = keep_trace
         self.on_node = None
         self.name = (f"processor(budget={budget}, depth={depth_limit}{', contexts=2' if contexts == 2 else ''}"
+                     f"{f', engines={engines}' if engines > 1 else ''}"
                      f"{f', solve at {solve_empties} empties' if solve_empties else ''})")
         self.reset("X")
 
@@ -149,7 +158,7 @@ class GoldenProcessor:
             self._info = {"source": SEARCH, "depth": result.depth, "nodes": result.nodes,
                           "cycles": result.cycles, "value": result.value,
                           "solved": getattr(result, "solved", None)}
-            if self.contexts == CONTEXTS and self.keep_trace:
+            if (self.contexts == CONTEXTS or self.engines > 1) and self.keep_trace:
                 self._info["jobs"] = [job.to_dict() for job in result.jobs]
         if best is None:
             self.passed = True
@@ -164,6 +173,10 @@ class GoldenProcessor:
         contexts the root splitter's result, with its job list; at ``solve_empties`` empties or
         fewer the move's runs, a MoveSearch)."""
         self.searched.append(position)
+        if self.engines > 1:
+            self.last_search = root_split(position, self.depth_limit, self.budget, signatures=self.keep_trace,
+                                          keep_jobs=self.keep_trace, engines=self.engines, contexts=1)
+            return self.last_search
         if self.contexts == CONTEXTS:
             self.last_search = root_split(position, self.depth_limit, self.budget, signatures=self.keep_trace,
                                           keep_jobs=self.keep_trace)

@@ -1,4 +1,5 @@
-"""The root splitter of the two-context processor (docs/root-split.md), clock by clock.
+"""The root splitter of the two-context processor (docs/root-split.md) and of the K-engine
+processor (docs/k-engines.md), clock by clock.
 
 The processor built with two contexts keeps iterative deepening at the root and hands the root's
 moves to the two contexts of the engine as single-iteration subtree searches (*jobs*), each with
@@ -14,6 +15,11 @@ searched again. This module is the contract's golden twin:
   nothing changes between those clocks, so the simulation jumps from one clock where something
   can happen to the next, and applies in each the steps of the contract (result, start, choice,
   end of iteration) in order.
+* with K engines (:class:`RootSplitter`, ``engines``, ``contexts``) the same contract runs on
+  ``K * contexts`` *workers*: clock ``k`` belongs to worker ``k mod (K * contexts)``, a chosen job
+  starts in its worker's first clock at least ``DISPATCH_LATENCY`` after the choice, and a result
+  is taken in its worker's first clock at or after the engine's ``done`` is visible
+  (:func:`done_clock`); with K = 1 and two contexts this is the two-context contract exactly.
 
 :func:`root_split` returns the answer (best move, value, depth, nodes, ``cycles = k_end + 1``)
 and the job list, every job with its start clock, context, kind, move, child board, depth, window
@@ -21,7 +27,7 @@ as given to the engine's ports (``-256`` stands for minus infinity as alpha and 
 as beta), root PV, engine budget, and its result: clock, value, best reply, nodes, depth
 reported and the signature of its node events (:class:`golden.signature.SignatureFold`).
 ``python -m golden.root_split BOARD DEPTH [BUDGET]`` prints one search's answer as a JSON line
-(``--contexts 1``: the one-context search's, for comparisons).
+(``--contexts 1``: the one-context search's, for comparisons; ``--engines K``: K engines').
 """
 
 from __future__ import annotations
@@ -36,9 +42,11 @@ from golden.othello import legal_moves, play
 from golden.search import MAX_DEPTH, PLUS_INFINITY, Answer, search_events
 from golden.signature import SignatureFold, rotate_fold
 
-DONE_LATENCY = 2          # a job's done is seen DONE_LATENCY + 2 C clocks after its start
-DISPATCH_LATENCY = 2      # a job chosen in clock k starts in clock k + DISPATCH_LATENCY
+DONE_LATENCY = 2          # a job's done is seen DONE_LATENCY + 2 C clocks after its start (two contexts)
+DISPATCH_LATENCY = 2      # a job chosen in clock k starts in its worker's first clock >= k + DISPATCH_LATENCY
 CONTEXTS = 2
+CONTEXT_CHOICES = (1, 2)  # contexts per engine (rtl/contexts.py)
+MAX_ENGINES = 16          # the K-engine processor's engine count, 1..MAX_ENGINES (docs/k-engines.md)
 INFINITY_CODE = -256      # the window ports' code for minus infinity (alpha) and plus infinity (beta)
 ROOT, PV, NULL, RESEARCH = "ROOT", "PV", "NULL", "RESEARCH"
 KIND_CODES = {ROOT: 0, PV: 1, NULL: 2, RESEARCH: 3}   # the job port's job_kind
@@ -74,6 +82,7 @@ class Job:
     nodes: int = 0
     depth_reported: int = 0
     signature: int = 0
+    engine: int = 0
 
     @property
     def move_text(self) -> str:
@@ -81,7 +90,8 @@ class Job:
 
     def describe(self) -> str:
         """The job in one line: what a bench names when the hardware's job differs."""
-        return (f"{self.kind} job of iteration {self.iteration}, move {self.move_text}, context {self.context}, "
+        return (f"{self.kind} job of iteration {self.iteration}, move {self.move_text}, engine {self.engine} "
+                f"context {self.context}, "
                 f"clocks {self.start}..{self.done}: board {self.board} depth {self.depth} window "
                 f"({self.alpha}, {self.beta}) root_pv "
                 f"{'none' if self.root_pv is None else square_name(self.root_pv)}")
@@ -125,15 +135,27 @@ def run_job(job: Job, position: Position, signatures: bool = True) -> Job:
     return job
 
 
-class _Splitter:
-    """The splitter's state between clocks (the contract's registers)."""
+def done_clock(start: int, cycles: int, contexts: int) -> int:
+    """The clock in which the engine's ``done`` of a job started in clock ``start`` is first
+    visible: the start step and the job's ``cycles`` steps, each ``contexts`` clocks long."""
+    return start + contexts * (1 + cycles)
 
-    def __init__(self, pos, depth_limit, budget, signatures, keep_jobs):
+
+class RootSplitter:
+    """The splitter's state between clocks (the contract's registers), for ``engines`` engines of
+    ``contexts`` contexts each: ``engines * contexts`` *workers*, worker ``w`` being context
+    ``w mod contexts`` of engine ``w // contexts``; clock ``k`` belongs to worker
+    ``k mod workers`` (with two contexts a context's clocks are its stage-1 clocks, as one
+    engine's ``turn`` alternates)."""
+
+    def __init__(self, pos, depth_limit, budget, signatures, keep_jobs, engines=1, contexts=CONTEXTS):
         self.pos, self.depth_limit, self.budget = pos, depth_limit, budget
         self.signatures, self.keep_jobs = signatures, keep_jobs
+        self.engines, self.contexts = engines, contexts
+        self.workers = engines * contexts
         self.root_moves = legal_moves(pos.own, pos.opp)
-        self.running = [None] * CONTEXTS
-        self.chosen = [None] * CONTEXTS     # (kind, move, clock) chosen, starting two clocks on
+        self.running = [None] * self.workers
+        self.chosen = [None] * self.workers     # (kind, move, clock) chosen, starting DISPATCH_LATENCY on
         self.replies = {}                 # root move -> best reply of its latest completed job
         self.nodes = 0
         self.signature = 0
@@ -141,6 +163,10 @@ class _Splitter:
         self.deepest = (0, None, 0)       # depth, best, value of the deepest completed iteration
         self.iterations = []
         self.begin(1, None)
+
+    def slot(self, worker, clock):
+        """The worker's first clock at or after ``clock``."""
+        return clock + (worker - clock) % self.workers
 
     def begin(self, depth, previous_best):
         self.depth = depth
@@ -151,7 +177,7 @@ class _Splitter:
         self.alpha, self.best = None, None
 
     def available(self):
-        """The job a free context would start: (kind, move), or None."""
+        """The job a free worker would start: (kind, move), or None."""
         if not self.first_started:
             return (ROOT, None) if self.depth == 1 else (PV, self.order[0])
         if self.queue:
@@ -161,24 +187,24 @@ class _Splitter:
         return None
 
     def idle(self):
-        """No job running or chosen on either context."""
-        return self.running == [None] * CONTEXTS and self.chosen == [None] * CONTEXTS
+        """No job running or chosen on any worker."""
+        return not any(self.running) and not any(self.chosen)
 
     def complete(self):
         return (self.first_taken and not self.queue and self.next_index >= len(self.order)
                 and self.idle())
 
-    def choose(self, kind, move, clock, context):
-        """The job is handed to the context: its move leaves the order or the queue now."""
+    def choose(self, kind, move, clock, worker):
+        """The job is handed to the worker: its move leaves the order or the queue now."""
         if kind in (ROOT, PV):
             self.first_started = True
         elif kind == NULL:
             self.next_index += 1
         else:
             self.queue.popleft()
-        self.chosen[context] = (kind, move, clock)
+        self.chosen[worker] = (kind, move, clock)
 
-    def start(self, kind, move, chosen, clock, context):
+    def start(self, kind, move, chosen, clock, worker):
         """The chosen job starts, with the window of the root's alpha as it is now."""
         if kind == ROOT:
             position, window = self.pos, (INFINITY_CODE, INFINITY_CODE)
@@ -190,13 +216,13 @@ class _Splitter:
                 window = (-self.alpha - 1, -self.alpha)
             else:
                 window = (INFINITY_CODE, -self.alpha)
-        budget = None if self.budget is None else max(0, self.budget - clock) >> 1
+        budget = None if self.budget is None else max(0, self.budget - clock) // self.contexts
         job = Job(self.depth, kind, move, position.text(), max(1, self.depth - 1), *window,
-                  self.replies.get(move) if kind != ROOT else None, budget, clock, context, self.alpha,
-                  chosen)
+                  self.replies.get(move) if kind != ROOT else None, budget, clock, worker % self.contexts,
+                  self.alpha, chosen, engine=worker // self.contexts)
         run_job(job, position, self.signatures)
-        job.done = clock + DONE_LATENCY + 2 * job.cycles
-        self.running[context] = job
+        job.done = self.slot(worker, done_clock(clock, job.cycles, self.contexts))
+        self.running[worker] = job
         if self.keep_jobs:
             self.jobs.append(job)
 
@@ -222,24 +248,26 @@ class _Splitter:
 
     def clock(self, k):
         """The contract's steps in clock ``k``; True when the search ends in it."""
-        context = k % CONTEXTS
-        job = self.running[context]
+        worker = k % self.workers
+        job = self.running[worker]
         if job is not None:
             if job.done == k:
-                self.running[context] = None
+                self.running[worker] = None
                 self.take(job)
-        elif self.chosen[context] is not None:
-            kind, move, chosen = self.chosen[context]
-            self.chosen[context] = None
-            if not self.abandoned:            # a job chosen before the iteration was abandoned is dropped
-                self.start(kind, move, chosen, k, context)
+        elif self.chosen[worker] is not None:
+            kind, move, chosen = self.chosen[worker]
+            if k >= chosen + DISPATCH_LATENCY:
+                self.chosen[worker] = None
+                if not self.abandoned:        # a job chosen before the iteration was abandoned is dropped
+                    self.start(kind, move, chosen, k, worker)
         elif not self.abandoned:
             wanted = self.available()
             if wanted is not None:
-                if self.depth >= 2 and self.budget is not None and k + DISPATCH_LATENCY >= self.budget:
+                starts = self.slot(worker, k + DISPATCH_LATENCY)
+                if self.depth >= 2 and self.budget is not None and starts >= self.budget:
                     self.abandoned = True
                 else:
-                    self.choose(*wanted, k, context)
+                    self.choose(*wanted, k, worker)
         if not self.idle():
             return False
         if self.abandoned:
@@ -253,27 +281,33 @@ class _Splitter:
         return False
 
     def next_clock(self, k):
-        """The next clock in which something can happen: a result, a start, or a free context's
+        """The next clock in which something can happen: a result, a start, or a free worker's
         choice."""
         candidates = []
-        for context, job in enumerate(self.running):
+        for worker, job in enumerate(self.running):
             if job is not None:
                 candidates.append(job.done)
-            elif self.chosen[context] is not None:
-                candidates.append(self.chosen[context][2] + DISPATCH_LATENCY)
+            elif self.chosen[worker] is not None:
+                candidates.append(self.slot(worker, self.chosen[worker][2] + DISPATCH_LATENCY))
             elif not self.abandoned and self.available() is not None:
-                candidates.append(k + 1 + (context - k - 1) % CONTEXTS)
+                candidates.append(self.slot(worker, k + 1))
         if not candidates:
             raise AssertionError(f"root splitter stuck in clock {k}: no job running and none to start")
         return min(candidates)
 
 
 def root_split(pos: Position, depth_limit: int, budget: Optional[int] = None, signatures: bool = True,
-               keep_jobs: bool = True) -> SplitResult:
+               keep_jobs: bool = True, engines: int = 1, contexts: int = CONTEXTS) -> SplitResult:
     """The two-context processor's search of ``pos`` (docs/root-split.md): depth limit 1..16,
     ``budget`` in clocks (None: unlimited). ``signatures``: fold every job's node events (the
     bench's check; off, the jobs' signatures are 0 and the search runs faster); ``keep_jobs``:
-    keep the job list in the result."""
+    keep the job list in the result. ``engines`` engines of ``contexts`` contexts each: the
+    K-engine processor's search (docs/k-engines.md) with ``engines=K, contexts=1``; the default is
+    the two-context processor's."""
+    if not isinstance(engines, int) or not 1 <= engines <= MAX_ENGINES:
+        raise BoardError(f"engines must be 1..{MAX_ENGINES}, got {engines!r}")
+    if contexts not in CONTEXT_CHOICES:
+        raise BoardError(f"contexts must be one of {CONTEXT_CHOICES}, got {contexts!r}")
     if not isinstance(pos, Position) or pos.size != 8:
         raise BoardError("the root splitter is defined for the 8x8 board")
     if not isinstance(depth_limit, int) or not 1 <= depth_limit <= MAX_DEPTH:
@@ -282,7 +316,7 @@ def root_split(pos: Position, depth_limit: int, budget: Optional[int] = None, si
         raise BoardError(f"budget must be a number of clocks >= 0, got {budget!r}")
     if not legal_moves(pos.own, pos.opp):        # a pass or a finished game: answered in clock 0
         return SplitResult(None, 0, 0, 0, 1)
-    splitter = _Splitter(pos, depth_limit, budget, signatures, keep_jobs)
+    splitter = RootSplitter(pos, depth_limit, budget, signatures, keep_jobs, engines, contexts)
     k = 0
     while not splitter.clock(k):
         k = splitter.next_clock(k)
@@ -311,9 +345,12 @@ def one_context_search(pos: Position, depth_limit: int, budget: Optional[int] = 
 
 
 def main(argv=None) -> int:
-    """``python -m golden.root_split BOARD DEPTH [BUDGET] [--contexts 1]``: one search's answer as a
-    JSON line, with its completed iterations (depth, best, value, clock, nodes so far), job count
-    and CPU time; ``--contexts 1``: the one-context search instead (the bench runs both under PyPy)."""
+    """``python -m golden.root_split BOARD DEPTH [BUDGET] [--contexts 1|2] [--engines K]``: one
+    search's answer as a JSON line, with its completed iterations (depth, best, value, clock, nodes
+    so far), job count and CPU time. Alone, ``--contexts 1`` is the one-context processor's search
+    and 2 (the default) the two-context processor's root split; with ``--engines K`` the root split
+    on K engines of that many contexts each (default 1: the K-engine processor, docs/k-engines.md).
+    The bench runs these under PyPy."""
     import json
     import platform
     import sys
@@ -321,23 +358,35 @@ def main(argv=None) -> int:
 
     from golden.board import parse_board
 
+    usage = "usage: python -m golden.root_split BOARD DEPTH [BUDGET] [--contexts 1|2] [--engines K]"
     args = list(sys.argv[1:] if argv is None else argv)
-    contexts = CONTEXTS
-    if args[-2:-1] == ["--contexts"] and args[-1] in ("1", "2"):
-        contexts, args = int(args[-1]), args[:-2]
-    if len(args) not in (2, 3):
-        print("usage: python -m golden.root_split BOARD DEPTH [BUDGET] [--contexts 1|2]", file=sys.stderr)
+    options = {}
+    while len(args) >= 2 and args[-2] in ("--contexts", "--engines"):
+        options[args[-2]], args = args[-1], args[:-2]
+    try:
+        contexts = int(options.get("--contexts", 1 if "--engines" in options else CONTEXTS))
+        engines = int(options["--engines"]) if "--engines" in options else None
+    except ValueError:
+        print(usage, file=sys.stderr)
+        return 2
+    if len(args) not in (2, 3) or contexts not in CONTEXT_CHOICES:
+        print(usage, file=sys.stderr)
         return 2
     try:
         pos = parse_board(args[0])
         depth, budget = int(args[1]), int(float(args[2])) if len(args) == 3 else None
         started = time.process_time()
-        result = (root_split(pos, depth, budget, signatures=False) if contexts == CONTEXTS
-                  else one_context_search(pos, depth, budget))
+        if engines is not None:
+            result = root_split(pos, depth, budget, signatures=False, engines=engines, contexts=contexts)
+        elif contexts == CONTEXTS:
+            result = root_split(pos, depth, budget, signatures=False)
+        else:
+            result = one_context_search(pos, depth, budget)
     except (BoardError, ValueError) as error:
         print(f"golden.root_split: {error}", file=sys.stderr)
         return 2
-    print(json.dumps(dict(result.summary(), contexts=contexts, iterations=[list(i) for i in result.iterations],
+    print(json.dumps(dict(result.summary(), contexts=contexts, engines=engines or 1,
+                          iterations=[list(i) for i in result.iterations],
                           jobs=len(result.jobs), aborted=result.aborted,
                           cpu_seconds=time.process_time() - started,
                           interpreter=platform.python_implementation())))
