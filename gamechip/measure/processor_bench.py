@@ -134,13 +134,15 @@ def placed_clocks(area_results=AREA_RESULTS):
     return {ONE: one, TWO: two}
 
 
-def golden_split_run(python, board, depth, budget, contexts):
+def golden_split_run(python, board, depth, budget, contexts, engines=None):
     """One search in a fresh golden process (``python -m golden.root_split``): the answer with its
-    completed iterations (depth, best, value, clock, nodes so far)."""
+    completed iterations (depth, best, value, clock, nodes so far); ``engines``: the root split on
+    that many engines of ``contexts`` contexts each (docs/k-engines.md)."""
     from tb.checks.search import ROOT
 
     args = [python, "-m", "golden.root_split", board, str(depth)] + ([str(budget)] if budget is not None else [])
-    run = subprocess.run(args + ["--contexts", str(contexts)], cwd=ROOT, capture_output=True, text=True,
+    args += ["--contexts", str(contexts)] + (["--engines", str(engines)] if engines is not None else [])
+    run = subprocess.run(args, cwd=ROOT, capture_output=True, text=True,
                          env=dict(os.environ, PYTHONPATH=ROOT))
     if run.returncode:
         raise RuntimeError(f"golden search under {python} failed: {run.stderr[-2000:]}")
