@@ -12,6 +12,7 @@ from tb.host import runner
 
 DESIGN = "search"
 INTERLEAVED = "search_c2"    # the engine with two interleaved contexts (rtl/contexts.py)
+PATTERN_DESIGN = "search_pattern"   # the engine with the pattern evaluator (tb.blocks.design_evaluator)
 MONITORS = ("hdl", "python")
 
 
