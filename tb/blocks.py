@@ -174,7 +174,10 @@ PROCESSOR_C2_PLANS = {
     "full": {"verilator": (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "4"}),
              "icarus": PROCESSOR_C2_TRUNCATED_PLAN, "ghdl": PROCESSOR_C2_TRUNCATED_PLAN},
 }
-PROCESSOR_PLAN_DESIGNS = {"processor": PROCESSOR_PLANS, "processor_c2": PROCESSOR_C2_PLANS}
+# the processor with the pattern evaluator: the one-context processor's plans (its bench runs in
+# make test-full, tests/test_pattern_engine.py; gamechip gatelevel and mutate read these)
+PROCESSOR_PLAN_DESIGNS = {"processor": PROCESSOR_PLANS, "processor_c2": PROCESSOR_C2_PLANS,
+                          "processor_pattern": PROCESSOR_PLANS}
 
 
 def processor_plan(sim, design="processor"):

@@ -48,17 +48,15 @@ from golden.contest.reference import ReferencePlayer
 from golden.openings import book_move
 from golden.othello import legal_moves
 from golden.processor import EXACT, SEARCH, WLD, GoldenProcessor
-from rtl.designs import (PROCESSOR_BUDGET, PROCESSOR_C2_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR,
-                          PROCESSOR_SOLVE_EMPTIES)
+from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_C2_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR, PROCESSOR_SOLVE_EMPTIES
 from tb.blocks import PROCESSOR_EVERY_TEST, design_evaluator, processor_plan
 from tb.checks.coverage_benches import ProcessorCoverage
 from tb.checks.evaluator import signed9
 from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, PASS_GAME_SEED_C2, GoldenProcessorProcess, JobLog,
                                  RecordingGolden, TrustingEndpoint, empties, extra_games, formed_message,
-                                 job_port_difference, noise_burst, square_tokens)
+                                 evaluator_weights, job_port_difference, noise_burst, square_tokens)
 from tb.checks.book_games import COLOURS, BookLineOpponent, book_games, mover_is_processor, processor_replies
 from tb.checks.processor_stimulus import GLITCH, GLITCH_CYCLES, ByteSweep
-from tb.checks.search import evaluator_weights
 from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
 from tb.host.toolchain import coverage_only_tests
@@ -71,8 +69,7 @@ SOLVED_NAMES = (None, WLD, EXACT, None)   # last_solve: the completed solve whos
 DESIGNS = {"processor": 1, "processor_c2": 2, "processor_pattern": 1}   # design -> search contexts
 DESIGN = os.environ.get("GAMECHIP_DESIGN", "processor")
 CONTEXTS = DESIGNS.get(DESIGN, 1)
-EVALUATOR = design_evaluator(DESIGN)   # and the golden processor's pattern weights (None: the seed's evaluator)
-PATTERN = evaluator_weights(EVALUATOR)
+EVALUATOR = design_evaluator(DESIGN)   # seed or pattern (the golden processor's: evaluator_weights)
 # The converted design's elaboration parameters (rtl/designs.py build_processor).
 DIVISOR = PROCESSOR_DIVISOR
 # The per-move budget is an input port: GAMECHIP_PROC_BUDGET (default: the design's small regression one).
@@ -375,7 +372,7 @@ async def assembler(dut):
     initial = start_position()
     opening = None
     for move in squares_of(legal_moves(initial.own, initial.opp)):
-        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, pattern=PATTERN))
+        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, pattern=evaluator_weights(EVALUATOR)))
         trial(encode_move(move))
         after = trial.position
         same_file = [s for s in squares_of(legal_moves(after.own, after.opp)) if s % 8 == move % 8]
@@ -596,8 +593,7 @@ async def referee_codes(dut):
     """RR before the colour is known is dropped; YY starts the game; XX (the opponent made an
     invalid move: you won) ends it: game_over, and not even a legal move is answered after."""
     tb = await start(dut)
-    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES,
-                                            pattern=PATTERN))
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, pattern=evaluator_weights(EVALUATOR)))
     quiet_ns = (BUDGET + 40 * DIVISOR) * CLOCK_NS       # a search and two frames
     await tb.send_text("RR")
     await Timer(quiet_ns, "ns")

@@ -4,9 +4,9 @@ terms, and the designs' benches.
 
 The benches are the engine's and the processor's own (tb/test_search.py, tb/test_processor.py): with
 these designs their golden side searches with the committed weight file (tb.blocks.design_evaluator),
-every node of every search checked. A design's conversion (the engine and 30 ROMs of weights) and
-Verilator build cost minutes: the default tier runs the engine's tiny sets on Verilator, the full
-tier whole games of the processor on Verilator and the engine on Icarus and GHDL too.
+every node of every search checked. A design's conversion (the engine and 30 ROMs of weights, about
+a minute of CPU) and Verilator build (minutes) cost far more than its checks (seconds): the benches
+run in the full tier only (make test-full), the golden twin's tests in the default tier.
 """
 
 import pytest
@@ -15,7 +15,6 @@ from golden.board import parse_board, start_position
 from golden.evaluator import T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_STABLE_OWN, T_STAGE
 from golden.patterns import PATTERN_DONE_CYCLE, default_weights, pattern_value
 from golden.search import LEAF, TERMINAL, search, search_events
-from tb.blocks import regression_tier
 from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
 from tb.host.search_bench import PATTERN_DESIGN, run_search_bench
@@ -74,22 +73,21 @@ def test_a_finished_game_at_the_root_is_worth_four_times_its_disc_difference():
 
 # ---------------------------------------------------------------- the designs' benches
 
-# the engine's sets per tier and simulator: (cocotb tests, scale of tb.checks.search_cases)
-PATTERN_SEARCH_TESTS = {"default": {"verilator": (["random_play", "endgame", "solve_directed"], "tiny")},
-                        "full": {"verilator": (["directed", "random_play", "endgame", "solve_directed"], "small"),
-                                 "icarus": (["random_play"], "tiny"), "ghdl": (["random_play"], "tiny")}}
+# the engine's sets per simulator: (cocotb tests, scale of tb.checks.search_cases)
+PATTERN_SEARCH_TESTS = {"verilator": (["directed", "random_play", "endgame", "solve_directed"], "small"),
+                        "icarus": (["random_play"], "tiny"), "ghdl": (["random_play"], "tiny")}
 
 
 def failed(outcome, bench):
     return f"{bench} failed:\n{outcome.result.get('failure') or outcome.log_excerpt(4000)}"
 
 
-@pytest.mark.parametrize("sim", [sim if sim == "verilator" else pytest.param(sim, marks=pytest.mark.full)
-                                 for sim in runner.SIMULATORS])
+@pytest.mark.full
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_search_pattern(sim):
     """The engine with the pattern evaluator: every node against the golden search with the
     committed weight file, and each answer."""
-    tests, scale = PATTERN_SEARCH_TESTS[regression_tier()][sim]
+    tests, scale = PATTERN_SEARCH_TESTS[sim]
     outcome = run_search_bench(sim, tests, scale, design=PATTERN_DESIGN)
     assert outcome.passed, failed(outcome, f"the search bench on {PATTERN_DESIGN}, {sim}")
     assert outcome.result.get("checked", 0) > 0, "the search bench checked nothing"
