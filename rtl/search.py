@@ -25,8 +25,9 @@ explicit-stack state machine:
   No legal move but the opponent has one: the child is a pass (same discs). Neither side can
   move: the node itself is terminal and goes to the evaluator.
 * **Evaluate.** The evaluator (docs/spec.md §4) answers c cycles after its start (c = the stable-disc
-  iterations; the pattern evaluator, ``evaluator="pattern"`` below, c = 1 for every leaf). In the answering cycle the leaf's value is folded into the level (cut-off or
-  alpha update) and, unless cut off, the next sibling is generated in the same cycle.
+  iterations; the pattern evaluator, ``evaluator="pattern"`` below, c = 1 for every leaf). In the
+  answering cycle the leaf's value is folded into the level (cut-off or alpha update) and, unless
+  cut off, the next sibling is generated in the same cycle.
 * **Return.** A level that has no move left (or a pass node whose pass came back) returns
   its alpha to the level above, which either cuts off (the engine then returns straight to
   the level above that: a cut-off node's beta cannot change its parent) or raises its
@@ -418,11 +419,11 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         pattern_value = value_signal()
         cells += [
             seed_evaluator(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, unused["done"],
-                      eval_terminal, unused["stage"], small["corners_own"], small["corners_opp"],
-                      small["xsq_own"], small["xsq_opp"], counts["mobility_own"],
-                      counts["mobility_opp"], unused["stable_own"], unused["stable_opp"],
-                      counts["discs_own"], counts["discs_opp"], unused["fixed"], unused["adaptive"],
-                      weights=weights, legal_own=leaf_legal),
+                           eval_terminal, unused["stage"], small["corners_own"], small["corners_opp"],
+                           small["xsq_own"], small["xsq_opp"], counts["mobility_own"],
+                           counts["mobility_opp"], unused["stable_own"], unused["stable_opp"],
+                           counts["discs_own"], counts["discs_opp"], unused["fixed"], unused["adaptive"],
+                           weights=weights, legal_own=leaf_legal),
             pattern_leaf(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, eval_done, eval_stage,
                          eval_terminal, counts["discs_own"], counts["discs_opp"], pattern_value,
                          weights=pattern_weights),
@@ -430,11 +431,11 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     else:
         cells.append(
             seed_evaluator(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, eval_done,
-                      eval_terminal, eval_stage, small["corners_own"], small["corners_opp"],
-                      small["xsq_own"], small["xsq_opp"], counts["mobility_own"],
-                      counts["mobility_opp"], counts["stable_own"], counts["stable_opp"],
-                      counts["discs_own"], counts["discs_opp"], fixed_value, adaptive_value,
-                      weights=weights, legal_own=leaf_legal, contexts=contexts))
+                           eval_terminal, eval_stage, small["corners_own"], small["corners_opp"],
+                           small["xsq_own"], small["xsq_opp"], counts["mobility_own"],
+                           counts["mobility_opp"], counts["stable_own"], counts["stable_opp"],
+                           counts["discs_own"], counts["discs_opp"], fixed_value, adaptive_value,
+                           weights=weights, legal_own=leaf_legal, contexts=contexts))
     stable_own_count = counts["stable_own"]
     stable_opp_count = counts["stable_opp"]
     mobility_own_count = counts["mobility_own"]
