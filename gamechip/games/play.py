@@ -213,8 +213,10 @@ def simulated_game_of(sim, level, processor_color, budget, contexts, evaluator="
         options["design"] = check_contexts(contexts, sim)
     elif evaluator == "pattern":
         options["design"] = PATTERN_PROCESSOR
-    return dict(simulated_game(sim, level, processor_color, budget, **options), contexts=contexts,
-                evaluator=evaluator)
+    game = dict(simulated_game(sim, level, processor_color, budget, **options), contexts=contexts)
+    if evaluator != "seed":   # as golden_game records it
+        game["evaluator"] = evaluator
+    return game
 
 
 def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1, solve_empties=0, evaluator="seed"):
@@ -462,8 +464,9 @@ def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="proce
 
     header = ("| level | HW black: score HW-SW | HW moves | SW moves | SW black: score HW-SW "
               "| HW moves | SW moves |")
+    patterned = any(g.get("evaluator") == "pattern" for g in games)   # golden_game's record of the evaluator
     lines = [f"# Processor vs reference software, budget {budget:,} clock cycles per move "
-             f"({describe(sim, mode, contexts)})", "",
+             f"({describe(sim, mode, contexts)}{', the pattern evaluator' if patterned else ''})", "",
              "Moves are moves+passes of each side. HW = the processor, SW = the reference player.", "",
              header, "|---|---|---|---|---|---|---|"]
     rows = []

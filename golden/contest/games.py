@@ -24,7 +24,7 @@ def golden_game(level, processor_color, budget, on_move=None, contexts=1, solve_
     """One game of the golden processor (``contexts`` 1 or 2, ``solve_empties`` its endgame solve,
     ``evaluator`` one of EVALUATORS, golden/processor.py) against ReferencePlayer(level); the result
     dict, with ``searched_positions``: the board text of every position the processor searched, and
-    ``evaluator``."""
+    with the pattern evaluator ``evaluator`` (a record without it is the seed evaluator's)."""
     pattern = default_weights() if evaluator == "pattern" else None
     processor = GoldenProcessor(budget, keep_trace=False, contexts=contexts, solve_empties=solve_empties,
                                 pattern=pattern)
@@ -34,7 +34,8 @@ def golden_game(level, processor_color, budget, on_move=None, contexts=1, solve_
     result = play_game(black, white, on_move=on_move)
     game = result_dict(result, level, processor_color, budget, "golden", time.perf_counter() - started)
     game["searched_positions"] = [p.text() for p in processor.searched]
-    game["evaluator"] = evaluator
+    if evaluator != "seed":
+        game["evaluator"] = evaluator
     return game
 
 
