@@ -12,11 +12,17 @@ valid from cycle 0, before the pattern evaluator's ``done``.
 
 from myhdl import ConcatSignal, Signal, always_comb, block, intbv
 
-from rtl.evaluator import difference, wide_signal, zero_extended
+from rtl.evaluator import difference, wide_signal
 from rtl.pattern_evaluator import saturated, pattern_evaluator
 
-# 4 x (own - opp) in quarter discs: own - opp is -64..64, four times that -256..256
+# 4 x own - 4 x opp in quarter discs: each 0..256 (9 bits unsigned), the difference -256..256 (10 bits signed)
 TERMINAL_WIDTH = 10
+
+
+def quarter_discs(count):
+    """4 x ``count`` (a 7-bit disc count) as a TERMINAL_WIDTH-bit unsigned shadow signal: two zero
+    bits below it, one above (exact widths: no implicit widening or slicing of a signed value)."""
+    return ConcatSignal(intbv(0)[TERMINAL_WIDTH - 2 - len(count):], count, intbv(0)[2:])
 
 
 @block
@@ -35,23 +41,14 @@ def pattern_leaf(clk, rst, start, black, white, white_to_move, done, stage, term
     weights:        golden.patterns.PatternWeights (conversion time; None: the committed file).
     """
     pattern_value = Signal(intbv(0, min=-256, max=256))
-    disc_difference = wide_signal(TERMINAL_WIDTH)
     quarters = wide_signal(TERMINAL_WIDTH)
     terminal_value = Signal(intbv(0, min=-256, max=256))
-    # the difference times 4: two zero bits below it (its top two bits are sign copies, as
-    # |own - opp| <= 64 needs 8 of its 10 bits)
-    shifted_difference = ConcatSignal(disc_difference(TERMINAL_WIDTH - 2, 0), intbv(0)[2:])
     cells = [
         pattern_evaluator(clk, rst, start, black, white, white_to_move, done, stage, pattern_value,
                           weights=weights),
-        difference(zero_extended(discs_own, TERMINAL_WIDTH), zero_extended(discs_opp, TERMINAL_WIDTH),
-                   disc_difference),
+        difference(quarter_discs(discs_own), quarter_discs(discs_opp), quarters),
         saturated(quarters, terminal_value),
     ]
-
-    @always_comb
-    def quarter_discs():
-        quarters.next = shifted_difference.signed()
 
     @always_comb
     def leaf_value():
@@ -60,4 +57,4 @@ def pattern_leaf(clk, rst, start, black, white, white_to_move, done, stage, term
         else:
             value.next = pattern_value
 
-    return cells, quarter_discs, leaf_value
+    return cells, leaf_value
