@@ -231,3 +231,11 @@ STRENGTH_BUDGET ?=
 pattern-strength: setup
 	nice -n 19 $(VENV)/bin/python -m gamechip.train.strength --depth $(STRENGTH_DEPTH) \
 		$(if $(STRENGTH_BUDGET),--budget $(STRENGTH_BUDGET)) --out runs/pattern-strength/depth$(STRENGTH_DEPTH)$(if $(STRENGTH_BUDGET),-budget$(STRENGTH_BUDGET)).json
+
+# The engine's cycles a node with the seed's and with the pattern evaluator, on make bench's 20
+# midgame positions (the golden cycle schedule, the engine's cycle by cycle), and nodes a second at
+# the clocks given (docs/pattern-evaluator.md, "In the engine").
+PATTERN_ENGINE_DEPTH ?= 5
+.PHONY: bench-pattern-engine
+bench-pattern-engine: setup
+	nice -n 19 $(VENV)/bin/python -m gamechip.measure.pattern_engine --depth $(PATTERN_ENGINE_DEPTH)

@@ -266,12 +266,13 @@ def bench_plan(design, sim, count=None, tests=None, search_scale=None):
                     lambda sim, root: runner.run_design(design, sim, block.module, block_tests, env=env,
                                                         rtl_root=root, quiet=True, quick_build=block.quick_build,
                                                         tag=TAG), runner.replay_case)
-    if design in ("search", "search_c2"):
-        from tb.host.search_bench import replay_search_case, run_search_bench
+    if design in ("search", "search_c2", "search_pattern"):
+        from tb.host.search_bench import INTERLEAVED, replay_search_case, run_search_bench
 
-        tests = list(tests or (SEARCH_TESTS if design == "search" else ["random_play"]))
-        scale = search_scale or (SEARCH_SCALES[sim] if design == "search" else "tiny")
-        monitor = "hdl" if design == "search" else "python"
+        one_context = design != INTERLEAVED
+        tests = list(tests or (SEARCH_TESTS if one_context else ["random_play"]))
+        scale = search_scale or (SEARCH_SCALES[sim] if one_context else "tiny")
+        monitor = "hdl" if one_context else "python"
 
         return Plan(f"{', '.join(tests)} at scale {scale}, every node checked ({monitor} monitor)",
                     lambda sim, root: run_search_bench(sim, tests, scale, int(seed), tag=TAG, rtl_root=root,
@@ -284,7 +285,7 @@ def bench_plan(design, sim, count=None, tests=None, search_scale=None):
         uart_tests = tuple(tests or TESTS)
         return Plan(", ".join(uart_tests),
                     lambda sim, root: run_uart(sim, uart_tests, tag=TAG, rtl_root=root, seed=int(seed)))
-    if design in ("processor", "processor_c2"):
+    if design in ("processor", "processor_c2", "processor_pattern"):
         from tb.host.processor_bench import run_processor_bench
 
         tests, env = processor_plan(sim, design)

@@ -49,6 +49,7 @@ from golden.openings import book_move
 from golden.othello import play
 from golden.contest.players import check_color
 from golden.root_split import CONTEXTS, MAX_ENGINES, root_split
+from golden.patterns import PatternWeights
 from golden.search import MAX_DEPTH, MINUS_INFINITY, PLUS_INFINITY, SOLVE_LEVELS, search, search_events
 
 BOOK, SEARCH = "book", "search"
@@ -94,7 +95,10 @@ class GoldenProcessor:
 
     def __init__(self, budget: Optional[int], depth_limit: int = MAX_DEPTH,
                  lines: Optional[Sequence[Sequence[int]]] = None, keep_trace: bool = True, contexts: int = 1,
-                 solve_empties: int = 0, engines: int = 1) -> None:
+                 solve_empties: int = 0, engines: int = 1, pattern: Optional[PatternWeights] = None) -> None:
+        """``pattern``: the pattern evaluator's weights (the processor built with
+        ``evaluator="pattern"``: its midgame searches are golden.search's with ``pattern``), or
+        None for the seed's evaluator; one context and one engine only."""
         if contexts not in (1, CONTEXTS):
             raise ValueError(f"contexts must be 1 or {CONTEXTS}, got {contexts!r}")
         if not isinstance(engines, int) or not 1 <= engines <= MAX_ENGINES:
@@ -105,8 +109,11 @@ class GoldenProcessor:
             raise ValueError(f"solve_empties must be 0..{SOLVE_LEVELS - 1}, got {solve_empties!r}")
         if solve_empties and contexts != 1:
             raise ValueError("the endgame solve (solve_empties > 0) is built for one context")
+        if pattern is not None and (contexts != 1 or engines != 1):
+            raise ValueError("the pattern evaluator is built for one context of one engine")
         self.contexts = contexts
         self.engines = engines
+        self.pattern = pattern
         self.solve_empties = solve_empties
         self.budget = budget
         self.depth_limit = depth_limit
@@ -117,7 +124,8 @@ class GoldenProcessor:
         self.on_node = None
         self.name = (f"processor(budget={budget}, depth={depth_limit}{', contexts=2' if contexts == 2 else ''}"
                      f"{f', engines={engines}' if engines > 1 else ''}"
-                     f"{f', solve at {solve_empties} empties' if solve_empties else ''})")
+                     f"{f', solve at {solve_empties} empties' if solve_empties else ''}"
+                     f"{', pattern evaluator' if pattern is not None else ''})")
         self.reset("X")
 
     def reset(self, color: str) -> None:
@@ -192,7 +200,8 @@ class GoldenProcessor:
         """One run of the engine's golden twin from ``position``: the midgame search, or with
         ``solve`` the solve mode on the solving engine's board stack. Without a kept trace the
         nodes go to ``on_node`` (golden.search.search_events), when set."""
-        mode = {} if solve is None else dict(alpha=window[0], beta=window[1], solve=solve, levels=SOLVE_LEVELS)
+        mode = dict(pattern=self.pattern) if solve is None else dict(alpha=window[0], beta=window[1], solve=solve,
+                                                                     levels=SOLVE_LEVELS)
         if self.keep_trace:
             return search(position, self.depth_limit, budget, **mode)
         return search_events(position, self.depth_limit, budget, on_node=self.on_node, **mode)

@@ -5,7 +5,8 @@ this is a recursive function over whole bitboards):
 
 * **Negamax with fail-hard alpha-beta.** Every value is from the side to move's point of
   view. A leaf's value is the evaluator's (docs/spec.md §4, fixed or adaptive weights; or the
-  pattern evaluator's, golden/patterns.py, when the search is given its weights),
+  pattern evaluator's, golden/patterns.py and docs/spec.md §13, when the search is given its
+  weights: the engine built with ``evaluator="pattern"``),
   saturated to -256..255 and then raised to at least -255, so that every value of the tree
   lies in -255..255 and negating one never leaves the 9-bit range. The root is searched
   with the window (-256, 256) by default: -256 and 256 stand for minus and plus infinity, so
@@ -48,8 +49,9 @@ checks are exact; ``t`` counts cycles from 0, the first cycle after ``start``):
   computed, its first move is chosen, the child is flipped ("generate node 2") in the same
   cycle. An inner child is pushed and visited first in t + 1. A leaf child is handed to
   the evaluator, which answers in cycle t + 1 + c, c being the evaluator's ``done_cycle``
-  (the stable-disc iterations); in that answering cycle the leaf's value is used AND the
-  next sibling is generated (or the node is left).
+  (the stable-disc iterations; with the pattern evaluator its constant
+  golden.patterns.PATTERN_DONE_CYCLE, 1); in that answering cycle the leaf's value is used AND
+  the next sibling is generated (or the node is left).
 * after a child returns, its parent resumes in the cycle after the child's last cycle; a
   cut-off makes the parent return at once, in that same cycle, to its own parent.
 * leaving a node whose moves are exhausted costs the cycle in which that is found (for a
@@ -70,12 +72,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from golden.board import BoardError, Position, square_name
-from golden.evaluator import DEFAULT, T_ADAPTIVE, T_DISCS_OPP, T_DISCS_OWN, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, \
-    T_STABLE_OWN, T_TERMINAL, TERM_FIELDS, Weights, evaluation_terms_8x8, weight_tables, evaluate, evaluation_terms
+from golden.evaluator import DEFAULT, T_ADAPTIVE, T_ADAPTIVE_RAW, T_DISCS_OPP, T_DISCS_OWN, T_DONE_CYCLE, T_FIXED, \
+    T_FIXED_RAW, T_STABLE_OPP, T_STABLE_OWN, T_STAGE, T_TERMINAL, TERM_FIELDS, Weights, evaluation_terms_8x8, \
+    weight_tables, evaluate, evaluation_terms
 from golden.othello import flips_8x8_unchecked, legal_moves_8x8, legal_moves, pass_move, play
 from golden import words
 from golden.ordering import ordered_moves
-from golden.patterns import PatternWeights, pattern_value
+from golden.patterns import PATTERN_DONE_CYCLE, PatternWeights, pattern_value
 
 MAX_DEPTH = 16
 SOLVE_LEVELS = 32       # the board stack of the solving engine (rtl/designs.py: search_solve)
@@ -199,6 +202,20 @@ def leaf_value(evaluation, adaptive: bool) -> int:
     """The evaluator's value raised to at least -255 (so that negation stays in 9 bits)."""
     value = evaluation.adaptive if adaptive else evaluation.fixed
     return max(VALUE_FLOOR, value)
+
+
+def pattern_terms(terms, stage: int) -> tuple:
+    """The terms the engine built with the pattern evaluator reports for a leaf or terminal node:
+    the seed evaluator's counts that come from the leaf's board in its first cycle (terminal,
+    corners, X-squares, mobility, discs), the pattern evaluator's ``stage``, no stable discs and no
+    fixed or adaptive value (0: that engine counts neither), and the pattern evaluator's constant
+    answer cycle as ``done_cycle``."""
+    reported = list(terms)
+    reported[T_STAGE] = stage
+    for index in (T_STABLE_OWN, T_STABLE_OPP, T_FIXED, T_ADAPTIVE, T_FIXED_RAW, T_ADAPTIVE_RAW):
+        reported[index] = 0
+    reported[T_DONE_CYCLE] = PATTERN_DONE_CYCLE
+    return tuple(reported)
 
 
 class _Abort(Exception):
@@ -347,12 +364,14 @@ class _Iteration:
         self.report(iteration, ply, path, from_word(own), from_word(opp), wtm, from_word(legal), kind, terms,
                     value, generated, cycle)
 
-    def pattern_value(self, own, opp, terminal):
-        """The pattern evaluator's value of a leaf (golden/patterns.py), in the search's place of
-        the seed's fixed or adaptive value."""
+    def pattern_leaf(self, own, opp, terms):
+        """(the terms the pattern engine reports, its value) of a leaf or terminal node
+        (golden/patterns.py, :func:`pattern_terms`), in the search's place of the seed's terms and
+        fixed or adaptive value; ``terms`` the seed evaluator's terms of the node."""
         if self.from_word is not None:
             own, opp = self.from_word(own), self.from_word(opp)
-        return pattern_value(own, opp, self.pattern, terminal)
+        stage = self.pattern.stage(terms[T_DISCS_OWN] + terms[T_DISCS_OPP])
+        return pattern_terms(terms, stage), pattern_value(own, opp, self.pattern, terms[T_TERMINAL])
 
     def run(self, own, opp, white_to_move, start):
         """Search from the root (``own``/``opp`` in the kernel's representation) starting in
@@ -379,10 +398,13 @@ class _Iteration:
                             value, generated, t)
                     return value, t + 1
                 terms = self.terms(own, opp, 0, 0, self.weights)
+                if self.pattern is None:
+                    value = terms[self.value_index]
+                else:
+                    terms, value = self.pattern_leaf(own, opp, terms)
                 answer = t + 1 + terms[T_DONE_CYCLE]
                 if answer >= abort:
                     raise _Abort
-                value = terms[self.value_index] if self.pattern is None else self.pattern_value(own, opp, True)
                 if value < VALUE_FLOOR:
                     value = VALUE_FLOOR
                 on_node(iteration, ply, path, own, opp, wtm, 0, TERMINAL, terms, value, generated, answer)
@@ -422,11 +444,13 @@ class _Iteration:
             if frontier:
                 child_legal = legal_moves_(child_own, child_opp)
                 terms = terms_of(child_own, child_opp, child_legal, legal_moves_(child_opp, child_own), weights)
+                if self.pattern is None:
+                    child_value = terms[value_index]
+                else:
+                    terms, child_value = self.pattern_leaf(child_own, child_opp, terms)
                 answer = t + 1 + terms[T_DONE_CYCLE]
                 if answer >= abort:
                     raise _Abort
-                child_value = terms[value_index] if self.pattern is None else \
-                    self.pattern_value(child_own, child_opp, terms[T_TERMINAL])
                 if child_value < VALUE_FLOOR:
                     child_value = VALUE_FLOOR
                 on_node(iteration, ply + 1, path, child_own, child_opp, child_wtm, child_legal, LEAF, terms,
@@ -483,11 +507,12 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     budget rule unchanged (the engine's single-iteration mode, docs/root-split.md).
     ``solve``: None, or a scoring of SCORINGS for the solve mode (module docstring; ``depth_limit``
     is then ignored but must be valid), on an engine of ``levels`` board-stack levels.
-    ``pattern``: the pattern evaluator's weights (golden/patterns.py): every leaf's and terminal
-    node's value is the pattern value instead of the seed's (``adaptive`` is then ignored); the
-    cycle schedule stays the seed evaluator's (its stable-disc iterations) until the pattern
-    evaluator's RTL fixes its own latency (docs/pattern-evaluator.md). A solve values its terminal
-    nodes by their final count whatever the evaluator. ``schedule``: a solve's ordering and
+    ``pattern``: the pattern evaluator's weights (golden/patterns.py): the engine built with
+    ``evaluator="pattern"`` (rtl/search.py). Every leaf's and terminal node's value is the pattern
+    value instead of the seed's (``adaptive`` is then ignored), its answer comes in the pattern
+    evaluator's constant cycle (PATTERN_DONE_CYCLE after the start cycle's successor) instead of
+    after the stable-disc iterations, and its reported terms are :func:`pattern_terms`. A solve
+    values its terminal nodes by their final count whatever the evaluator. ``schedule``: a solve's ordering and
     last-empties step (:class:`SolveSchedule`; the engine's by default, the others measure what
     the engine could build)."""
     _check_limits(pos, depth_limit, budget, alpha, beta)
@@ -507,9 +532,12 @@ def search_events(pos: Position, depth_limit: int, budget: Optional[int] = None,
     own_moves, opp_moves = legal_moves(own, opp), legal_moves(opp, own)
     if not own_moves and not opp_moves:
         terms = evaluation_terms(own, opp, 0, 0, weights)
+        if pattern is None:
+            value = max(VALUE_FLOOR, terms[T_ADAPTIVE if adaptive else T_FIXED])
+        else:
+            terms = pattern_terms(terms, pattern.stage(terms[T_DISCS_OWN] + terms[T_DISCS_OPP]))
+            value = max(VALUE_FLOOR, pattern_value(own, opp, pattern, True))
         answer = 1 + terms[T_DONE_CYCLE]
-        value = max(VALUE_FLOOR, terms[T_ADAPTIVE if adaptive else T_FIXED] if pattern is None
-                    else pattern_value(own, opp, pattern, True))
         on_node(1, 0, [], own, opp, pos.white_to_move, 0, TERMINAL, terms, value, 0, answer)
         if on_iteration:
             on_iteration(depth_limit, None, value, answer)

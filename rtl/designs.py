@@ -156,7 +156,9 @@ SIZE = {
     "openings": 8,
     "search": 8,
     "search_c2": 8,
+    "search_pattern": 8,
     "processor": 8,
+    "processor_pattern": 8,
     "processor_c2": 8,
     "chess_movegen": 8,
     "chess_repetition": 8,
@@ -179,8 +181,10 @@ PORTS = {
     "uart": uart_ports(),
     "processor": processor_ports(),
     "processor_c2": processor_ports(contexts=2),
+    "processor_pattern": processor_ports(),
     "search": search_ports(solve=True),
     "search_c2": search_c2_ports(),
+    "search_pattern": search_ports(solve=True),
     "chess_movegen": chess_movegen_ports(),
     "chess_repetition": chess_repetition_ports(),
     "evaluator_axi": evaluator_axi_ports(),
@@ -193,7 +197,9 @@ SIGNED = {
     "pattern_evaluator": {"value"},
     "search": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
     "search_c2": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
+    "search_pattern": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
     "processor": {"last_value"},
+    "processor_pattern": {"last_value"},
     "processor_c2": {"last_value"} | JOB_SIGNED,
 }
 
@@ -270,10 +276,11 @@ def build_evaluator_axi():
     return evaluator_axi(**signals)
 
 
-def build_search(adaptive, contexts=1):
+def build_search(adaptive, contexts=1, evaluator="seed"):
     """rst is a synchronous active-high ResetSignal; value / event_value are signed 9-bit;
     depth_limit and the depth output hold 0..16, the ply output 0..31. One context: the engine
-    that solves too (solve ports, SOLVE_LEVELS of board stack); two: the midgame engine."""
+    that solves too (solve ports, SOLVE_LEVELS of board stack); two: the midgame engine.
+    ``evaluator``: the leaf evaluator, seed or pattern (rtl/search.py EVALUATORS)."""
     ports = search_ports(solve=True) if contexts == 1 else search_c2_ports()
     signals = dict(zip((name for name, _, _ in ports), port_signals(ports)))
     signals["rst"] = ResetSignal(0, active=1, isasync=False)
@@ -288,7 +295,7 @@ def build_search(adaptive, contexts=1):
     for name in ("event_corners_own", "event_corners_opp", "event_xsq_own", "event_xsq_opp"):
         signals[name] = Signal(intbv(0, min=0, max=5))
     levels = SOLVE_LEVELS if contexts == 1 else LEVELS
-    return search(adaptive=adaptive, contexts=contexts, levels=levels, **signals)
+    return search(adaptive=adaptive, contexts=contexts, levels=levels, evaluator=evaluator, **signals)
 
 
 # The converted processor: smallest practical UART divisor, full depth limit; the per-move
@@ -301,9 +308,9 @@ PROCESSOR_DEPTH_LIMIT = 16
 PROCESSOR_C2_BUDGET = 4 * PROCESSOR_BUDGET
 
 
-def build_processor(contexts=1):
+def build_processor(contexts=1, evaluator="seed"):
     """rst is a synchronous active-high ResetSignal; last_depth (and job_depth) hold 0..16; the
-    value ports are signed 9-bit."""
+    value ports are signed 9-bit. ``evaluator``: the engine's, seed or pattern (one context)."""
     ports = processor_ports(contexts)
     signals = dict(zip((name for name, _, _ in ports), port_signals(ports)))
     signals["rst"] = ResetSignal(0, active=1, isasync=False)
@@ -311,7 +318,7 @@ def build_processor(contexts=1):
     signals["last_value"] = Signal(intbv(0, min=-256, max=256))
     if contexts == 1:
         return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, solve_empties=PROCESSOR_SOLVE_EMPTIES,
-                         **signals)
+                         evaluator=evaluator, **signals)
     signals["job_depth"] = Signal(intbv(0, min=0, max=17))
     for name in JOB_SIGNED:
         signals[name] = Signal(intbv(0, min=-256, max=256))
@@ -348,6 +355,9 @@ DESIGNS = {
     "processor_c2": lambda: build_processor(contexts=2),
     "search": lambda: build_search(False),
     "search_c2": lambda: build_search(False, contexts=2),
+    # the engine and the processor with the pattern evaluator (docs/pattern-evaluator.md)
+    "search_pattern": lambda: build_search(False, evaluator="pattern"),
+    "processor_pattern": lambda: build_processor(evaluator="pattern"),
     "chess_movegen": build_chess_movegen,
     "chess_repetition": build_chess_repetition,
     "evaluator_axi": build_evaluator_axi,

@@ -23,6 +23,15 @@ DESIGN_WAIVERS = {
                              "outputs, the fixed-weight value, stage and terminal of its evaluator stay "
                              "unconnected, and wstrb is ignored (every write is a whole word, documented)",
     },
+    "search_pattern": {
+        "-Wno-UNUSEDSIGNAL": "the engine with the pattern evaluator (rtl/search.py evaluator=\"pattern\") reads of "
+                             "the seed's evaluator only what its move checkers and counts give in cycle 0: its done, "
+                             "stage, stable counts and values stay unconnected, and synthesis removes their logic",
+    },
+    "processor_pattern": {
+        "-Wno-UNUSEDSIGNAL": "its engine is search_pattern's: the seed evaluator's done, stage, stable counts and "
+                             "values stay unconnected (synthesis removes their logic)",
+    },
     "processor_c2": {
         "-Wno-UNUSEDSIGNAL": "the processor's root-window registers (window_alpha, window_beta) feed the "
                              "one-context engine only (the root splitter gives every job its window itself), "

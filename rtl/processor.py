@@ -81,7 +81,7 @@ from rtl.rom import rom
 from rtl.root_split import root_split
 from rtl.popcount import count_signal, popcount
 from rtl.processor_settings import MAX_SOLVE_EMPTIES
-from rtl.search import LEVELS, MINUS_INFINITY, SOLVE_LEVELS, search
+from rtl.search import EVALUATORS, LEVELS, MINUS_INFINITY, SOLVE_LEVELS, search
 from rtl.uart import uart_rx, uart_tx
 
 SQUARES = 64
@@ -137,7 +137,7 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
               last_nodes, last_value, trace_signature, fault,
               last_solve=None, divisor=8, depth_limit=16, contexts=1, solve_empties=0, job_event=None,
               job_context=None, job_kind=None, job_move=None, job_depth=None, job_alpha=None, job_beta=None, job_value=None,
-              job_nodes=None, job_signature=None):
+              job_nodes=None, job_signature=None, evaluator="seed"):
     """The Reversi processor behind its UART (see the module docstring).
 
     clk:          Signal(bool) clock (in).
@@ -167,6 +167,8 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     solve_empties: E, 0..MAX_SOLVE_EMPTIES (elaboration time): solve the endgame at E empty
                   squares or fewer (module docstring) on an engine with a board stack of 32 levels;
                   0 builds no solve logic and keeps the 16-level stack. One context only.
+    evaluator:    the engine's leaf evaluator, "seed" (docs/spec.md §4) or "pattern" (docs/spec.md
+                  §13, the committed weight file; one context only), elaboration time.
     """
     if not 1 <= depth_limit <= 16:
         raise ValueError(f"depth_limit must be 1..16, got {depth_limit!r}")
@@ -177,6 +179,10 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     if solve_empties and contexts != 1:
         raise ValueError("the endgame solve (solve_empties > 0) is built for one context: the engine's solve "
                          "mode is not in the two-context engine")
+    if evaluator not in EVALUATORS:
+        raise ValueError(f"evaluator must be one of {', '.join(EVALUATORS)}, got {evaluator!r}")
+    if evaluator != "seed" and contexts != 1:
+        raise ValueError("the pattern evaluator is built for one context: the two-context engine has the seed's")
     solving = solve_empties > 0
     if last_solve is None:
         last_solve = Signal(intbv(0)[2:])
@@ -332,7 +338,8 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
                         ev_corners_own, ev_corners_opp, ev_xsq_own, ev_xsq_opp, ev_mobility_own,
                         ev_mobility_opp, ev_discs_own, ev_discs_opp, ev_fixed, ev_adaptive, s_fault,
                         idle_move=fl_move, idle_black=fl_new_black, idle_white=fl_new_white,
-                        idle_illegal=fl_illegal, levels=SOLVE_LEVELS if solving else LEVELS, **solve_ports)
+                        idle_illegal=fl_illegal, levels=SOLVE_LEVELS if solving else LEVELS, evaluator=evaluator,
+                        **solve_ports)
     else:
         # both contexts on the one search of a move (docs/root-split.md); the budget counts
         # clocks, and the trace signature folds the jobs' signatures

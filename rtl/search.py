@@ -25,8 +25,9 @@ explicit-stack state machine:
   No legal move but the opponent has one: the child is a pass (same discs). Neither side can
   move: the node itself is terminal and goes to the evaluator.
 * **Evaluate.** The evaluator (docs/spec.md §4) answers c cycles after its start (c = the stable-disc
-  iterations). In the answering cycle the leaf's value is folded into the level (cut-off or
-  alpha update) and, unless cut off, the next sibling is generated in the same cycle.
+  iterations; the pattern evaluator, ``evaluator="pattern"`` below, c = 1 for every leaf). In the
+  answering cycle the leaf's value is folded into the level (cut-off or alpha update) and, unless
+  cut off, the next sibling is generated in the same cycle.
 * **Return.** A level that has no move left (or a pass node whose pass came back) returns
   its alpha to the level above, which either cuts off (the engine then returns straight to
   the level above that: a cut-off node's beta cannot change its parent) or raises its
@@ -80,6 +81,14 @@ explicit-stack state machine:
   one clock late and writes the registers. Each context steps every other clock on exactly the
   schedule above; the per-level memories are addressed by context and level.
 
+* **The pattern evaluator** (``evaluator="pattern"``, elaboration time; one context): the leaf value
+  is rtl/pattern_leaf.py's, the pattern evaluator's sum of trained weights (docs/spec.md §13), or
+  4 x the disc difference on a finished board, in the pattern evaluator's answer cycle. The seed's
+  evaluator still runs beside it for what its move checkers and counts give in cycle 0 (terminal,
+  the leaf's legal moves, mobility, discs, corners, X-squares); its stable-disc counts and values
+  are not used (synthesis removes them), and the trace reports 0 for them, and the pattern
+  evaluator's stage. Its weights are ``pattern_weights`` (None: the committed weight file).
+
 Trace port (for the test bench's per-node scoreboard; combinational, valid in the cycle of
 the event): ``node_event`` marks the cycle in which a node's first visit (an inner node: its
 legal moves) or its evaluation (a leaf, ``event_kind`` 1, or a terminal inner node, 2)
@@ -91,9 +100,11 @@ from myhdl import ConcatSignal, Signal, always, always_comb, always_seq, block, 
 
 from rtl.contexts import Stages, late_register
 from rtl.disc_flipper import disc_flipper
-from rtl.evaluator import DEFAULT, difference, evaluator, zero_extended
+from rtl.evaluator import DEFAULT, difference, zero_extended
+from rtl.evaluator import evaluator as seed_evaluator
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order, parity_order
+from rtl.pattern_leaf import pattern_leaf
 from rtl.popcount import count_signal, popcount
 
 SQUARES = 64
@@ -105,6 +116,7 @@ VALUE_MAX = 255
 
 KIND_INNER, KIND_LEAF, KIND_TERMINAL = 0, 1, 2
 FIRST_ITERATION = 1         # a start begins iterative deepening here (but in single-iteration mode)
+EVALUATORS = ("seed", "pattern")   # the leaf value's evaluator (elaboration time)
 
 
 
@@ -129,7 +141,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
            event_discs_opp, event_fixed, event_adaptive, fault,
            weights=DEFAULT, adaptive=False, idle_move=None, idle_black=None, idle_white=None,
            idle_illegal=None, contexts=1, turn=None, root_pv=None, root_pv_valid=None, solve_mode=None,
-           solve_winner=None, levels=LEVELS):
+           solve_winner=None, levels=LEVELS, evaluator="seed", pattern_weights=None):
     """The search engine.
 
     clk, rst:            clock; ResetSignal(0, active=1, isasync=False) (in).
@@ -184,6 +196,10 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                          the solve logic.
     levels:              board-stack levels, 16 or 32 (elaboration time): the deepest ply a
                          solve reaches is ``levels`` - 1; a depth-limited search needs 16.
+    evaluator:           "seed" (docs/spec.md §4) or "pattern" (docs/spec.md §13, one context; see
+                         *The pattern evaluator* in the module docstring), elaboration time.
+    pattern_weights:     with "pattern": golden.patterns.PatternWeights, the ROMs' content
+                         (conversion time; None: the committed weight file).
     """
     shared_flipper = idle_move is not None
     if shared_flipper != (idle_black is not None) or shared_flipper != (idle_white is not None) \
@@ -202,6 +218,11 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         raise ValueError("solve_mode and solve_winner come together")
     if solver and (stages.interleaved or single_iteration):
         raise ValueError("the solve mode is built for one context without single-iteration mode")
+    if evaluator not in EVALUATORS:
+        raise ValueError(f"evaluator must be one of {', '.join(EVALUATORS)}, got {evaluator!r}")
+    patterned = evaluator == "pattern"
+    if patterned and stages.interleaved:
+        raise ValueError("the pattern evaluator is built for one context")
     if levels not in (LEVELS, SOLVE_LEVELS):
         raise ValueError(f"levels must be {LEVELS} or {SOLVE_LEVELS}, got {levels!r}")
     level_bits = len(bin(levels - 1)) - 2
@@ -388,13 +409,33 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                      flip_side if shared_flipper else side_late,
                      flip_move if shared_flipper else chosen_late,
                      flipped_black, flipped_white, flip_illegal),
-        evaluator(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, eval_done,
-                  eval_terminal, eval_stage, small["corners_own"], small["corners_opp"],
-                  small["xsq_own"], small["xsq_opp"], counts["mobility_own"],
-                  counts["mobility_opp"], counts["stable_own"], counts["stable_opp"],
-                  counts["discs_own"], counts["discs_opp"], fixed_value, adaptive_value,
-                  weights=weights, legal_own=leaf_legal, contexts=contexts),
     ]
+    if patterned:
+        # the seed evaluator's done, stage, stable counts and values go nowhere (synthesis removes
+        # their logic); the trace's stable counts and values stay undriven: constant 0
+        unused = {name: Signal(intbv(0, min=0, max=SQUARES + 1)) for name in ("stable_own", "stable_opp")}
+        unused.update(done=Signal(bool(0)), stage=Signal(intbv(0)[2:]), fixed=value_signal(),
+                      adaptive=value_signal())
+        pattern_value = value_signal()
+        cells += [
+            seed_evaluator(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, unused["done"],
+                           eval_terminal, unused["stage"], small["corners_own"], small["corners_opp"],
+                           small["xsq_own"], small["xsq_opp"], counts["mobility_own"],
+                           counts["mobility_opp"], unused["stable_own"], unused["stable_opp"],
+                           counts["discs_own"], counts["discs_opp"], unused["fixed"], unused["adaptive"],
+                           weights=weights, legal_own=leaf_legal),
+            pattern_leaf(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, eval_done, eval_stage,
+                         eval_terminal, counts["discs_own"], counts["discs_opp"], pattern_value,
+                         weights=pattern_weights),
+        ]
+    else:
+        cells.append(
+            seed_evaluator(clk, eval_rst, eval_start, eval_black, eval_white, eval_side, eval_done,
+                           eval_terminal, eval_stage, small["corners_own"], small["corners_opp"],
+                           small["xsq_own"], small["xsq_opp"], counts["mobility_own"],
+                           counts["mobility_opp"], counts["stable_own"], counts["stable_opp"],
+                           counts["discs_own"], counts["discs_opp"], fixed_value, adaptive_value,
+                           weights=weights, legal_own=leaf_legal, contexts=contexts))
     stable_own_count = counts["stable_own"]
     stable_opp_count = counts["stable_opp"]
     mobility_own_count = counts["mobility_own"]
@@ -553,7 +594,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             answering.next = state_late == state_t.AWAIT and eval_done and not evaluating_self_late
             terminal_here.next = own_legal_late == 0 and opp_legal_late == 0
 
-    chosen_value = adaptive_value if adaptive else fixed_value
+    chosen_value = pattern_value if patterned else adaptive_value if adaptive else fixed_value
 
     @always_comb
     def self_answers():

@@ -106,7 +106,20 @@ CHECKED_ELSEWHERE = {
                    "make test (tb/test_board.py)",
     "evaluator_axi": "every bus response against the golden bus model, NegaScout searches replayed: "
                      "make test (tb/test_evaluator_axi.py)",
+    "search_pattern": "every node of its searches against the golden search with the pattern evaluator: "
+                      "make test (tb/test_search.py::test_search_pattern)",
+    "processor_pattern": "whole refereed games, every node of every search checked: make test-full "
+                         "(tb/test_processor.py::test_processor_pattern), gamechip play --sim S --evaluator pattern",
 }
+
+# The designs built with the pattern evaluator (docs/pattern-evaluator.md): their benches' golden
+# twins search with its committed weight file; every other design has the seed's evaluator.
+DESIGN_EVALUATOR = {"search_pattern": "pattern", "processor_pattern": "pattern"}
+
+
+def design_evaluator(design):
+    """The leaf evaluator ``design`` is built with: seed or pattern."""
+    return DESIGN_EVALUATOR.get(design, "seed")
 
 # The regression's pytest tests of the designs above that sample functional coverage
 # (tb/testplans/; the benches add their hits themselves, tb.checks.coverage_benches): design ->
@@ -161,7 +174,10 @@ PROCESSOR_C2_PLANS = {
     "full": {"verilator": (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "4"}),
              "icarus": PROCESSOR_C2_TRUNCATED_PLAN, "ghdl": PROCESSOR_C2_TRUNCATED_PLAN},
 }
-PROCESSOR_PLAN_DESIGNS = {"processor": PROCESSOR_PLANS, "processor_c2": PROCESSOR_C2_PLANS}
+# the processor with the pattern evaluator: the one-context processor's plans (its bench runs in
+# make test-full, tests/test_pattern_engine.py; gamechip gatelevel and mutate read these)
+PROCESSOR_PLAN_DESIGNS = {"processor": PROCESSOR_PLANS, "processor_c2": PROCESSOR_C2_PLANS,
+                          "processor_pattern": PROCESSOR_PLANS}
 
 
 def processor_plan(sim, design="processor"):

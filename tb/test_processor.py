@@ -48,14 +48,13 @@ from golden.contest.reference import ReferencePlayer
 from golden.openings import book_move
 from golden.othello import legal_moves
 from golden.processor import EXACT, SEARCH, WLD, GoldenProcessor
-from rtl.designs import (PROCESSOR_BUDGET, PROCESSOR_C2_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR,
-                          PROCESSOR_SOLVE_EMPTIES)
-from tb.blocks import PROCESSOR_EVERY_TEST, processor_plan
+from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_C2_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR, PROCESSOR_SOLVE_EMPTIES
+from tb.blocks import PROCESSOR_EVERY_TEST, design_evaluator, processor_plan
 from tb.checks.coverage_benches import ProcessorCoverage
 from tb.checks.evaluator import signed9
 from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, PASS_GAME_SEED_C2, GoldenProcessorProcess, JobLog,
                                  RecordingGolden, TrustingEndpoint, empties, extra_games, formed_message,
-                                 job_port_difference, noise_burst, square_tokens)
+                                 evaluator_weights, job_port_difference, noise_burst, square_tokens)
 from tb.checks.book_games import COLOURS, BookLineOpponent, book_games, mover_is_processor, processor_replies
 from tb.checks.processor_stimulus import GLITCH, GLITCH_CYCLES, ByteSweep
 from tb.host import runner
@@ -66,10 +65,11 @@ from tb.sim.referee_line import NO_REPLY, InfoEndpoint, RefereeLine, check_compl
 
 CLOCK_NS = 10
 SOLVED_NAMES = (None, WLD, EXACT, None)   # last_solve: the completed solve whose answer was played (rtl/processor.py)
-# The design under test (run_design's GAMECHIP_DESIGN): processor, or processor_c2 with two contexts.
-DESIGNS = {"processor": 1, "processor_c2": 2}   # design -> search contexts
+# The design under test (run_design's GAMECHIP_DESIGN): processor, processor_c2 with two contexts, processor_pattern.
+DESIGNS = {"processor": 1, "processor_c2": 2, "processor_pattern": 1}   # design -> search contexts
 DESIGN = os.environ.get("GAMECHIP_DESIGN", "processor")
 CONTEXTS = DESIGNS.get(DESIGN, 1)
+EVALUATOR = design_evaluator(DESIGN)   # seed or pattern (the golden processor's: evaluator_weights)
 # The converted design's elaboration parameters (rtl/designs.py build_processor).
 DIVISOR = PROCESSOR_DIVISOR
 # The per-move budget is an input port: GAMECHIP_PROC_BUDGET (default: the design's small regression one).
@@ -169,7 +169,7 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
     requests, replies = queue.Queue(), queue.Queue()
     endpoint = InfoEndpoint(f"rtl {DESIGN} (budget={BUDGET}, depth={DEPTH_LIMIT})", requests, replies)
     golden = golden or golden_process()
-    golden.new_game(BUDGET, DEPTH_LIMIT, CONTEXTS, late=late_budget, solve_empties=SOLVE_EMPTIES)
+    golden.new_game(BUDGET, DEPTH_LIMIT, CONTEXTS, late=late_budget, solve_empties=SOLVE_EMPTIES, evaluator=EVALUATOR)
     tb.dut.budget.value = BUDGET
     board = start_position()   # the golden endpoint's board: before the next message
     rng = random.Random(noise_seed) if noise_seed is not None else None
@@ -372,7 +372,7 @@ async def assembler(dut):
     initial = start_position()
     opening = None
     for move in squares_of(legal_moves(initial.own, initial.opp)):
-        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES))
+        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, pattern=evaluator_weights(EVALUATOR)))
         trial(encode_move(move))
         after = trial.position
         same_file = [s for s in squares_of(legal_moves(after.own, after.opp)) if s % 8 == move % 8]
@@ -381,7 +381,7 @@ async def assembler(dut):
             break
     assert opening is not None, "no opening move whose reply leaves the opponent a move in the same file"
     letter, digit = square_tokens(opening)
-    golden = RecordingGolden(BUDGET, DEPTH_LIMIT, CONTEXTS)
+    golden = RecordingGolden(BUDGET, DEPTH_LIMIT, CONTEXTS, evaluator=EVALUATOR)
     golden_ep = TrustingEndpoint(golden)
     tb = await start(dut)
     await directed_step(tb, golden_ep, golden, [letter, FRAME_ERROR, digit],
@@ -593,7 +593,7 @@ async def referee_codes(dut):
     """RR before the colour is known is dropped; YY starts the game; XX (the opponent made an
     invalid move: you won) ends it: game_over, and not even a legal move is answered after."""
     tb = await start(dut)
-    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES))
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, pattern=evaluator_weights(EVALUATOR)))
     quiet_ns = (BUDGET + 40 * DIVISOR) * CLOCK_NS       # a search and two frames
     await tb.send_text("RR")
     await Timer(quiet_ns, "ns")

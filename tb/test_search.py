@@ -24,6 +24,7 @@ import json
 import os
 import time
 from collections import deque
+from dataclasses import replace
 
 import cocotb
 import pytest
@@ -36,7 +37,7 @@ from golden.search import MINUS_INFINITY, PLUS_INFINITY
 from tb.checks.search_cases import (SCALES, aimed_cases, deep_cases, deep_solve_cases, directed_cases, endgame_cases,
                                     random_cases, solve_cases, solve_directed_cases)
 from tb.checks.aimed_search import cut_at_15_cases, full_board_cases
-from tb.blocks import regression_tier
+from tb.blocks import design_evaluator, regression_tier
 from tb.checks.coverage_benches import context_bins
 from tb.checks.coverage_samplers import CoverageRecorder
 from tb.host import runner
@@ -352,8 +353,10 @@ class SearchTally:
 
 
 async def check_searches(dut, cases, test):
-    """Run every case under the scoreboard; stop at the first divergence with a named node."""
+    """Run every case under the scoreboard; stop at the first divergence with a named node. The
+    golden search takes the design's evaluator (tb.blocks.design_evaluator)."""
     env = search_environment()
+    cases = [replace(case, evaluator=design_evaluator(env["design"])) for case in cases]
     if env["monitor"] == "hdl":
         await check_searches_clocked(dut, cases, test, env)
     else:

@@ -197,7 +197,8 @@ def test_eval_pattern_lists_every_instance_and_the_value():
 
 @pytest.mark.parametrize("args, expected", [
     (("eval", "--evaluator", "pattern", "--sim", "icarus"), "pattern evaluator is golden only"),
-    (("search", "--evaluator", "pattern", "--sim", "icarus"), "pattern evaluator is golden only"),
+    (("search", "--evaluator", "pattern", "--sim", "icarus", "--pattern-weights", "golden/pattern_weights.txt"),
+     "--pattern-weights is golden only"),
     (("eval", "--pattern-weights", "golden/pattern_weights.txt"), "--pattern-weights goes with --evaluator pattern"),
     (("search", "--evaluator", "pattern", "--pattern-weights", "README.md"), "not a pattern weight file"),
 ])

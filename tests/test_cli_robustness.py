@@ -382,3 +382,18 @@ def test_a_reader_that_closes_stdout_early_gets_no_traceback_and_status_141():
     err = process.stderr.read()
     assert process.wait(timeout=60) == 141, err
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+# --- the pattern evaluator's options (docs/pattern-evaluator.md, docs/games.md) ----------------
+
+@pytest.mark.parametrize("args, expected", [
+    (["play", "--budget", "1k", "--evaluator", "pattern", "--contexts", "2"], "built for one context"),
+    (["play", "--budget", "1k", "--evaluator", "pattern", "--port", "/dev/null"], "leave out --evaluator"),
+    (["tournament", "--budget", "1k", "--evaluator", "pattern", "--sim", "icarus", "--mode", "engine"],
+     "leave out --mode engine"),
+    (["tournament", "--budget", "1k", "--evaluator", "pattern", "--contexts", "2"], "built for one context"),
+    (["nboard", "--budget", "1k", "--evaluator", "pattern", "--contexts", "2"], "built for one context"),
+    (["play", "--budget", "1k", "--evaluator", "patterns"], "invalid choice"),
+])
+def test_a_pattern_evaluator_combination_it_cannot_build_is_one_line(args, expected):
+    one_clear_line(gamechip(*args), expected)

@@ -11,6 +11,7 @@ import pytest
 
 from rtl.designs import PORTS
 from rtl.lint import lint_flags
+from tb.blocks import DESIGN_EVALUATOR
 from tb.host.harness import PORT_CLOCKED_DESIGNS, clocked_harness_name
 from tb.host.runner import hdl_dir
 
@@ -23,7 +24,14 @@ def run_tool(command, cwd):
     return result
 
 
-@pytest.mark.parametrize("design", PORT_CLOCKED_DESIGNS)
+def tiered(designs):
+    """The designs built with the pattern evaluator (tb.blocks.DESIGN_EVALUATOR: a minute of
+    conversion and 5 MB of HDL each) in make test-full only, as their benches."""
+    return [pytest.param(design, marks=pytest.mark.full) if design in DESIGN_EVALUATOR else design
+            for design in designs]
+
+
+@pytest.mark.parametrize("design", tiered(PORT_CLOCKED_DESIGNS))
 def test_clock_harness_passes_verilator_lint(design):
     top = clocked_harness_name(design)
     run_tool(["verilator", *lint_flags(design), "--timing", "--top-module", top, f"{design}.v", f"{top}.v"],
@@ -33,13 +41,15 @@ def test_clock_harness_passes_verilator_lint(design):
 # (design, simulator) pairs whose harness a bench of make test already builds: tb/test_uart.py on
 # every simulator, tb/test_processor.py's test_processor on Icarus and GHDL and test_processor_c2 on
 # Icarus. A harness that did not compile would fail that bench, so the separate compile of those
-# pairs (the processors' take 20-50 s each) runs in make test-full only.
+# pairs (the processors' take 20-50 s each) runs in make test-full only, as does every compile of the
+# designs built with the pattern evaluator (tiered, above).
 COMPILED_BY_A_DEFAULT_BENCH = {("uart", "icarus"), ("uart", "ghdl"), ("processor", "icarus"),
                                ("processor", "ghdl"), ("processor_c2", "icarus")}
 
 
 @pytest.mark.parametrize("design,sim", [
-    pytest.param(design, sim, marks=pytest.mark.full if (design, sim) in COMPILED_BY_A_DEFAULT_BENCH else ())
+    pytest.param(design, sim, marks=pytest.mark.full
+                 if (design, sim) in COMPILED_BY_A_DEFAULT_BENCH or design in DESIGN_EVALUATOR else ())
     for design in PORT_CLOCKED_DESIGNS for sim in ("icarus", "ghdl")])
 def test_clock_harness_compiles_in_icarus_and_ghdl(design, sim, tmp_path):
     top, out = clocked_harness_name(design), hdl_dir(design)

@@ -115,10 +115,11 @@ def evaluator_arguments(parser):
     """--evaluator and --pattern-weights, shared by the commands that evaluate or search."""
     parser.add_argument("--evaluator", choices=EVALUATORS, default="seed",
                         help="the leaf evaluation: seed (the default: the seed's weighted terms, docs/spec.md §4) "
-                             "or pattern (the trained pattern evaluator, golden only: docs/pattern-evaluator.md)")
+                             "or pattern (the trained pattern evaluator, docs/pattern-evaluator.md; with --sim the "
+                             "design built with it)")
     parser.add_argument("--pattern-weights", metavar="FILE",
                         help="with --evaluator pattern: the weight file (default: golden/pattern_weights.txt, "
-                             "the trained one)")
+                             "the trained one, which the designs hold; another file is golden only)")
 
 
 def pattern_weights_of(args):

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from gamechip.cli.arguments import cycles, positive, seconds, simulator_list
+from gamechip.cli.arguments import EVALUATORS, cycles, positive, seconds, simulator_list
 from gamechip.cli.common import UsageError, check_sim, output_dir
 from gamechip.installation import require
 
@@ -31,6 +31,10 @@ def nboard_arguments(parser):
     parser.add_argument("--cases", metavar="DIR",
                         help="with --sim: where each search's case file goes, for its replay "
                              "(default: a new folder under runs/)")
+    parser.add_argument("--evaluator", choices=EVALUATORS, default="seed",
+                        help="the processor's leaf evaluator: seed (the default, docs/spec.md §4) or pattern (the "
+                             "committed pattern weights, docs/pattern-evaluator.md; with --sim the design "
+                             "search_pattern; one context, no --port)")
 
 
 def run_nboard(args):
@@ -53,10 +57,13 @@ def run_nboard(args):
         raise UsageError("--contexts 2 is the golden backend's: the simulated engine and a board have one context")
     if args.cases and not args.sim:
         raise UsageError("--cases needs --sim")
+    if args.evaluator == "pattern" and (args.port or contexts != 1):
+        raise UsageError("--evaluator pattern is built for one context and has no board yet: leave out "
+                         f"{'--port' if args.port else '--contexts 2'}")
     if args.sim:
         check_sim(args.sim)
         cases = output_dir(args.cases or f"runs/nboard-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}", "--cases")
-        backend = SimulatedBackend(args.sim, args.budget, cases)
+        backend = SimulatedBackend(args.sim, args.budget, cases, evaluator=args.evaluator)
     elif args.port:
         require("board", "--port")
         from gamechip.games.port import DEFAULT_BAUD, DEFAULT_TIMEOUT, PortUnavailable, open_port
@@ -70,8 +77,11 @@ def run_nboard(args):
         backend = BoardBackend(port, args.budget, PROCESSOR_DEPTH_LIMIT, timeout,
                                lambda line: print(line, file=sys.stderr, flush=True), solve_empties)
     else:
-        run_in_golden_interpreter(args.budget, contexts)
-        backend = GoldenBackend(args.budget, contexts, solve_empties)
+        from golden.patterns import default_weights
+
+        run_in_golden_interpreter(args.budget, contexts, args.evaluator)
+        backend = GoldenBackend(args.budget, contexts, solve_empties,
+                                default_weights() if args.evaluator == "pattern" else None)
     return run_engine(backend)
 
 
@@ -79,7 +89,7 @@ def run_nboard(args):
 IN_GOLDEN_INTERPRETER = "GAMECHIP_NBOARD_IN_GOLDEN_INTERPRETER"
 
 
-def run_in_golden_interpreter(budget, contexts):
+def run_in_golden_interpreter(budget, contexts, evaluator="seed"):
     """``gamechip nboard`` (the golden backend) again in place of this process, on the golden
     interpreter when its searches pay for its start (PyPy when installed:
     tb.checks.search.golden_python_for_budget); os.execve, so stdin, stdout, Ctrl-C and the exit
@@ -97,7 +107,8 @@ def run_in_golden_interpreter(budget, contexts):
     sys.stdout.flush()
     sys.stderr.flush()
     try:
-        os.execve(python, [python, "-m", "gamechip", "nboard", "--budget", str(budget), "--contexts", str(contexts)],
+        os.execve(python, [python, "-m", "gamechip", "nboard", "--budget", str(budget), "--contexts", str(contexts),
+                           "--evaluator", evaluator],
                   dict(os.environ, PYTHONPATH=ROOT, **{IN_GOLDEN_INTERPRETER: "1"}))
     except OSError as error:
         raise UsageError(f"the golden interpreter {python} does not start ({error.strerror}): GAMECHIP_GOLDEN_PYTHON "

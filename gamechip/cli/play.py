@@ -6,7 +6,7 @@ import os
 import sys
 import time
 
-from gamechip.cli.arguments import cycles, positive, seconds, simulator_list, simulators, whole_number_from
+from gamechip.cli.arguments import EVALUATORS, cycles, positive, seconds, simulator_list, simulators, whole_number_from
 from gamechip.cli.common import UsageError, announce_rtl, check_sim, output_dir, output_file
 from gamechip.installation import require
 
@@ -76,9 +76,22 @@ def solve_empties_argument(parser):
                         metavar="E", help=SOLVE_EMPTIES_HELP)
 
 
+EVALUATOR_HELP = ("the processor's leaf evaluator: seed (the default, docs/spec.md §4) or pattern (the committed "
+                  "pattern weights, docs/pattern-evaluator.md; with --sim the design processor_pattern; one context)")
+
+
+def evaluator_option(args):
+    """``--evaluator`` after checking it against the other options: the pattern evaluator is built for
+    one context (bad input is one line, exit status 2)."""
+    if args.evaluator == "pattern" and args.contexts != "1":
+        raise UsageError("--evaluator pattern is built for one context: leave out --contexts 2")
+    return args.evaluator
+
+
 def play_arguments(parser):
     parser.add_argument("--budget", type=cycles, required=True, help="processor cycles per move, e.g. 1024 or 3.2M")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP)
+    parser.add_argument("--evaluator", choices=EVALUATORS, default="seed", help=EVALUATOR_HELP)
     solve_empties_argument(parser)
     parser.add_argument("--level", type=int, choices=range(1, 8), default=1,
                         help="reference level 1..7 (its search depth; default 1)")
@@ -118,6 +131,7 @@ def run_play(args):
     if args.port:
         return run_port_game(args)
     contexts = contexts_option(args, args.sim)
+    evaluator = evaluator_option(args)
     solve_empties = solve_empties_option(args, contexts)
     args.color = args.color or "black"
     for option in ("baud", "timeout", "human", "depth_limit"):
@@ -134,8 +148,8 @@ def run_play(args):
         check_sim(args.sim)
         announce_rtl()
         try:
-            game = simulated_game_of(args.sim, args.level, args.color, args.budget, contexts, tag="play", echo=True,
-                                     check_nodes=args.check == "nodes")
+            game = simulated_game_of(args.sim, args.level, args.color, args.budget, contexts, evaluator, tag="play",
+                                     echo=True, check_nodes=args.check == "nodes")
         except GameFailed as failure:
             print(failure, file=sys.stderr)
             print(f"FAIL: the game stopped at the first difference from the golden processor; nothing written "
@@ -143,7 +157,7 @@ def run_play(args):
             return 1
     else:
         game = dict(golden_game(args.level, args.color, args.budget, on_move=print_move(args.color),
-                                contexts=contexts, solve_empties=solve_empties), contexts=contexts)
+                                contexts=contexts, solve_empties=solve_empties, evaluator=evaluator), contexts=contexts)
     path = write_record(game, record)
     print(f"final score: black {game['black']} white {game['white']} "
           f"(processor {game['processor_discs']}, reference level {args.level} {game['reference_discs']}); "
@@ -169,6 +183,8 @@ def run_port_game(args):
 
     if args.sim or args.check != "moves":
         raise UsageError("--port plays a board: --sim and --check nodes need a simulation of their own")
+    if args.evaluator != "seed":
+        raise UsageError("--port plays a board, whose processor has the seed's evaluator: leave out --evaluator")
     if args.contexts != "1":
         raise UsageError("--port plays a board with the one-context processor: --contexts 2 has no board yet")
     solve_empties_option(args, 1, converted=True)
@@ -221,6 +237,7 @@ def board_colour(color, human):
 def tournament_arguments(parser):
     parser.add_argument("--budget", type=cycles, required=True, help="processor cycles per move")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP)
+    parser.add_argument("--evaluator", choices=EVALUATORS, default="seed", help=EVALUATOR_HELP)
     solve_empties_argument(parser)
     parser.add_argument("--levels", type=_levels, default="1-7",
                         help="reference levels 1..7 as 1-7, 3 or 1,3,5 (default 1-7: every level)")
@@ -253,10 +270,14 @@ def run_tournament(args):
     from gamechip.games.play import run_tournament as play_tournament
 
     contexts = contexts_option(args)
+    evaluator = evaluator_option(args)
     try:
         games_per_engine = check_games_per_engine(args.games_per_engine, args.sim, contexts, args.mode, args.cluster)
     except ValueError as error:
         raise UsageError(str(error))
+    if evaluator == "pattern" and (args.mode == "engine" or games_per_engine == 2):
+        raise UsageError("--evaluator pattern plays whole processors (golden, or --sim on processor_pattern): "
+                         "leave out --mode engine and --games-per-engine 2")
     if args.mode == "engine" or games_per_engine == 2:
         # the golden processor plays, every search re-run on the engine as a midgame search: no solve
         if args.solve_empties:
@@ -289,7 +310,7 @@ def run_tournament(args):
     try:
         return play_tournament(args.budget, args.levels, args.sim, args.jobs or os.cpu_count() or 1, out,
                                mode=args.mode, resume=args.resume, cluster=args.cluster, contexts=contexts,
-                               solve_empties=solve_empties)
+                               solve_empties=solve_empties, evaluator=evaluator)
     except ClusterError as error:
         raise UsageError(str(error))
 

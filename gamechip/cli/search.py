@@ -39,7 +39,7 @@ def search_arguments(parser):
 def run_search(args):
     from golden.search import MAX_DEPTH, search_events
     from tb.checks.search import SearchCase
-    from tb.host.search_bench import replay_search_case
+    from tb.host.search_bench import DESIGN, PATTERN_DESIGN, replay_search_case
 
     pos = board_or_start(args.board)
     if not 1 <= args.depth <= MAX_DEPTH:
@@ -55,8 +55,9 @@ def run_search(args):
         except (BoardError, ValueError) as error:
             raise UsageError(f"--root-pv: {error}")
     pattern = pattern_weights_of(args)
-    if pattern is not None and args.sim:
-        raise UsageError("--sim goes with the seed's evaluator: the pattern evaluator is golden only so far")
+    if args.pattern_weights and args.sim:
+        raise UsageError("--pattern-weights is golden only: the search_pattern design holds the committed "
+                         "weight file (golden/pattern_weights.txt)")
     if args.single_iteration and args.sim:
         raise UsageError("--single-iteration is golden only: the search design has no single-iteration inputs "
                          "(the engine runs that mode inside processor_c2)")
@@ -65,9 +66,11 @@ def run_search(args):
     report = match = None
     if args.sim:
         announce_rtl()
-        case = SearchCase(pos, args.depth, args.budget, "gamechip search", alpha=args.alpha, beta=args.beta)
+        case = SearchCase(pos, args.depth, args.budget, "gamechip search", alpha=args.alpha, beta=args.beta,
+                          evaluator=args.evaluator)
+        design = PATTERN_DESIGN if pattern is not None else DESIGN
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as saved:
-            json.dump({"block": "search", "design": "search", "sim": args.sim, "seed": 0,
+            json.dump({"block": "search", "design": design, "sim": args.sim, "seed": 0,
                        "case": case.to_dict()}, saved)
         try:
             # the golden process runs the golden search while the simulator runs the engine

@@ -82,18 +82,20 @@ class Decision:
 
 class GoldenBackend:
     """The golden processor: book and search as over its pins for games from the start, its
-    search for any other position."""
+    search for any other position. ``pattern``: the pattern evaluator's weights (None: the seed's
+    evaluator)."""
 
-    def __init__(self, budget, contexts=1, solve_empties=0):
-        self.budget, self.contexts, self.solve_empties = budget, contexts, solve_empties
-        self.name = f"golden processor ({platform.python_implementation()})"
+    def __init__(self, budget, contexts=1, solve_empties=0, pattern=None):
+        self.budget, self.contexts, self.solve_empties, self.pattern = budget, contexts, solve_empties, pattern
+        self.name = (f"golden processor ({platform.python_implementation()}"
+                     f"{', pattern evaluator' if pattern is not None else ''})")
 
     def decide(self, game, position, depth_limit):
         started = time.perf_counter()
         if not legal_moves(position.own, position.opp):
             return Decision(None, source="forced")
         processor = GoldenProcessor(self.budget, depth_limit, keep_trace=False, contexts=self.contexts,
-                                    solve_empties=self.solve_empties)
+                                    solve_empties=self.solve_empties, pattern=self.pattern)
         if game.from_standard_start():
             squares = game.squares()
             processor.history = [square for square in squares if square is not None]
@@ -114,12 +116,17 @@ class GoldenBackend:
 
 class SimulatedBackend(GoldenBackend):
     """The golden processor's decisions with every search on the simulated search engine, every
-    node checked; each search is kept as a case file under ``case_dir`` for its replay."""
+    node checked; each search is kept as a case file under ``case_dir`` for its replay.
+    ``evaluator`` pattern: the engine built with the pattern evaluator (design search_pattern) and
+    the golden processor with the committed weight file."""
 
-    def __init__(self, sim, budget, case_dir, contexts=1):
-        super().__init__(budget, contexts)
-        self.sim, self.case_dir, self.searches = sim, Path(case_dir), 0
-        self.name = f"search engine simulated on {sim}, every node checked"
+    def __init__(self, sim, budget, case_dir, contexts=1, evaluator="seed"):
+        from tb.checks.search import evaluator_weights
+
+        super().__init__(budget, contexts, pattern=evaluator_weights(evaluator))
+        self.sim, self.case_dir, self.searches, self.evaluator = sim, Path(case_dir), 0, evaluator
+        self.name = (f"search engine{' with the pattern evaluator' if evaluator == 'pattern' else ''} simulated on "
+                     f"{sim}, every node checked")
 
     def search(self, processor, position, depth_limit):
         from tb.checks.search import SearchCase
@@ -128,8 +135,12 @@ class SimulatedBackend(GoldenBackend):
         self.searches += 1
         self.case_dir.mkdir(parents=True, exist_ok=True)
         path = self.case_dir / f"search-{self.searches:03d}.json"
-        case = SearchCase(position, depth_limit, self.budget, f"gamechip nboard search {self.searches}")
-        path.write_text(json.dumps({"block": "search", "design": "search", "sim": self.sim, "seed": 0,
+        from tb.host.search_bench import DESIGN, PATTERN_DESIGN
+
+        case = SearchCase(position, depth_limit, self.budget, f"gamechip nboard search {self.searches}",
+                          evaluator=self.evaluator)
+        design = PATTERN_DESIGN if self.evaluator == "pattern" else DESIGN
+        path.write_text(json.dumps({"block": "search", "design": design, "sim": self.sim, "seed": 0,
                                     "case": case.to_dict()}))
         outcome, _ = replay_search_case(str(path), waves=False, monitor="hdl")
         if not (outcome.passed and outcome.actual and outcome.actual.get("trace_match")):
@@ -360,7 +371,7 @@ def golden_decision(position, backend, depth_limit):
     book move's alternatives are valued."""
     started = time.perf_counter()
     processor = GoldenProcessor(backend.budget, depth_limit, keep_trace=False, contexts=backend.contexts,
-                                solve_empties=backend.solve_empties)
+                                solve_empties=backend.solve_empties, pattern=backend.pattern)
     result = processor.search_position(position)
     return Decision(result.best, result.value, "search", result.depth, result.nodes, time.perf_counter() - started)
 

@@ -5,7 +5,8 @@ The processor is either the simulated RTL (``--sim``: the cocotb bench tb/test_p
 drives its UART pins and referees the game there, comparing each reply with
 ``golden.processor.GoldenProcessor``) or, without ``--sim``, that golden model itself. With
 ``contexts`` 2 it is the two-context processor (design ``processor_c2``, the root split of
-docs/root-split.md).
+docs/root-split.md); with ``evaluator`` pattern the processor with the pattern evaluator (design
+``processor_pattern``, docs/pattern-evaluator.md; one context).
 A game's result is a plain dict (the JSON the bench writes), so both paths print, record and
 tabulate the same way.
 """
@@ -155,24 +156,25 @@ def check_contexts(contexts, sim=None):
     return design
 
 
-def golden_game_fast(level, processor_color, budget, contexts=1, solve_empties=0):
+def golden_game_fast(level, processor_color, budget, contexts=1, solve_empties=0, evaluator="seed"):
     """golden_game in a golden process (``python -m golden.contest.games``, PyPy when installed: at the
     seed's budgets its searches are the expensive part), else in this one."""
     from tb.checks.search import ROOT, golden_python
 
     python = golden_python()
     if python == sys.executable:
-        return dict(golden_game(level, processor_color, budget, contexts=contexts, solve_empties=solve_empties),
-                    contexts=contexts)
+        return dict(golden_game(level, processor_color, budget, contexts=contexts, solve_empties=solve_empties,
+                                evaluator=evaluator), contexts=contexts)
     run = subprocess.run([python, "-m", "golden.contest.games", str(level), processor_color, str(budget),
-                          str(contexts), str(solve_empties)], cwd=ROOT,
+                          str(contexts), str(solve_empties), evaluator], cwd=ROOT,
                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT))
     if run.returncode:
         raise RuntimeError(f"the golden game in {python} failed: {run.stderr[-2000:]}")
     return dict(json.loads(run.stdout), contexts=contexts)
 
 
-def tournament_game(level, processor_color, budget, sim, mode="processor", tag=None, contexts=1, solve_empties=0):
+def tournament_game(level, processor_color, budget, sim, mode="processor", tag=None, contexts=1, solve_empties=0,
+                    evaluator="seed"):
     """One tournament game in a worker process (its own build slot, ``tag``, when simulated).
 
     ``mode`` "processor": the whole processor is simulated, over its UART pins
@@ -180,10 +182,11 @@ def tournament_game(level, processor_color, budget, sim, mode="processor", tag=N
     then every search of the game runs on the simulated search engine with every node checked
     (tb/test_search.py under the HDL clock): the seed's budgets in hours instead of weeks.
     ``contexts`` 2: the two-context processor (golden, or design ``processor_c2`` simulated).
-    ``solve_empties``: the golden processor's endgame solve (a simulated processor has its design's)."""
+    ``solve_empties``: the golden processor's endgame solve (a simulated processor has its design's).
+    ``evaluator`` pattern: the processor with the pattern evaluator (golden, or ``processor_pattern``)."""
     tag = tag or f"tournament-s{_SLOT}"
     if sim is None:
-        return golden_game_fast(level, processor_color, budget, contexts, solve_empties)
+        return golden_game_fast(level, processor_color, budget, contexts, solve_empties, evaluator)
     if mode == "engine":
         from rtl.designs import PROCESSOR_DEPTH_LIMIT
         from tb.host.search_bench import check_searches_on
@@ -198,20 +201,25 @@ def tournament_game(level, processor_color, budget, sim, mode="processor", tag=N
         game["simulator"] = f"{sim}: every search of the game on the search engine, every node checked"
         game["check_seconds"] = round(time.perf_counter() - started, 1)
         return game
-    from tb.host.processor_bench import simulated_game
-    return simulated_game_of(sim, level, processor_color, budget, contexts, tag=tag)
+    return simulated_game_of(sim, level, processor_color, budget, contexts, tag=tag, evaluator=evaluator)
 
 
-def simulated_game_of(sim, level, processor_color, budget, contexts, **options):
-    """A simulated game of the processor design with ``contexts`` (tb.host.processor_bench)."""
-    from tb.host.processor_bench import simulated_game
+def simulated_game_of(sim, level, processor_color, budget, contexts, evaluator="seed", **options):
+    """A simulated game of the processor design with ``contexts`` and ``evaluator``
+    (tb.host.processor_bench)."""
+    from tb.host.processor_bench import PATTERN_PROCESSOR, simulated_game
 
     if contexts != 1:
         options["design"] = check_contexts(contexts, sim)
-    return dict(simulated_game(sim, level, processor_color, budget, **options), contexts=contexts)
+    elif evaluator == "pattern":
+        options["design"] = PATTERN_PROCESSOR
+    game = dict(simulated_game(sim, level, processor_color, budget, **options), contexts=contexts)
+    if evaluator != "seed":   # as golden_game records it
+        game["evaluator"] = evaluator
+    return game
 
 
-def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1, solve_empties=0):
+def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1, solve_empties=0, evaluator="seed"):
     """One tournament game as a Dask task, on whichever worker runs it: in a subprocess of its
     own session (``python -m gamechip.games.play``), killed with its simulators when the tournament
     stops (gamechip.processes.stop_tokens(token)), in a build slot of that machine. The game,
@@ -222,7 +230,7 @@ def cluster_game(level, processor_color, budget, sim, mode, token, contexts=1, s
     from tb.host.slots import slot_tag, take_slot
 
     spec = {"level": level, "processor_color": processor_color, "budget": budget, "sim": sim, "mode": mode,
-            "contexts": contexts, "solve_empties": solve_empties}
+            "contexts": contexts, "solve_empties": solve_empties, "evaluator": evaluator}
     with tempfile.TemporaryDirectory(prefix="gamechip-game-") as work:
         result, log_path = Path(work) / "game.json", Path(work) / "game.log"
         slot, lock = take_slot("search" if mode == "engine" else "processor", sim) if sim else (0, None)
@@ -277,9 +285,9 @@ class _LocalGames:
                                         initargs=(slots, self.pids))
         self.where = f"{jobs} workers"
 
-    def submit(self, level, color, budget, sim, mode, contexts=1, solve_empties=0):
+    def submit(self, level, color, budget, sim, mode, contexts=1, solve_empties=0, evaluator="seed"):
         return self.pool.submit(tournament_game, level, color, budget, sim, mode, contexts=contexts,
-                                solve_empties=solve_empties)
+                                solve_empties=solve_empties, evaluator=evaluator)
 
     def as_completed(self, futures):
         return as_completed(futures)
@@ -302,10 +310,10 @@ class _ClusterGames:
         self.futures = []
         self.tournament = uuid.uuid4().hex[:12]
 
-    def submit(self, level, color, budget, sim, mode, contexts=1, solve_empties=0):
+    def submit(self, level, color, budget, sim, mode, contexts=1, solve_empties=0, evaluator="seed"):
         key = f"gamechip-game-{level}-{color}-{self.tournament}"
         future = self.client.submit(cluster_game, level, color, budget, sim, mode, key, contexts, solve_empties,
-                                    key=key, pure=False)
+                                    evaluator, key=key, pure=False)
         self.futures.append(future)
         return future
 
@@ -373,22 +381,23 @@ class TournamentProgress:
 
 
 def run_tournament(budget, levels, sim, jobs, out_dir, mode="processor", resume=False, cluster=None, contexts=1,
-                   solve_empties=0):
+                   solve_empties=0, evaluator="seed"):
     """Play every level x colour in ``jobs`` worker processes, or as the tasks of the Dask
     scheduler at ``cluster``. The tables are rewritten after every game, so an interrupted or
     crashed tournament keeps every game it finished; ``resume`` keeps the games already in
     ``out_dir`` and plays the others. Raises gamechip.processes.ClusterError when the cluster
     cannot be reached. ``contexts``: the processor's search contexts (1 or 2); ``solve_empties``: the
-    golden processor's endgame solve."""
+    golden processor's endgame solve; ``evaluator``: the processor's leaf evaluator, seed or pattern."""
     kept = finished_games(out_dir) if resume else {}
     tasks = [(level, color) for level in levels for color in COLORS if (level, color) not in kept]
     pool = _ClusterGames(cluster) if cluster else _LocalGames(max(1, min(jobs, len(tasks))))
     progress = TournamentProgress(len(tasks), kept, budget, sim, out_dir, mode, contexts)
     print(f"tournament: {len(tasks)} games{f' ({len(kept)} kept from the last run)' if kept else ''}, processor "
-          f"budget {budget:,} clock cycles per move, {describe(sim, mode, contexts)}, {pool.where}; results in {out_dir}",
+          f"budget {budget:,} clock cycles per move, {describe(sim, mode, contexts)}"
+          f"{', the pattern evaluator' if evaluator == 'pattern' else ''}, {pool.where}; results in {out_dir}",
           file=sys.stderr, flush=True)
     try:
-        futures = {pool.submit(level, color, budget, sim, mode, contexts, solve_empties): (level, color)
+        futures = {pool.submit(level, color, budget, sim, mode, contexts, solve_empties, evaluator): (level, color)
                    for level, color in tasks}
         for future in pool.as_completed(futures):
             task = futures[future]
@@ -455,8 +464,9 @@ def write_tables(games, failures, budget, sim, out_dir, quiet=False, mode="proce
 
     header = ("| level | HW black: score HW-SW | HW moves | SW moves | SW black: score HW-SW "
               "| HW moves | SW moves |")
+    patterned = any(g.get("evaluator") == "pattern" for g in games)   # golden_game's record of the evaluator
     lines = [f"# Processor vs reference software, budget {budget:,} clock cycles per move "
-             f"({describe(sim, mode, contexts)})", "",
+             f"({describe(sim, mode, contexts)}{', the pattern evaluator' if patterned else ''})", "",
              "Moves are moves+passes of each side. HW = the processor, SW = the reference player.", "",
              header, "|---|---|---|---|---|---|---|"]
     rows = []

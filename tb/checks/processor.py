@@ -15,6 +15,7 @@ from golden.board import popcount, square_name
 from golden.contest.referee import OPPONENT_PASSED, PlayerEndpoint, play_game
 from golden.othello import legal_moves
 from golden.processor import GoldenProcessor
+from tb.checks.search import evaluator_weights
 from golden.root_split import CONTEXTS, KIND_CODES, root_split
 from golden.signature import SignatureFold
 
@@ -94,8 +95,9 @@ class RecordingGolden(GoldenProcessor):
     splitter's, the signature its fold of the job signatures, and ``last_jobs`` its job list
     (dicts of golden.root_split ``Job``; empty after a book move or a pass at the root)."""
 
-    def __init__(self, budget, depth_limit, contexts=1, solve_empties=0):
-        super().__init__(budget, depth_limit, keep_trace=False, contexts=contexts, solve_empties=solve_empties)
+    def __init__(self, budget, depth_limit, contexts=1, solve_empties=0, evaluator="seed"):
+        super().__init__(budget, depth_limit, keep_trace=False, contexts=contexts, solve_empties=solve_empties,
+                         pattern=evaluator_weights(evaluator))
         self.asked, self.last_position, self.last_signature, self.last_jobs = False, None, None, []
 
     def move(self, position):
@@ -198,8 +200,8 @@ class LateBudgetGolden(RecordingGolden):
     """RecordingGolden whose searches of positions with ``late_empties`` empty squares or fewer
     use the budget ``late_budget`` (the bench sets the processor's budget port there too)."""
 
-    def __init__(self, budget, depth_limit, contexts, late_empties, late_budget, solve_empties=0):
-        super().__init__(budget, depth_limit, contexts, solve_empties)
+    def __init__(self, budget, depth_limit, contexts, late_empties, late_budget, solve_empties=0, evaluator="seed"):
+        super().__init__(budget, depth_limit, contexts, solve_empties, evaluator)
         self.late_empties, self.late_budget = late_empties, late_budget
 
     def search_position(self, position):
@@ -216,7 +218,7 @@ def worker_main():
     """The golden processor in a process of its own (``python -m tb.checks.processor``, PyPy when
     installed), so that its searches run beside the simulation instead of before it. One JSON
     request a line on stdin: ``{"game": {"budget": B, "depth_limit": D, "contexts": C, "late": L,
-    "solve_empties": E}}``
+    "solve_empties": E, "evaluator": V}}``
     starts a game (a new RecordingGolden behind a PlayerEndpoint; with ``late``, [empties, budget],
     a LateBudgetGolden), ``{"message": M}`` hands it the referee's message
     M; each message is answered on stdout with one line of :func:`golden_answer` (or
@@ -231,9 +233,11 @@ def worker_main():
         if "game" in request:
             game = request["game"]
             contexts, solve_empties = game.get("contexts", 1), game.get("solve_empties", 0)
-            golden = (RecordingGolden(game["budget"], game["depth_limit"], contexts, solve_empties)
+            evaluator = game.get("evaluator", "seed")
+            golden = (RecordingGolden(game["budget"], game["depth_limit"], contexts, solve_empties, evaluator)
                       if game.get("late") is None else
-                      LateBudgetGolden(game["budget"], game["depth_limit"], contexts, *game["late"], solve_empties))
+                      LateBudgetGolden(game["budget"], game["depth_limit"], contexts, *game["late"], solve_empties,
+                                       evaluator))
             endpoint = PlayerEndpoint(golden)
             continue
         try:
@@ -264,16 +268,18 @@ class GoldenProcessorProcess:
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
 
-    def new_game(self, budget, depth_limit, contexts=1, late=None, solve_empties=0):
+    def new_game(self, budget, depth_limit, contexts=1, late=None, solve_empties=0, evaluator="seed"):
         """A new game for the golden processor; ``late`` (empties, budget): LateBudgetGolden's;
-        ``solve_empties``: the processor design's endgame solve (rtl/processor_settings.py PROCESSOR_SOLVE_EMPTIES)."""
+        ``solve_empties``: the processor design's endgame solve (rtl/processor_settings.py PROCESSOR_SOLVE_EMPTIES);
+        ``evaluator``: the design's (tb.blocks.design_evaluator)."""
         while self.waiting:   # a game stopped by a failure between a message and its answer
             try:
                 self.answer()
             except RuntimeError:
                 pass
         self._send({"game": {"budget": budget, "depth_limit": depth_limit, "contexts": contexts,
-                             "late": None if late is None else list(late), "solve_empties": solve_empties}})
+                             "late": None if late is None else list(late), "solve_empties": solve_empties,
+                             "evaluator": evaluator}})
 
     def submit(self, message):
         self._send({"message": message})

@@ -34,7 +34,8 @@ from golden.othello import legal_moves
 from golden.evaluator import (T_ADAPTIVE, T_CORNERS_OPP, T_CORNERS_OWN, T_DISCS_OPP, T_DISCS_OWN, T_FIXED,
                               T_MOBILITY_OPP, T_MOBILITY_OWN, T_STABLE_OPP, T_STABLE_OWN, T_STAGE, T_TERMINAL,
                               T_XSQ_OPP, T_XSQ_OWN, evaluate)
-from golden.search import INNER, LEAF, MINUS_INFINITY, PLUS_INFINITY, TERMINAL, search_events, solve, trace_node
+from golden.patterns import UNITS_PER_DISC, default_weights, saturate
+from golden.search import INNER, LEAF, MINUS_INFINITY, PLUS_INFINITY, TERMINAL, VALUE_FLOOR, search_events, solve, trace_node
 from tb.checks.coverage_benches import SearchCoverage, SolveCoverage
 from tb.checks.coverage_samplers import COVERAGE_OUT
 
@@ -218,10 +219,20 @@ def answer_of(line):
             "cycles": p["cycles"]}
 
 
+def evaluator_weights(evaluator):
+    """golden.search's ``pattern`` argument for an engine built with ``evaluator`` (seed or
+    pattern): the committed weight file for the pattern evaluator, None for the seed's."""
+    if evaluator not in ("seed", "pattern"):
+        raise ValueError(f"evaluator must be seed or pattern, got {evaluator!r}")
+    return default_weights() if evaluator == "pattern" else None
+
+
 @dataclass(frozen=True)
 class SearchCase:
     """One search: the root, the depth limit, the cycle budget (None: unlimited); ``solve`` None,
-    or the scoring of a solve (golden.search.SCORINGS: the engine's solve mode, depth ignored)."""
+    or the scoring of a solve (golden.search.SCORINGS: the engine's solve mode, depth ignored);
+    ``evaluator`` the engine's leaf evaluator, seed or pattern (the committed weight file: the
+    engine built with ``evaluator="pattern"``, rtl/designs.py search_pattern)."""
 
     position: Position
     depth: int
@@ -231,18 +242,24 @@ class SearchCase:
     alpha: int = MINUS_INFINITY    # the root window (docs/spec.md §12); default the full one
     beta: int = PLUS_INFINITY
     solve: Optional[str] = None
+    evaluator: str = "seed"
 
     def to_dict(self):
         return {"board": format_board(self.position), "depth": self.depth, "budget": self.budget,
                 "label": self.label, "exact": self.exact, "alpha": self.alpha, "beta": self.beta,
-                "solve": self.solve}
+                "solve": self.solve, "evaluator": self.evaluator}
 
     @classmethod
     def from_dict(cls, record):
         return cls(parse_board(record["board"]), int(record["depth"]), record.get("budget"),
                    record.get("label", "saved case"), bool(record.get("exact", False)),
                    int(record.get("alpha", MINUS_INFINITY)), int(record.get("beta", PLUS_INFINITY)),
-                   record.get("solve"))
+                   record.get("solve"), record.get("evaluator", "seed"))
+
+    @property
+    def pattern(self):
+        """The pattern weights of golden.search's ``pattern`` argument: None for the seed's evaluator."""
+        return evaluator_weights(self.evaluator)
 
     @property
     def wld(self):
@@ -436,7 +453,7 @@ class _Scoreboard:
 def golden_length(case):
     """The golden search's cycles for ``case``: when the engine must have answered."""
     return search_events(case.position, case.depth, case.budget, alpha=case.alpha, beta=case.beta,
-                         solve=case.solve).cycles
+                         solve=case.solve, pattern=case.pattern).cycles
 
 
 def solver_disagreement(case, result):
@@ -472,6 +489,14 @@ def solver_disagreement(case, result):
             "cycle": result.cycles, "time_ns": 0}
 
 
+def exact_value(case):
+    """The exhaustive solver's value of ``case``'s root in the unit of its evaluator: discs for the
+    seed's, quarter discs for the pattern evaluator's, saturated and raised to the search's floor
+    as its terminal values are."""
+    value = solve(case.position)
+    return value if case.pattern is None else max(VALUE_FLOOR, saturate(UNITS_PER_DISC * value))
+
+
 def check_search(case, lines, line_format, on_golden_done=None):
     """Compare the engine's event lines ``lines`` (a LineReader, or a list) with the golden
     search of ``case``. Returns a dict: ``mismatch`` (None, or what the per-cycle monitor always
@@ -489,14 +514,14 @@ def check_search(case, lines, line_format, on_golden_done=None):
         coverage = SearchCoverage({}, case) if case.solve is None else SolveCoverage({}, case)
         on_node = coverage.both(board.on_node)
     result = search_events(case.position, case.depth, case.budget, on_node=on_node, alpha=case.alpha,
-                           beta=case.beta, solve=case.solve)
+                           beta=case.beta, solve=case.solve, pattern=case.pattern)
     if on_golden_done:
         on_golden_done(result.cycles)
     answer = board.finish(result)
     mismatch = board.mismatch
-    if mismatch is None and case.exact and case.solve is None and result.value != solve(case.position):
+    if mismatch is None and case.exact and case.solve is None and result.value != exact_value(case):
         mismatch = {"what": "golden search value differs from the exhaustive solver",
-                    "expected": solve(case.position), "actual": result.value,
+                    "expected": exact_value(case), "actual": result.value,
                     "cycle": result.cycles, "time_ns": 0}
     if mismatch is None and case.exact and case.solve is not None and not result.aborted:
         mismatch = solver_disagreement(case, result)

@@ -362,11 +362,11 @@ end architecture;
 # processor's referee protocol) need no per-cycle Python: their clocked harness only makes the
 # clock in HDL and passes every other port through, so Python still writes rst and the inputs
 # and awaits the outputs' edges (and ``clk``'s, where a bench acts between two edges).
-PORT_CLOCKED_DESIGNS = ("uart", "processor", "processor_c2", "board_ulx3s")
+PORT_CLOCKED_DESIGNS = ("uart", "processor", "processor_c2", "processor_pattern", "board_ulx3s")
 
 
 def has_clocked_harness(design):
-    return design in ("search", "evaluator_axi") + PORT_CLOCKED_DESIGNS
+    return design in ("search", "search_pattern", "evaluator_axi") + PORT_CLOCKED_DESIGNS
 
 
 def clocked_harness_sources(design, ports, signed_ports=()):

@@ -7,9 +7,10 @@ import os
 
 from rtl.designs import PROCESSOR_DEPTH_LIMIT
 from tb.host import runner
-from tb.host.search_bench import check_searches_on
+from tb.host.search_bench import DESIGN as ENGINE, PATTERN_DESIGN, check_searches_on
 
 DESIGN = "processor"
+PATTERN_PROCESSOR = "processor_pattern"   # its engine alone is the design PATTERN_DESIGN
 # Games at this many cycles a move or more (about 30 searches: millions of cycles) run on the
 # optimised Verilator build; smaller ones on the regression's -O0 build.
 OPTIMISED_FROM_BUDGET = 100_000
@@ -48,7 +49,8 @@ def simulated_game(sim, level, processor_color, budget, tag="play", echo=False, 
     elif check_nodes and game["searched_positions"]:
         try:
             checked = check_searches_on(sim, game["searched_positions"], PROCESSOR_DEPTH_LIMIT, budget,
-                                        echo=echo, rtl_root=rtl_root)
+                                        echo=echo, rtl_root=rtl_root,
+                                        design=PATTERN_DESIGN if design == PATTERN_PROCESSOR else ENGINE)
         except AssertionError as mismatch:
             raise GameFailed(str(mismatch))
         game["nodes_checked"] = checked

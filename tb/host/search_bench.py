@@ -12,30 +12,32 @@ from tb.host import runner
 
 DESIGN = "search"
 INTERLEAVED = "search_c2"    # the engine with two interleaved contexts (rtl/contexts.py)
+PATTERN_DESIGN = "search_pattern"   # the engine with the pattern evaluator (tb.blocks.design_evaluator)
 MONITORS = ("hdl", "python")
 
 
-def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None, tag="game-nodes"):
+def check_searches_on(sim, boards, depth, budget, echo=False, rtl_root=None, tag="game-nodes", design=DESIGN):
     """Run the searches of ``boards`` (board texts) on ``sim`` with the scoreboard; the number
-    of nodes checked, or AssertionError with the failure report."""
+    of nodes checked, or AssertionError with the failure report. ``design``: DESIGN, or
+    PATTERN_DESIGN (the golden search then takes the pattern evaluator)."""
     cases = [SearchCase(parse_board(text), depth, budget, f"search #{i} of the game") for i, text in enumerate(boards)]
-    return check_search_cases(sim, cases, tag, echo=echo, rtl_root=rtl_root)
+    return check_search_cases(sim, cases, tag, echo=echo, rtl_root=rtl_root, design=design)
 
 
-def check_search_cases(sim, cases, tag, echo=False, rtl_root=None):
-    """Run ``cases`` (SearchCase) in one simulation on ``sim`` under the node scoreboard; the
-    number of node reports checked, or AssertionError with the failure report."""
-    return checked_answers(sim, cases, tag, echo, rtl_root)[0]
+def check_search_cases(sim, cases, tag, echo=False, rtl_root=None, design=DESIGN):
+    """Run ``cases`` (SearchCase) in one simulation of ``design`` on ``sim`` under the node
+    scoreboard; the number of node reports checked, or AssertionError with the failure report."""
+    return checked_answers(sim, cases, tag, echo, rtl_root, design=design)[0]
 
 
-def checked_answers(sim, cases, tag, echo=False, rtl_root=None, optimised=False):
+def checked_answers(sim, cases, tag, echo=False, rtl_root=None, optimised=False, design=DESIGN):
     """:func:`check_search_cases`, with the engine's answers: (node reports checked, [the answer of
     each case, as tb.checks.search.answer_of gives it, with ``nodes_checked``])."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
         json.dump([case.to_dict() for case in cases], out)
     try:
         outcome = run_search_bench(sim, ["from_file"], "small", tag=tag, echo=echo, cases_file=out.name,
-                                   rtl_root=rtl_root, optimised=optimised)
+                                   rtl_root=rtl_root, optimised=optimised, design=design)
     finally:
         os.unlink(out.name)
     if not outcome.passed:

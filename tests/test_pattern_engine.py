@@ -1,0 +1,104 @@
+"""The search engine and the processor built with the pattern evaluator (rtl/designs.py
+``search_pattern``, ``processor_pattern``; docs/pattern-evaluator.md): the golden twin's latency and
+terms, and the designs' benches.
+
+The benches are the engine's and the processor's own (tb/test_search.py, tb/test_processor.py): with
+these designs their golden side searches with the committed weight file (tb.blocks.design_evaluator),
+every node of every search checked. A design's conversion (the engine and 30 ROMs of weights, about
+a minute of CPU) and Verilator build (minutes) cost far more than its checks (seconds): the benches
+run in the full tier only (make test-full), the golden twin's tests in the default tier.
+"""
+
+import pytest
+
+from golden.board import parse_board, start_position
+from golden.evaluator import T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_STABLE_OWN, T_STAGE
+from golden.patterns import PATTERN_DONE_CYCLE, default_weights, pattern_value
+from golden.search import LEAF, TERMINAL, search, search_events
+from tb.host import runner
+from tb.host.processor_bench import run_processor_bench
+from tb.host.search_bench import PATTERN_DESIGN, run_search_bench
+
+PROCESSOR_PATTERN = "processor_pattern"
+
+
+# ---------------------------------------------------------------- the golden twin
+
+
+def leaves_and_terminals(position, depth, pattern):
+    """(node, terms) of every leaf and terminal node of the golden search of ``position``."""
+    found = []
+
+    def on_node(iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
+        if kind in (LEAF, TERMINAL):
+            found.append((own, opp, kind, terms, value, generated, cycle))
+
+    search_events(position, depth, on_node=on_node, pattern=pattern)
+    return found
+
+
+def test_a_pattern_leaf_answers_in_the_pattern_evaluators_cycle_with_its_value_and_stage():
+    """Every leaf's answer comes PATTERN_DONE_CYCLE + 1 cycles after the cycle that generated it
+    (docs/spec.md §13: done in cycle 1 after the start edge), with the pattern value, the pattern
+    evaluator's stage and no stable-disc count or seed value in its terms."""
+    weights = default_weights()
+    position = parse_board("---------------------------OX------XO--------------------------- X")
+    nodes = leaves_and_terminals(position, 4, weights)
+    assert nodes
+    for own, opp, kind, terms, value, generated, cycle in nodes:
+        assert cycle == generated + 1 + PATTERN_DONE_CYCLE
+        assert terms[T_DONE_CYCLE] == PATTERN_DONE_CYCLE
+        assert value == max(-255, pattern_value(own, opp, weights, kind == TERMINAL))
+        assert terms[T_STAGE] == weights.stage(bin(own | opp).count("1"))
+        assert (terms[T_STABLE_OWN], terms[T_STABLE_OPP], terms[T_FIXED], terms[T_ADAPTIVE]) == (0, 0, 0, 0)
+
+
+def test_the_seed_schedule_is_unchanged_without_the_pattern_evaluator():
+    """The seed's engine keeps its leaf latency (the stable-disc iterations): a leaf answers in the
+    generating cycle + 1 + its done cycle, which is 0 on most boards."""
+    nodes = leaves_and_terminals(start_position(), 4, None)
+    assert all(cycle == generated + 1 + terms[T_DONE_CYCLE] for *_, terms, _, generated, cycle in nodes)
+    assert any(terms[T_DONE_CYCLE] == 0 for *_, terms, _, _, _ in nodes)
+
+
+def test_a_finished_game_at_the_root_is_worth_four_times_its_disc_difference():
+    """The root is a finished game: the pattern engine answers its terminal value, 4 x (own - opp),
+    saturated to the 9-bit range and raised to the search's floor, in cycle 1 + PATTERN_DONE_CYCLE."""
+    full = parse_board("X" * 40 + "O" * 24 + " O")    # white to move: 24 - 40 = -16 discs
+    result = search(full, 3, pattern=default_weights())
+    assert (result.best, result.value, result.cycles) == (None, -64, 2 + PATTERN_DONE_CYCLE)
+    all_black = parse_board("X" * 64 + " O")
+    assert search(all_black, 3, pattern=default_weights()).value == -255
+
+
+# ---------------------------------------------------------------- the designs' benches
+
+# the engine's sets per simulator: (cocotb tests, scale of tb.checks.search_cases)
+PATTERN_SEARCH_TESTS = {"verilator": (["directed", "random_play", "endgame", "solve_directed"], "small"),
+                        "icarus": (["random_play"], "tiny"), "ghdl": (["random_play"], "tiny")}
+
+
+def failed(outcome, bench):
+    return f"{bench} failed:\n{outcome.result.get('failure') or outcome.log_excerpt(4000)}"
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
+def test_search_pattern(sim):
+    """The engine with the pattern evaluator: every node against the golden search with the
+    committed weight file, and each answer."""
+    tests, scale = PATTERN_SEARCH_TESTS[sim]
+    outcome = run_search_bench(sim, tests, scale, design=PATTERN_DESIGN)
+    assert outcome.passed, failed(outcome, f"the search bench on {PATTERN_DESIGN}, {sim}")
+    assert outcome.result.get("checked", 0) > 0, "the search bench checked nothing"
+
+
+# Whole refereed games (both colours) on Verilator, every reply, status and node signature against
+# the golden processor with the pattern evaluator; the endgame solve's game besides.
+PROCESSOR_PATTERN_TESTS = ["game_black", "game_white", "solve_endgame"]
+
+
+@pytest.mark.full
+def test_processor_pattern_plays_whole_games_on_verilator():
+    outcome = run_processor_bench("verilator", PROCESSOR_PATTERN_TESTS, design=PROCESSOR_PATTERN)
+    assert outcome.passed, failed(outcome, f"the processor bench on {PROCESSOR_PATTERN}, verilator")
