@@ -124,3 +124,42 @@ def popcount(bits, total, indices=None):
         total.next = root
 
     return cells, drive_total
+
+
+@block
+def xor_pair(a, b, odd):
+    """Leaf or inner node of a parity tree: ``odd = a ^ b`` (bools)."""
+
+    @always_comb
+    def exclusive_or():
+        odd.next = a ^ b
+
+    return exclusive_or
+
+
+@block
+def parity(bits, odd, indices):
+    """Whether an odd number of ``bits[indices]`` are set: a tree of two-input XORs.
+
+    bits:    Signal(intbv[n]) vector (in).
+    odd:     Signal(bool) (out).
+    indices: elaboration-time sequence of the bit positions (at least two).
+
+    (The low bit of a popcount is the same value, but its unread upper bits fail Verilator's lint.)
+    """
+    if len(indices) < 2:
+        raise ValueError("parity needs at least two bits")
+    cells = []
+    # nodes[(level, i)]: the parity of a run of the selected bits (dicts, not lists: MyHDL would
+    # take a list of Signals for a memory)
+    nodes = {(0, i): bits(index) for i, index in enumerate(indices)}
+    level, width = 0, len(indices)
+    while width > 2:
+        for i in range(width // 2):
+            nodes[(level + 1, i)] = Signal(bool(0))
+            cells.append(xor_pair(nodes[(level, 2 * i)], nodes[(level, 2 * i + 1)], nodes[(level + 1, i)]))
+        if width % 2:
+            nodes[(level + 1, width // 2)] = nodes[(level, width - 1)]
+        level, width = level + 1, (width + 1) // 2
+    cells.append(xor_pair(nodes[(level, 0)], nodes[(level, 1)], odd))
+    return cells

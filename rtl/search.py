@@ -105,7 +105,7 @@ from rtl.evaluator import evaluator as seed_evaluator
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order, parity_order
 from rtl.pattern_leaf import pattern_leaf
-from rtl.popcount import count_signal, popcount
+from rtl.popcount import count_signal, parity, popcount
 
 SQUARES = 64
 LEVELS = 16                 # board stack depth = the deepest iteration (the default engine)
@@ -370,6 +370,9 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     first_late = stages.late(first)
     found_late = stages.late(found)
     chosen_late = stages.late(chosen)
+    # the flipper's move: node ordering's choice, or in a solve's last-one step the registered
+    # last empty square (see last_square_move)
+    search_move = Signal(intbv(0)[6:]) if solver else chosen_late
     # the level as a 5-bit ply (0..16 in a depth-limited search, 0..31 in a solve)
     ply_here = level_late if level_bits == 5 else ConcatSignal(intbv(0)[5 - level_bits:], level_late)
     if stages.interleaved:
@@ -407,7 +410,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         disc_flipper(flip_black if shared_flipper else board_black_late,
                      flip_white if shared_flipper else board_white_late,
                      flip_side if shared_flipper else side_late,
-                     flip_move if shared_flipper else chosen_late,
+                     flip_move if shared_flipper else search_move,
                      flipped_black, flipped_white, flip_illegal),
     ]
     if patterned:
@@ -503,16 +506,31 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
     opp_after_double = ConcatSignal(intbv(0)[1:], opp_after_count, intbv(0)[1:])
     mover_after = Signal(intbv(0)[SQUARES:])     # the side's discs after it: 64 - opp_after_count
     mover_after_count = count_signal(SQUARES)    # ... the child's opponent's discs
-    last_node_value = value_signal()     # the node's value, 64 - 2 x opp_after_count (a full board)
-    last_child_value = value_signal()    # the child's, its negation
+    last_child_value = value_signal()    # the child's value, 2 x opp_after_count - 64 (a full board)
+    # The square the last-one step plays, and whether the node has one empty square, are
+    # registered when the node is pushed (its parent's empty squares and move give them), so that
+    # the flipper plays that square without waiting for the move checkers and node ordering.
+    one_empty = Signal(bool(0))          # the node the last push entered has one empty square
+    last_square = Signal(intbv(0)[6:])   # ... this one
+    child_one_empty = Signal(bool(0))    # the child this cycle pushes has one empty square
+    child_last_square = Signal(intbv(0)[6:])   # ... this one (when it has)
+    # the XOR of the node's empty squares' indices: the square itself when one is empty, and with
+    # two empty and one of them played, XOR the move gives the other (bit k: the parity of the
+    # empty squares whose index has bit k)
+    index_bits = {k: Signal(bool(0)) for k in range(6)}
+    empty_index_xor = ConcatSignal(*(index_bits[k] for k in reversed(range(6))))
+    plays_last_square = Signal(bool(0))  # a first visit below the root with one empty square
+    last_cut = Signal(bool(0))           # the last-one child's value cuts the grandparent level off
+    last_raise = Signal(bool(0))         # ... raises the parent level's alpha
     solve_cells = [popcount(own, own_discs), popcount(opp, opp_discs),
                    difference(own_discs_wide, opp_discs_wide, plain_final),
                    difference(board_squares, opp_discs_double, won_final),
                    difference(own_discs_double, board_squares, lost_final),
                    popcount(empty_squares, empty_count), popcount(opp_after, opp_after_count),
                    popcount(mover_after, mover_after_count),
-                   difference(board_squares, opp_after_double, last_node_value),
                    difference(opp_after_double, board_squares, last_child_value)] if solver else []
+    index_parity_cells = [parity(empty_squares, index_bits[k], [s for s in range(SQUARES) if s >> k & 1])
+                          for k in range(6)] if solver else []
 
     @always_comb
     def current_board():
@@ -625,12 +643,39 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
             empty_squares.next = ~(own | opp)
 
         @always_comb
+        def last_square_choice():
+            # The child a push enters: a pass keeps the node's empty squares; a move takes one of
+            # them, so with two left the child's is the other one.
+            if spawn_pass:
+                child_one_empty.next = empty_count == 1
+                child_last_square.next = empty_index_xor
+            else:
+                child_one_empty.next = empty_count == 2
+                child_last_square.next = empty_index_xor ^ chosen_late
+
+        @always_seq(clk.posedge, reset=rst)
+        def last_square_register():
+            if push:
+                one_empty.next = child_one_empty
+                last_square.next = child_last_square
+
+        @always_comb
+        def last_square_move():
+            # Every first visit below the root follows the push that entered it, so the registers
+            # describe the node; with one empty square its only move (if any) is that square,
+            # which node ordering would choose, and the flipper takes it from the register.
+            plays_last_square.next = solving_late and first_late and level_late != 0 and one_empty
+            if solving_late and first_late and level_late != 0 and one_empty:
+                search_move.next = last_square
+            else:
+                search_move.next = chosen_late
+
+        @always_comb
         def last_one_step():
             # the first visit of a node below the root whose side plays the last empty square:
-            # the flipper plays it (node ordering's only choice) and the node leaves with the
-            # full board's count, 64 - 2 x the opponent's discs, whatever the scoring
-            last_one.next = (solving_late and state_late == state_t.EXPAND and first_late and level_late != 0
-                             and own_legal_late != 0 and empty_count == 1)
+            # the flipper plays it and the node leaves with the full board's count, 64 - 2 x the
+            # opponent's discs, whatever the scoring
+            last_one.next = plays_last_square and state_late == state_t.EXPAND and own_legal_late != 0
             if side_late:
                 opp_after.next = flipped_black
                 mover_after.next = flipped_white
@@ -638,7 +683,16 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                 opp_after.next = flipped_white
                 mover_after.next = flipped_black
 
-        solve_blocks = [final_count, stack_overflow, empties, last_one_step]
+        @always_comb
+        def last_one_fold():
+            # The child's value v against the levels above, without the node's value -v: the
+            # node (value -v) cuts its parent off when -v <= alpha_grand, that is v >= beta_parent,
+            # and raises the parent's alpha when -v + alpha_parent < 0, that is v > alpha_parent.
+            last_cut.next = alpha_grand_late != MINUS_INFINITY and last_child_value >= beta_parent
+            last_raise.next = last_child_value > alpha_parent_late
+
+        solve_blocks = [final_count, stack_overflow, empties, last_square_choice, last_square_register,
+                        last_square_move, last_one_step, last_one_fold]
     else:
         solve_blocks = []   # final_value and overflow stay undriven: constant 0
 
@@ -648,9 +702,9 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def leaf_source():
-        if last_one:
-            leaf_raw.next = last_node_value
-        elif solving_late:
+        # (a last-one node's value does not pass here: leaving_fold and leaving_negate take its
+        # child's value directly)
+        if solving_late:
             leaf_raw.next = final_value
         else:
             leaf_raw.next = evaluated_raw
@@ -728,7 +782,10 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     @always_comb
     def leaving_negate():
-        up_value.next = -leave_value
+        if last_one:
+            up_value.next = last_child_value
+        else:
+            up_value.next = -leave_value
 
     @always_comb
     def leaving_fold():
@@ -739,7 +796,10 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
         # and then below its beta (a higher value would have cut it off), so up_value lies
         # strictly inside the parent's window and raises the parent's alpha. Alphas only rise,
         # so "still its starting value" is alpha_cur <= alpha_grand with no raise now.
-        if self_answer:
+        if last_one:
+            up_cut.next = last_cut
+            up_raises.next = last_raise
+        elif self_answer:
             up_cut.next = level_late >= 1 and alpha_grand_late != MINUS_INFINITY and leaf_raw <= alpha_grand_late
             up_raises.next = raw_plus_parent < 0 and alpha_parent_late != VALUE_MAX
         else:
@@ -1150,7 +1210,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
                 flip_black.next = board_black
                 flip_white.next = board_white
                 flip_side.next = side
-                flip_move.next = chosen
+                flip_move.next = search_move
             else:
                 flip_black.next = root_black
                 flip_white.next = root_white
@@ -1169,7 +1229,7 @@ def search(clk, rst, start, root_black, root_white, root_white_to_move, depth_li
 
     late_cells = [late_register(clk, rst, source, copy) for source, copy in stages.pairs]
 
-    return (late_cells, turns, cells, solve_cells, shared, root_pv_cells, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
+    return (late_cells, turns, cells, solve_cells, index_parity_cells, shared, root_pv_cells, current_board, sides, ordering_inputs, schedule, leaf_arithmetic, leaf_floor, leaf_negate,
             self_answers, solve_blocks, leaf_source, betas, leaf_sums, leaf_fold, leaf_alpha, next_action, child_left, generation, generation_kind, leaving,
             leaving_negate, leaving_fold, iteration_end, evaluator_inputs, stack_addressing, stack_memory,
             control,
