@@ -72,7 +72,12 @@ explicit-stack state machine:
   of empty squares first. The *last-one step*: a node below the root with one empty square that
   its side plays leaves in its first cycle with the full board's count (a popcount of the
   flipper's result), its child reported on the trace port as a terminal node in that cycle, in
-  place of the node's own event (``last_one``). Without the ports the solve registers are driven by
+  place of the node's own event (``last_one``). The step sits on the clock's longest path, so it
+  waits for nothing it can have earlier: the push that enters a node registers whether the node
+  has one empty square and which (``one_empty``, ``last_square``: the parent's empty squares less
+  its move), so the flipper plays that square without the move checkers and node ordering before
+  it, and the child's value 2c - 64 (c the child's discs) is compared with the levels' windows
+  directly (``last_cut``, ``last_raise``) instead of through the node's value. Without the ports the solve registers are driven by
   constant-0 signals and synthesis removes the solve logic; the default ``levels`` stays 16.
 * **Two contexts** (``contexts=2``, the ``search_c2`` design; rtl/contexts.py): the same engine
   C-slowed, two searches at once. Stage 0 (the current board, the move checkers, node ordering,

@@ -153,8 +153,16 @@ def test_solve_bug_is_caught_at_its_node(name, tmp_path):
 ORDERING_MUTANTS = {
     "the last-one step returns the full board's value unnegated (a wrong final count)": (
         "search.py",
-        "        if last_one:\n            leaf_raw.next = last_node_value",
-        "        if last_one:\n            leaf_raw.next = last_child_value"),
+        "difference(opp_after_double, board_squares, last_child_value)",
+        "difference(board_squares, opp_after_double, last_child_value)"),
+    "the last-one step plays the parent's move again instead of the other empty square": (
+        "search.py",
+        "child_last_square.next = empty_index_xor ^ chosen_late",
+        "child_last_square.next = empty_index_xor"),
+    "the last-one step's child value cuts off only above the parent's beta": (
+        "search.py",
+        "last_cut.next = alpha_grand_late != MINUS_INFINITY and last_child_value >= beta_parent",
+        "last_cut.next = alpha_grand_late != MINUS_INFINITY and last_child_value > beta_parent"),
     "parity ordering plays the even quadrants first": (
         "node_order.py",
         "        bits[0] = count_0[0] or not enable",
