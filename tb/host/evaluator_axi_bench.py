@@ -24,19 +24,24 @@ def run_evaluator_axi(sim, tests=TESTS, waves=False, tag="", rtl_root=None, seed
                              rtl_root=rtl_root, direct=True, quiet=True, quick_build=True)
 
 
-def run_stream(sim, stream=None, waves=False, tag="stream", rtl_root=None, echo=False, plusargs=(), seed=None):
+def run_stream(sim, stream=None, waves=False, tag=None, rtl_root=None, echo=False, plusargs=(), seed=None):
     """Replay a stream file (default: the regression's stream, played with the master's stalls:
     tb.host.harness AXI_STALLS) through the HDL-clocked replay harness under ``sim`` (Verilator or
     Icarus); returns tb.host.runner's RunResult. A given stream is played without stalls, so that its
-    bus cycles are the transfer models' own (``plusargs`` may ask for the stalls all the same)."""
+    bus cycles are the transfer models' own (``plusargs`` may ask for the stalls all the same).
+    The regression's stream (under a million cycles) runs on Verilator's -O0 build, cheaper to build
+    than its run is slower; a given stream, which may be a whole game's, on the optimised one (``tag``
+    default "stream" or "stream-given": build folders of their own)."""
     env = {"GAMECHIP_SEED": str(seed) if seed is not None else os.environ.get("GAMECHIP_SEED", "1")}
+    if tag is None:
+        tag = "stream" if stream is None else "stream-given"
     if stream:
         env[STREAM_ENV] = os.path.abspath(stream)
     else:
         plusargs = (*plusargs, f"+{AXI_STALLS}")
     return runner.run_design(DESIGN, sim, "tb.test_evaluator_axi", [STREAMED], env=env, waves=waves,
                              tag=tag, rtl_root=rtl_root, clocked=True, quiet=not echo, echo=echo, plusargs=plusargs,
-                             quick_build=True, short_run=True)
+                             quick_build=stream is None, short_run=stream is None)
 
 
 def replay_bus_case(case_file, waves=True, echo=False, rtl_root=None):
