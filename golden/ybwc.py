@@ -71,10 +71,11 @@ from golden.search import MAX_DEPTH, MINUS_INFINITY, PLUS_INFINITY, Answer, sear
 from golden.signature import SignatureFold, rotate_fold
 
 ROOT, ELDEST, NULL, RESEARCH = "ROOT", "ELDEST", "NULL", "RESEARCH"
-SPLIT_PLIES = 3          # the default H: split points at plies 0..H-1
+SPLIT_PLIES = 4          # the default H: split points at plies 0..H-1
 SHALLOWEST, DEEPEST = "shallowest", "deepest"
-PRIORITY = DEEPEST       # which split point's younger brothers a free worker takes first
-MIN_JOB_DEPTH = 3        # the default: an iteration d has min(H, max(1, d - MIN_JOB_DEPTH)) split plies
+PRIORITIES = (SHALLOWEST, DEEPEST)
+PRIORITY = SHALLOWEST    # which split point's younger brothers a free worker takes first
+MIN_JOB_DEPTH = 2        # the default: an iteration d has min(H, max(1, d - MIN_JOB_DEPTH)) split plies
 
 
 @dataclass
@@ -528,6 +529,10 @@ def ybwc_search(pos: Position, depth_limit: int, budget: Optional[int] = None, e
         raise BoardError(f"contexts must be one of {CONTEXT_CHOICES}, got {contexts!r}")
     if not isinstance(split_plies, int) or not 1 <= split_plies < MAX_DEPTH:
         raise BoardError(f"split plies must be 1..{MAX_DEPTH - 1}, got {split_plies!r}")
+    if priority is not None and priority not in PRIORITIES:
+        raise BoardError(f"priority must be one of {', '.join(PRIORITIES)}, got {priority!r}")
+    if capacity is not None and (not isinstance(capacity, int) or capacity < 1):
+        raise BoardError(f"the table's slots per ply must be >= 1, got {capacity!r}")
     if not isinstance(min_job_depth, int) or not 1 <= min_job_depth <= MAX_DEPTH:
         raise BoardError(f"the least job depth must be 1..{MAX_DEPTH}, got {min_job_depth!r}")
     if not isinstance(pos, Position) or pos.size != 8:
@@ -549,10 +554,48 @@ def ybwc_search(pos: Position, depth_limit: int, budget: Optional[int] = None, e
                       scheduler.signature, aborted=scheduler.abandoned)
 
 
+def parse_designs(text: str) -> list:
+    """``KxC,KxC,...`` (engines x contexts) as a list of (K, C)."""
+    designs = []
+    for item in text.split(","):
+        engines, _, contexts = item.strip().partition("x")
+        try:
+            designs.append((int(engines), int(contexts or 1)))
+        except ValueError:
+            raise BoardError(f"a design is ENGINESxCONTEXTS such as 4x2, got {item!r}") from None
+    return designs
+
+
+def compare(pos: Position, depth: int, designs, split_plies: int = SPLIT_PLIES,
+            min_job_depth: int = MIN_JOB_DEPTH) -> dict:
+    """One position searched to ``depth`` without a budget by the one-context processor, and for
+    each (K, C) of ``designs`` by the root split and by Young Brothers Wait on K x C workers:
+    {"one": summary, "designs": [{"engines", "contexts", "root_split", "ybwc"}]}, each summary the
+    answer with its jobs, abandoned jobs and table peak. The designs share a job cache."""
+    from golden.root_split import one_context_search, root_split
+
+    def summary(result):
+        row = dict(result.summary(), jobs=len(result.jobs))
+        if isinstance(result, YbwcResult):
+            row.update(abandoned_jobs=result.abandoned_jobs, split_points=result.split_points,
+                       peak_slots=result.peak_slots, peak_queue=result.peak_queue)
+        return row
+
+    cache = {}
+    rows = []
+    for engines, contexts in designs:
+        split = root_split(pos, depth, engines=engines, contexts=contexts, signatures=False)
+        ybwc = ybwc_search(pos, depth, engines=engines, contexts=contexts, split_plies=split_plies,
+                           min_job_depth=min_job_depth, signatures=False, cache=cache)
+        rows.append(dict(engines=engines, contexts=contexts, root_split=summary(split), ybwc=summary(ybwc)))
+    return dict(one=summary(one_context_search(pos, depth)), designs=rows)
+
+
 def main(argv=None) -> int:
     """``python -m golden.ybwc BOARD DEPTH [BUDGET] [--engines K] [--contexts C] [--split-plies H]
     [--min-job-depth J]``: one search's answer as a JSON line, with its completed iterations,
-    job count, abandoned jobs, split points opened, the table's peak per ply and CPU time."""
+    job count, abandoned jobs, split points opened, the table's peak per ply and CPU time.
+    ``--compare 1x1,4x2,...``: :func:`compare` of the board at DEPTH instead (gamechip.measure.ybwc)."""
     import argparse
     import json
     import platform
@@ -568,9 +611,17 @@ def main(argv=None) -> int:
     parser.add_argument("--contexts", type=int, default=1)
     parser.add_argument("--split-plies", type=int, default=SPLIT_PLIES)
     parser.add_argument("--min-job-depth", type=int, default=MIN_JOB_DEPTH)
+    parser.add_argument("--compare", metavar="KxC,...",
+                        help="compare the one-context processor, and the root split and YBWC on each design")
     args = parser.parse_args(argv)
     try:
         started = time.process_time()
+        if args.compare:
+            answer = compare(parse_board(args.board), args.depth, parse_designs(args.compare), args.split_plies,
+                             args.min_job_depth)
+            print(json.dumps(dict(answer, cpu_seconds=time.process_time() - started,
+                                  interpreter=platform.python_implementation())))
+            return 0
         result = ybwc_search(parse_board(args.board), args.depth, args.budget, args.engines, args.contexts,
                              args.split_plies, args.min_job_depth, signatures=False)
     except (BoardError, ValueError) as error:
