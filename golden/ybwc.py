@@ -245,16 +245,13 @@ class Scheduler:
     def begin(self, depth):
         self.depth = depth
         self.abandoned = False
-        self.root_job_done = False
-        self.root_value = None
+        self.root_value = None                    # (best, value, principal variation) once the root has it
         self.plies = min(self.split_plies, max(1, depth - self.min_job_depth))
         if depth == 1:
-            self.root = None
-            self.root_job_taken = False
             self.root_job_chosen = False
             return
         order = ordered_moves(self.root_moves, self.deepest[1])
-        self.root = self.open(self.pos, (), 0, MINUS_INFINITY, PLUS_INFINITY, None, ROOT, None, order, 0)
+        self.open(self.pos, (), 0, MINUS_INFINITY, PLUS_INFINITY, None, ROOT, None, order, 0)
 
     def pv_for(self, path):
         """The PV move of the node at ``path`` (module docstring), or None."""
@@ -394,7 +391,6 @@ class Scheduler:
         if self.abandoned:
             return
         if job.kind == ROOT:
-            self.root_job_taken = True
             self.root_value = (job.best, job.value, [job.best])
             return
         point = job.point
