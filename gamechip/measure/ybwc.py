@@ -88,7 +88,7 @@ def print_table(answers, depth, first, clocks, split_plies, min_job_depth, secon
           f"(random play, seed {SEED}), golden models, no budget; YBWC with {split_plies} split plies, jobs of "
           f"depth >= {min_job_depth}; bench time {seconds:,.0f} s")
     print(f"{'design':<26} {'clocks':>12} {'speed-up':>9} {'per position':>13} {'vs root split':>14} "
-          f"{'overhead':>9} {'values':>7} {'jobs':>8} {'abandoned':>10} {'table peak':>13}")
+          f"{'overhead':>9} {'values':>7} {'jobs':>8} {'abandoned':>10} {'table peak':>13} {'queue':>6}")
     print(f"{'processor (one context)':<26} {base_clocks:>12,} {1:>9.2f}")
     for index, design in enumerate(answers[0]["designs"]):
         name = f"{design['engines']}x{design['contexts']}"
@@ -101,12 +101,14 @@ def print_table(answers, depth, first, clocks, split_plies, min_job_depth, secon
             extra = ""
             if scheduler == "ybwc":
                 peak = [max(row["peak_slots"][p] for row in rows) for p in range(len(rows[0]["peak_slots"]))]
-                extra = f"{sum(row['abandoned_jobs'] for row in rows):>10,} {str(peak):>13}"
+                queue = max(row["peak_queue"] for row in rows)
+                extra = f"{sum(row['abandoned_jobs'] for row in rows):>10,} {str(peak):>13} {queue:>6}"
             print(f"{name + ' ' + scheduler:<26} {clocks_total:>12,} {base_clocks / clocks_total:>9.2f} "
                   f"{min(each):>6.2f}-{max(each):<6.2f} {split_clocks / clocks_total:>14.2f} "
                   f"{nodes / base_nodes - 1:>+9.3f} {'same' if same else 'DIFFER':>7} {jobs:>8,} {extra}")
     print("  speed-up: one context's clocks over the design's, summed over the positions (per position: its range);")
-    print("  vs root split: the root split's clocks on the same design over these; overhead: nodes / one context's - 1")
+    print("  vs root split: the root split's clocks on the same design over these; overhead: nodes / one context's - 1;")
+    print("  table peak: the most split points open at once on each ply; queue: the longest re-search queue")
     print()
     one_mhz = clocks[ONE][0]
     print(f"at placed clocks (one engine placed alone; K engines and the scheduler are not placed): one context "
