@@ -107,9 +107,10 @@ CHECKED_ELSEWHERE = {
     "evaluator_axi": "every bus response against the golden bus model, NegaScout searches replayed: "
                      "make test (tb/test_evaluator_axi.py)",
     "search_pattern": "every node of its searches against the golden search with the pattern evaluator: "
-                      "make test (tb/test_search.py::test_search_pattern)",
+                      "make test-full (tests/test_pattern_engine.py::test_search_pattern)",
     "processor_pattern": "whole refereed games, every node of every search checked: make test-full "
-                         "(tb/test_processor.py::test_processor_pattern), gamechip play --sim S --evaluator pattern",
+                         "(tests/test_pattern_engine.py::test_processor_pattern_plays_whole_games_on_verilator), "
+                         "gamechip play --sim S --evaluator pattern",
 }
 
 # The designs built with the pattern evaluator (docs/pattern-evaluator.md): their benches' golden
@@ -128,6 +129,8 @@ def design_evaluator(design):
 BENCH_SAMPLED_TESTS = {
     "search": [("tb/test_search.py::test_search", None, ())],
     "search_c2": [("tb/test_search.py::test_search_interleaved", None, ("ghdl",))],
+    # the engine with the pattern evaluator: its conversion and builds keep it in make test-full
+    "search_pattern": [("tests/test_pattern_engine.py::test_search_pattern", None, ("icarus", "verilator", "ghdl"))],
     "uart": [("tb/test_uart.py::test_uart", None, ())],
     "processor": [("tb/test_processor.py::test_processor", None, ())],
     "evaluator_axi": [("tb/test_evaluator_axi.py::test_evaluator_axi", ("icarus", "ghdl"), ()),

@@ -35,7 +35,7 @@ from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 from golden.board import draw, format_board
 from golden.search import MINUS_INFINITY, PLUS_INFINITY
 from tb.checks.search_cases import (SCALES, aimed_cases, deep_cases, deep_solve_cases, directed_cases, endgame_cases,
-                                    random_cases, solve_cases, solve_directed_cases)
+                                    pattern_directed_cases, random_cases, solve_cases, solve_directed_cases)
 from tb.checks.aimed_search import cut_at_15_cases, full_board_cases
 from tb.blocks import design_evaluator, regression_tier
 from tb.checks.coverage_benches import context_bins
@@ -47,8 +47,8 @@ from tb.sim.results import (SearchCounts, case_file_lines, case_record, end_run_
                             record_result)
 from tb.host.run_files import ACTUAL_FILE, CASE_FILE
 from tb.checks.search import (ANSWER_PORTS, CLOCK_NS, CYCLE_DIGITS, EVENT_FILES, LEAF_FIELDS, STALL_CYCLES,
-                             GoldenProcess, LineFormat, SearchCase, answer_of, check_search, golden_length,
-                             loud_fields)
+                             GoldenProcess, LineFormat, SearchCase, answer_of, check_search, evaluator_weights,
+                             golden_length, loud_fields)
 
 NO_LIMIT = (1 << 32) - 1
 FIRST_WAKE_CYCLES = 2_000        # the hdl monitor looks up from the simulation after this many
@@ -456,6 +456,15 @@ async def solve_directed(dut):
     :func:`solve` checks."""
     env = search_environment()
     await check_searches(dut, solve_directed_cases(env["seed"]), "solve_directed")
+
+
+@cocotb.test()
+async def pattern_directed(dut):
+    """The engine with the pattern evaluator (search_pattern) only: leaves at the stage limits and
+    saturated, full boards at the root, budgets in each cycle of a leaf's wait (pattern_directed_cases,
+    aimed at search_pattern.toml with the committed weight file)."""
+    env = search_environment()
+    await check_searches(dut, pattern_directed_cases(env["seed"], evaluator_weights("pattern")), "pattern_directed")
 
 
 @cocotb.test()

@@ -9,12 +9,17 @@ a minute of CPU) and Verilator build (minutes) cost far more than its checks (se
 run in the full tier only (make test-full), the golden twin's tests in the default tier.
 """
 
+from dataclasses import replace
+
 import pytest
 
+from gamechip.coverage.model import Merged, design_coverage
 from golden.board import parse_board, start_position
 from golden.evaluator import T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_STABLE_OWN, T_STAGE
 from golden.patterns import PATTERN_DONE_CYCLE, default_weights, pattern_value
 from golden.search import LEAF, TERMINAL, search, search_events
+from tb.checks.coverage_benches import PatternSearchCoverage
+from tb.checks.search_cases import directed_cases, pattern_directed_cases, solve_directed_cases
 from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
 from tb.host.search_bench import PATTERN_DESIGN, run_search_bench
@@ -71,11 +76,47 @@ def test_a_finished_game_at_the_root_is_worth_four_times_its_disc_difference():
     assert search(all_black, 3, pattern=default_weights()).value == -255
 
 
+# ---------------------------------------------------------------- the engine's test plan
+
+
+def sampled_hits(cases):
+    """search_pattern.toml's bins of the golden searches of ``cases`` with the committed weight
+    file, as the search bench samples them (tb.checks.coverage_benches.PatternSearchCoverage)."""
+    hits = {}
+    for case in cases:
+        case = replace(case, evaluator="pattern")
+        coverage = PatternSearchCoverage({}, case)
+        result = search_events(case.position, case.depth, case.budget, on_node=coverage.on_node, alpha=case.alpha,
+                               beta=case.beta, solve=case.solve, pattern=case.pattern)
+        for name, number in coverage.finish(result).items():
+            hits[name] = hits.get(name, 0) + number
+    return hits
+
+
+def plan_coverage(hits):
+    merged = Merged(PATTERN_DESIGN, hits)
+    return design_coverage(PATTERN_DESIGN, merged)
+
+
+def test_the_directed_searches_of_the_pattern_engine_close_its_plan():
+    """The directed sets the full tier's Verilator bench of search_pattern runs (directed,
+    solve_directed, pattern_directed: random searches left out, so closure does not hang on a seed)
+    hit every bin of tb/testplans/search_pattern.toml and none it does not name; without the
+    pattern's own directed set a leaf saturated low and the terminal values at the ends stay holes."""
+    common = sampled_hits(directed_cases() + solve_directed_cases(1))
+    aimed = sampled_hits(pattern_directed_cases(1, default_weights()))
+    coverage = plan_coverage({name: common.get(name, 0) + aimed.get(name, 0) for name in {*common, *aimed}})
+    assert coverage.closed, coverage.problems()
+    open_without = plan_coverage(common)
+    assert {"leaf_saturated:low", "terminal_at_an_end:high", "terminal_at_an_end:floor"} <= set(open_without.holes)
+
+
 # ---------------------------------------------------------------- the designs' benches
 
 # the engine's sets per simulator: (cocotb tests, scale of tb.checks.search_cases)
-PATTERN_SEARCH_TESTS = {"verilator": (["directed", "random_play", "endgame", "solve_directed"], "small"),
-                        "icarus": (["random_play"], "tiny"), "ghdl": (["random_play"], "tiny")}
+PATTERN_SEARCH_TESTS = {"verilator": (["directed", "random_play", "endgame", "solve_directed", "pattern_directed"], "small"),
+                        "icarus": (["random_play", "pattern_directed"], "tiny"),
+                        "ghdl": (["random_play", "pattern_directed"], "tiny")}
 
 
 def failed(outcome, bench):

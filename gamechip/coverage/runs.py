@@ -30,12 +30,15 @@ def code_data_dir(out_dir, design):
 
 def bench_test_ids(design, sim):
     """The pytest ids of the regression's tests of a design with a bench of its own on ``sim`` (make
-    test's tier, as the batch runs): tb.blocks.BENCH_SAMPLED_TESTS, or BENCH_CODE_TESTS for a design
-    without a test plan."""
+    test's tier, as the batch runs, or make test-full's for a design only that tier runs):
+    tb.blocks.BENCH_SAMPLED_TESTS, or BENCH_CODE_TESTS for a design without a test plan."""
     from gamechip.coverage.closure import bench_nodeids
     from tb.blocks import BENCH_SAMPLED_TESTS
 
-    nodeids = bench_nodeids(design) if design in BENCH_SAMPLED_TESTS else BENCH_CODE_TESTS.get(design, [])
+    if design not in BENCH_SAMPLED_TESTS:
+        nodeids = BENCH_CODE_TESTS.get(design, [])
+    else:   # a design whose benches run in make test-full alone (search_pattern): that tier's
+        nodeids = bench_nodeids(design) or bench_nodeids(design, full=True)
     return [n for n in nodeids if n.endswith(f"[{sim}]")]
 
 
@@ -63,7 +66,9 @@ def run_bench_tests(design, sim, hits_dir, code_dir=None):
         shutil.rmtree(code_dir, ignore_errors=True)
         Path(code_dir).mkdir(parents=True)
         env[CODE_COVERAGE_FOLDER] = str(Path(code_dir).resolve())
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *nodeids], cwd=ROOT,
+    # the tests marked full too (pyproject.toml's addopts leave them out): a design of make test-full alone
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not extended",
+                          *nodeids], cwd=ROOT,
                          env=env, capture_output=True, text=True)
     lines = (run.stdout + run.stderr).strip().splitlines()
     return run.returncode == 0, "" if run.returncode == 0 else (lines[-1] if lines else f"pytest exit {run.returncode}")

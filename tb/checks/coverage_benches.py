@@ -11,9 +11,12 @@ Pure Python on golden/ only: the search's sampler runs in the scoreboard's golde
 when installed), beside the golden search it observes.
 """
 
+from golden.board import Position
+from golden.evaluator import T_TERMINAL
 from golden.host.peripheral import CHANGE_BASE, CHANGE_END, COMMIT_WHITE, OKAY, RESULT, STATUS, BusModel
 from golden.ordering import ordered_moves
-from golden.search import INNER, LEAF, MINUS_INFINITY, PLUS_INFINITY, TERMINAL
+from golden.patterns import UNITS_PER_DISC, VALUE_MAX, VALUE_MIN, pattern_evaluate
+from golden.search import INNER, LEAF, MINUS_INFINITY, PLUS_INFINITY, TERMINAL, VALUE_FLOOR
 
 
 def count(hits, *names):
@@ -148,6 +151,7 @@ class SearchCoverage(NodeObserver):
         self.stack = []         # the open nodes from the root: [alpha, beta, legal, children seen, cut, move]
         self.killers = {}       # ply -> the last move that cut a node off there (golden.search's killers)
         self.last = None        # (kind, ply, cycle) of the last node
+        self.leaf_started = None  # the cycle the leaf evaluation the budget stopped started (state_at)
         # per-ply counts of the points counted at every node (lists: no bin name built per node)
         self.per_ply = {point: [0] * 17 for point in PER_PLY_POINTS}
         self.inner, self.leaf, self.terminal, self.passes, self.cutoffs, self.raises, self.killer_first = \
@@ -258,6 +262,7 @@ class SearchCoverage(NodeObserver):
                 if t >= abort:
                     return "expand"
                 if level == frontier:
+                    self.leaf_started = t    # PatternSearchCoverage reads which cycle of the wait it is
                     return "await_leaf"      # the next leaf's evaluation started in cycle t
                 # the child is visited in t + 1: reported then unless it is terminal (evaluating)
                 return "expand" if t + 1 >= abort else "await_terminal"
@@ -344,6 +349,72 @@ class SolveCoverage(NodeObserver):
             elif several:   # a root with one move (or a pass) has no move left to cut off
                 count(self.hits, f"solve_wld_root:win_cut_at_{'first' if self.root_children == 1 else 'later'}_move")
         return dict(self.hits)
+
+
+# --- the engine with the pattern evaluator (docs/pattern-evaluator.md, "In the engine") ----------------
+
+class PatternSearchCoverage(NodeObserver):
+    """The bins of search_pattern.toml: what the pattern evaluator changes in the engine. Of every
+    leaf (a frontier child, pattern value or, on a finished board, 4 x the disc difference): its
+    stage, its disc count at both sides of each stage limit, how it was reached (a move or a pass),
+    whether its board is finished, and its pattern sum saturated at either end; of every terminal
+    node above the frontier, whether it is the root, and its 4 x disc difference at an end of the
+    range (+256 saturated to 255, -256 raised to the search's floor -255). At the
+    end: a search the budget stopped, the engine's control state then (SearchCoverage's cycle
+    model), and while a leaf's evaluation was awaited, which of its two cycles (the first, where
+    the seed's evaluator answers most boards, or the one the pattern evaluator adds); a solve
+    (no evaluator), how it completed (SolveCoverage's solve_completed)."""
+
+    KEPT = ("budget_expired_in_state:", "solve_completed:")   # bins of the wrapped sampler the plan names
+
+    def __init__(self, hits, case):
+        self.hits, self.weights = hits, case.pattern
+        self.inner = SearchCoverage({}, case) if case.solve is None else SolveCoverage({}, case)
+        self.limits = self.weights.stage_limits
+        self.leaf_stages = [0] * self.weights.stages
+
+    def on_node(self, iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle):
+        self.inner.on_node(iteration, ply, path, own, opp, wtm, legal, kind, terms, value, generated, cycle)
+        if kind == INNER or terms is None:
+            return
+        discs = bin(own | opp).count("1")
+        finished = bool(terms[T_TERMINAL])
+        if kind == TERMINAL:
+            count(self.hits, f"terminal_node:{'at_the_root' if ply == 0 else 'inside_the_tree'}")
+            raw = UNITS_PER_DISC * (bin(own).count("1") - bin(opp).count("1"))
+            if raw > VALUE_MAX:       # 64 own discs: 256 saturated to 255
+                count(self.hits, "terminal_at_an_end:high")
+            elif raw == VALUE_MIN:    # 64 opponent's discs: -256, raised to the search's floor
+                count(self.hits, "terminal_at_an_end:floor")
+            return
+        self.leaf_stages[self.weights.stage(discs)] += 1
+        for number, limit in enumerate(self.limits):
+            if discs in (limit, limit + 1):
+                count(self.hits, f"leaf_at_stage_limit:{number}/{'at' if discs == limit else 'above'}")
+        count(self.hits, f"leaf_reached_by:{'pass' if path[-1] is None else 'move'}",
+              f"leaf_board:{'finished' if finished else 'in_play'}")
+        if not finished and value in (VALUE_MAX, VALUE_FLOOR):   # at an end: saturated or not?
+            raw = pattern_sum(own, opp, self.weights)
+            if raw > VALUE_MAX or raw < VALUE_MIN:
+                count(self.hits, f"leaf_saturated:{'high' if raw > VALUE_MAX else 'low'}")
+
+    def finish(self, result):
+        inner = self.inner.finish(result)
+        for name, number in inner.items():
+            if name.startswith(self.KEPT):
+                self.hits[name] = self.hits.get(name, 0) + number
+        if result.aborted and inner.get("budget_expired_in_state:await_leaf"):
+            wait = result.cycles - self.inner.leaf_started   # 1: the evaluator's first cycle, 2: the added one
+            count(self.hits, f"budget_expired_awaiting_leaf:{'first_cycle' if wait == 1 else 'added_cycle'}")
+        for stage, number in enumerate(self.leaf_stages):
+            if number:
+                count(self.hits, f"leaf_stage:{stage}")
+        return dict(self.hits)
+
+
+def pattern_sum(own, opp, weights):
+    """The pattern evaluator's sum of the board before saturation (golden.patterns)."""
+    return pattern_evaluate(Position.from_own_opp(own, opp, False), weights).raw
 
 
 # The two-context engine's bins (search_c2.toml): what each context did, from the same search bins

@@ -36,7 +36,7 @@ from golden.evaluator import (T_ADAPTIVE, T_CORNERS_OPP, T_CORNERS_OWN, T_DISCS_
                               T_XSQ_OPP, T_XSQ_OWN, evaluate)
 from golden.patterns import UNITS_PER_DISC, default_weights, saturate
 from golden.search import INNER, LEAF, MINUS_INFINITY, PLUS_INFINITY, TERMINAL, VALUE_FLOOR, search_events, solve, trace_node
-from tb.checks.coverage_benches import SearchCoverage, SolveCoverage
+from tb.checks.coverage_benches import PatternSearchCoverage, SearchCoverage, SolveCoverage
 from tb.checks.coverage_samplers import COVERAGE_OUT
 
 KINDS = {0: INNER, 1: LEAF, 2: TERMINAL}
@@ -503,7 +503,8 @@ def check_search(case, lines, line_format, on_golden_done=None):
     reported: what, node, cycle, time_ns, iteration, path, expected, actual), ``answer`` (the
     engine's, or None), ``nodes`` (checked), ``cycles`` (golden), ``golden`` (its summary) and
     ``started_ns``, and when the run samples functional coverage (COVERAGE_OUT) and the search
-    matched, ``hits``: the bins of tb/testplans/search.toml it reached. ``on_golden_done(cycles)`` is called once the golden search has finished:
+    matched, ``hits``: the bins of tb/testplans/search.toml it reached (search_pattern.toml's for the
+    pattern evaluator). ``on_golden_done(cycles)`` is called once the golden search has finished:
     from then on the engine's limit (golden cycles + STALL_CYCLES + 1) is known."""
     reader = lines if isinstance(lines, LineReader) else LineReader(lines)
     board = _Scoreboard(reader, line_format)
@@ -511,7 +512,10 @@ def check_search(case, lines, line_format, on_golden_done=None):
     # functional coverage: the same nodes through the plan's sampler (a solve's through its own
     # points of the plan)
     if os.environ.get(COVERAGE_OUT):
-        coverage = SearchCoverage({}, case) if case.solve is None else SolveCoverage({}, case)
+        if case.pattern is not None:   # the engine with the pattern evaluator: search_pattern.toml
+            coverage = PatternSearchCoverage({}, case)
+        else:
+            coverage = SearchCoverage({}, case) if case.solve is None else SolveCoverage({}, case)
         on_node = coverage.both(board.on_node)
     result = search_events(case.position, case.depth, case.budget, on_node=on_node, alpha=case.alpha,
                            beta=case.beta, solve=case.solve, pattern=case.pattern)

@@ -8,7 +8,8 @@ import random
 from golden.board import parse_board, popcount, start_position
 from golden.othello import legal_moves
 from golden.positions import random_game_positions
-from golden.search import MINUS_INFINITY, PLUS_INFINITY, SCORINGS, TERMINAL, search
+from golden.patterns import VALUE_MAX, VALUE_MIN, pattern_evaluate
+from golden.search import LEAF, MINUS_INFINITY, PLUS_INFINITY, SCORINGS, TERMINAL, search
 from tb.checks.search import WLD_WINDOW, SearchCase
 
 SCALES = {
@@ -78,14 +79,21 @@ def finished_position(p):
     return not legal_moves(p.own, p.opp) and not legal_moves(p.opp, p.own)
 
 
-def budget_in_terminal_evaluation(position, depth):
+def budget_in_terminal_evaluation(position, depth, weights=None):
     """A search of ``position`` whose budget expires while a finished game inside the tree (a
     terminal node of iteration 2 or later) is being evaluated: the engine waits for its own
-    evaluator then, the one control state no other budget stops it in."""
-    node = next(n for n in search(position, depth).trace if n.kind == TERMINAL and n.ply and n.iteration > 1)
+    evaluator then, the one control state no other budget stops it in. ``weights``: the pattern
+    evaluator's (the engine search_pattern), or None for the seed's."""
+    node = next(n for n in search(position, depth, pattern=weights).trace
+                if n.kind == TERMINAL and n.ply and n.iteration > 1)
     budget = node.generated + 2   # the node is visited in the cycle after it is generated and answers later
     return SearchCase(position, depth, budget, f"budget {budget} expires while a finished game at ply "
-                                               f"{node.ply} is evaluated (iteration {node.iteration})")
+                                               f"{node.ply} is evaluated (iteration {node.iteration})",
+                      evaluator="seed" if weights is None else "pattern")
+
+
+# A root whose child H2 ends the game (directed_cases: the terminal child ties or cuts the root)
+GAME_ENDING_CHILD = "OOOOOOO-OOXXXXX-OOOOOOXOOOOOOXXOOOOOOOXOOOOXXXXOOOOOOOOOOOOOOOOO O"
 
 
 def directed_cases():
@@ -121,7 +129,7 @@ def directed_cases():
     # A root child that ends the game (H2) and whose value ties the root's alpha exactly: only a
     # terminal child's value is not held inside its window, so only it can tie; with the null
     # window (51, 52) nothing raises the root's alpha and the first move, H1, stays the answer.
-    tie = parse_board("OOOOOOO-OOXXXXX-OOOOOOXOOOOOOXXOOOOOOOXOOOOXXXXOOOOOOOOOOOOOOOOO O")
+    tie = parse_board(GAME_ENDING_CHILD)
     cases.append(SearchCase(tie, 2, None, "a game-ending root child ties the root's alpha", alpha=51, beta=52))
     # The same child, reached second in iteration 2 (the PV H1 fails low), now over the root's
     # beta (45, 50): a terminal node at level 1 whose own value cuts the root off, the one
@@ -326,3 +334,46 @@ def deep_solve_cases():
     endgame (deep_cases), both scorings, exact and WLD."""
     return [solve_case(parse_board(NARROW_ENDGAME), f"solve: the narrow endgame, {scoring}{', WLD' if wld else ''}",
                        scoring, wld) for scoring in SCORINGS for wld in (False, True)]
+
+
+def pattern_directed_cases(seed, weights):
+    """The engine with the pattern evaluator (design search_pattern), aimed at search_pattern.toml
+    with any weight file ``weights`` (golden.patterns.PatternWeights): depth-1 searches, whose root
+    children are all leaves, of roots one disc below each stage limit and at it (leaves at both
+    sides of the limit) and of the game positions before boards whose pattern sum leaves
+    -256..255 each way (a saturated leaf); finished boards of 64 discs of either side at the root
+    (4 x the disc difference at both ends of the range); and budgets that expire while a finished
+    game inside the tree is evaluated and in each of the two cycles a leaf's evaluation is awaited
+    (docs/pattern-evaluator.md, "The schedule")."""
+    rng = random.Random(seed + 4600)
+    cases = []
+    wanted = {discs: limit for limit in weights.stage_limits for discs in (limit - 1, limit)}
+    saturating = {}
+    for _ in range(400):
+        game = random_game_positions(rng)
+        for before, position in zip(game, game[1:]):
+            discs = popcount(before.black | before.white)
+            if discs in wanted and legal_moves(before.own, before.opp):
+                limit = wanted.pop(discs)
+                side = "at" if discs < limit else "above"
+                cases.append(SearchCase(before, 1, None, f"pattern: leaves {side} the stage limit {limit} "
+                                                         f"({discs + 1} discs), depth 1", evaluator="pattern"))
+            if finished_position(position):
+                continue
+            raw = pattern_evaluate(position, weights).raw
+            for sign, beyond in (("+", raw > VALUE_MAX), ("-", raw < VALUE_MIN)):
+                if beyond and sign not in saturating:
+                    saturating[sign] = SearchCase(before, 1, None, f"pattern: a leaf whose sum {raw} saturates "
+                                                                   f"{sign}, depth 1", evaluator="pattern")
+        if not wanted and len(saturating) == 2:
+            break
+    cases += saturating.values()
+    cases += [SearchCase(parse_board("X" * 64 + f" {side}"), 1, None, f"pattern: 64 black discs at the root, "
+                         f"{'black' if side == 'X' else 'white'} to move", evaluator="pattern") for side in "XO"]
+    cases.append(budget_in_terminal_evaluation(parse_board(GAME_ENDING_CHILD), 3, weights))
+    start = start_position()
+    leaf = next(n for n in search(start, 3, pattern=weights).trace if n.kind == LEAF and n.iteration > 1)
+    cases += [SearchCase(start, 3, leaf.generated + wait, f"pattern: budget {leaf.generated + wait} expires in "
+                                                          f"cycle {wait} of a leaf's evaluation", evaluator="pattern")
+              for wait in (1, 2)]
+    return cases
