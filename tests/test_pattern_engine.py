@@ -19,12 +19,14 @@ from golden.evaluator import T_ADAPTIVE, T_DONE_CYCLE, T_FIXED, T_STABLE_OPP, T_
 from golden.patterns import PATTERN_DONE_CYCLE, default_weights, pattern_value
 from golden.search import LEAF, TERMINAL, search, search_events
 from tb.checks.coverage_benches import PatternSearchCoverage
-from tb.checks.search_cases import directed_cases, pattern_directed_cases, solve_directed_cases
+from tb.checks.search_cases import directed_cases, finished, pattern_directed_cases, solve_directed_cases
 from tb.host import runner
 from tb.host.processor_bench import run_processor_bench
 from tb.host.search_bench import PATTERN_DESIGN, run_search_bench
+from tests.test_mutants import mutant_root, mutant_tag
 
 PROCESSOR_PATTERN = "processor_pattern"
+PLANTED_SIM = "icarus"   # the planted bugs' simulator: see test_a_planted_pattern_bug_is_caught_at_its_node
 
 
 # ---------------------------------------------------------------- the golden twin
@@ -143,3 +145,56 @@ PROCESSOR_PATTERN_TESTS = ["game_black", "game_white", "solve_endgame"]
 def test_processor_pattern_plays_whole_games_on_verilator():
     outcome = run_processor_bench("verilator", PROCESSOR_PATTERN_TESTS, design=PROCESSOR_PATTERN)
     assert outcome.passed, failed(outcome, f"the processor bench on {PROCESSOR_PATTERN}, verilator")
+
+
+# ---------------------------------------------------------------- planted bugs, caught at a named node
+
+# Bugs planted in a copy of rtl/ (file, text, replacement), each run through the search bench of
+# search_pattern (make test-full: a conversion and a build each). PLANTED_BUG_NODES says where the
+# bench must stop: the first node of its searches, in its order, where the bug shows (found in the
+# golden traces), and the field that differs there.
+PLANTED = {
+    "the pattern evaluator's stage boundary off by one (a board at a stage limit takes the next stage)": (
+        "pattern_evaluator.py", "    @always_comb\n    def inner_link():\n        if discs <= limit:",
+        "    @always_comb\n    def inner_link():\n        if discs < limit:"),
+    "a finished board at a leaf takes the pattern value (pattern_leaf's terminal multiplexer stuck)": (
+        "pattern_leaf.py", "        if terminal:\n            value.next = terminal_value",
+        "        if 0:\n            value.next = terminal_value"),
+}
+PLANTED_TESTS = {   # bug -> the bench's cocotb test that must catch it, and where
+    "the pattern evaluator's stage boundary off by one (a board at a stage limit takes the next stage)":
+        ("pattern_directed", lambda weights, node: node.kind == LEAF and
+         bin(node.position.black | node.position.white).count("1") == weights.stage_limits[0], "stage"),
+    "a finished board at a leaf takes the pattern value (pattern_leaf's terminal multiplexer stuck)":
+        ("directed", lambda weights, node: node.kind == LEAF and finished(node), "value"),
+}
+CASE_SETS = {"pattern_directed": lambda weights: pattern_directed_cases(1, weights), "directed": lambda _: directed_cases()}
+
+
+def first_node_of(test, shows, weights):
+    """(case, trace index) of the first node of ``test``'s searches where ``shows`` holds."""
+    for case in CASE_SETS[test](weights):
+        trace = search(case.position, case.depth, case.budget, alpha=case.alpha, beta=case.beta,
+                       pattern=weights).trace
+        for index, node in enumerate(trace):
+            if shows(weights, node):
+                return case, index
+    raise AssertionError(f"no search of {test} reaches the node: the bench cannot catch the bug")
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", list(PLANTED))
+def test_a_planted_pattern_bug_is_caught_at_its_node(name, tmp_path):
+    file, *edits = PLANTED[name]
+    test, shows, field = PLANTED_TESTS[name]
+    case, index = first_node_of(test, shows, default_weights())
+    outcome = run_search_bench(PLANTED_SIM, [test], "tiny", tag=mutant_tag(name), design=PATTERN_DESIGN,
+                               rtl_root=mutant_root(tmp_path, file, *edits))
+    assert not outcome.passed, f"planted bug '{name}' passed {test}: the bench cannot see it"
+    message = outcome.result.get("failure", "")
+    assert "SEARCH MISMATCH" in message, f"'{name}' failed without a named node:\n{outcome.log_excerpt(3000)}"
+    lines = dict(line.split(":", 1) for line in message.splitlines() if ":" in line and not line.startswith(" "))
+    assert lines["case"].strip() == case.label, message
+    assert lines["node"].strip().startswith(f"#{index} of the trace"), message
+    assert field in lines["differs"], message
+    print(f"{name}: {lines['case'].strip()} | node {lines['node'].strip()} | differs: {lines['differs'].strip()}")
