@@ -152,7 +152,7 @@ def test_processor_pattern_plays_whole_games_on_verilator():
 # Bugs planted in a copy of rtl/ (file, text, replacement), each run through the search bench of
 # search_pattern (make test-full: a conversion and a build each). PLANTED_BUG_NODES says where the
 # bench must stop: the first node of its searches, in its order, where the bug shows (found in the
-# golden traces), and the field that differs there.
+# golden traces), and the field of the node report that differs there (``terms`` holds the stage).
 PLANTED = {
     "the pattern evaluator's stage boundary off by one (a board at a stage limit takes the next stage)": (
         "pattern_evaluator.py", "    @always_comb\n    def inner_link():\n        if discs <= limit:",
@@ -164,7 +164,7 @@ PLANTED = {
 PLANTED_TESTS = {   # bug -> the bench's cocotb test that must catch it, and where
     "the pattern evaluator's stage boundary off by one (a board at a stage limit takes the next stage)":
         ("pattern_directed", lambda weights, node: node.kind == LEAF and
-         bin(node.position.black | node.position.white).count("1") == weights.stage_limits[0], "stage"),
+         bin(node.position.black | node.position.white).count("1") == weights.stage_limits[0], "terms"),
     "a finished board at a leaf takes the pattern value (pattern_leaf's terminal multiplexer stuck)":
         ("directed", lambda weights, node: node.kind == LEAF and finished(node), "value"),
 }
