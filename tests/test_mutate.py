@@ -161,6 +161,8 @@ def test_mentioning_keeps_the_mutants_whose_statement_names_a_text(schemata):
     assert chosen and all("final_value" in m.original or "overflow" in m.original for m in chosen)
     assert {m.id for m in chosen} == {m.id for m in mutants if "final_value" in m.original or "overflow" in m.original}
     assert {m.function.split(" in ")[0] for m in chosen} >= {"final_count", "stack_overflow"}
+    by_file = mentioning_mutants(mutants, ("rtl/pattern_leaf.py",))
+    assert by_file and {m.id for m in by_file} == {m.id for m in mutants if m.file == "rtl/pattern_leaf.py"}
 
 
 def test_a_run_folder_is_not_overwritten_without_resume_and_replay_needs_a_run(tmp_path):

@@ -32,9 +32,10 @@ def mutate_arguments(parser):
     parser.add_argument("--resume", action="store_true", help="go on with the run in --out, skipping finished mutants")
     parser.add_argument("--limit", type=int, help="at most N mutants per block, spread over files and operators")
     parser.add_argument("--mentioning", nargs="+", metavar="TEXT",
-                        help="only the source mutants whose statement contains one of these texts (e.g. "
-                             "--blocks search --mentioning solv winner_scoring final_value overflow: the solve mode's "
-                             "logic); default: every source mutant")
+                        help="only the source mutants whose statement contains one of these texts, or whose file "
+                             "one of them names (e.g. --blocks search --mentioning solv winner_scoring final_value "
+                             "overflow: the solve mode's logic; --blocks search_pattern --mentioning "
+                             "rtl/pattern_leaf.py); default: every source mutant")
     parser.add_argument("--netlist", type=int, metavar="N",
                         help="also N Yosys netlist mutants per block (as mcy samples them), all in one netlist per "
                              "design behind a mutsel input; report rows <block>:netlist")

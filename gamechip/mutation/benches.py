@@ -24,7 +24,8 @@ INTERLEAVED = "search_c2"   # the engine with two contexts (rtl/contexts.py), it
 # the sequential blocks with benches of their own (the design is the block's name); the search
 # bench runs at its "small" scale per mutant (its regression scale, "large", takes 90 s a run),
 # the interleaved engine's at its regression scale ("tiny": every cycle passes through Python)
-OWN_BENCHES = ("search", INTERLEAVED, "uart", "processor", STREAMED)
+PATTERN_ENGINE = "search_pattern"   # the engine with the pattern evaluator: rtl/pattern_leaf.py's judge
+OWN_BENCHES = ("search", INTERLEAVED, PATTERN_ENGINE, "uart", "processor", STREAMED)
 SEARCH_SCALE = "small"
 # --quick (the regression's sample): every bench at its smallest size, to prove the machinery
 QUICK_SEARCH_SCALE, QUICK_COUNT = "tiny", 256
@@ -67,6 +68,11 @@ def run_mutant(block, design, sim, root, number, tag, seed=1, quick=False, group
         outcome = run_search_bench(sim, ["directed", "random_play", "endgame", "solve_directed", "solve"],
                                    QUICK_SEARCH_SCALE if quick else SEARCH_SCALE, seed, tag=tag,
                                    rtl_root=root, plusargs=plusargs)
+    elif block == PATTERN_ENGINE:
+        from tb.host.search_bench import run_search_bench
+        outcome = run_search_bench(sim, ["directed", "random_play", "endgame", "solve_directed", "pattern_directed"],
+                                   QUICK_SEARCH_SCALE if quick else SEARCH_SCALE, seed, tag=tag, rtl_root=root,
+                                   plusargs=plusargs, design=PATTERN_ENGINE)
     elif block == INTERLEAVED:
         from tb.host.search_bench import run_search_bench
         outcome = run_search_bench(sim, ["directed", "random_play", "endgame"], "tiny", seed, tag=tag,

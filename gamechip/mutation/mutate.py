@@ -61,8 +61,9 @@ ROW_WEIGHT = {"processor": 20}   # whole games: a survivor costs a minute or mor
 
 
 def mentioning_mutants(mutants, texts):
-    """The mutants of ``mutants`` whose statement (or condition) contains one of ``texts``."""
-    return [m for m in mutants if any(text in m.original for text in texts)]
+    """The mutants of ``mutants`` whose statement (or condition) contains one of ``texts``, or whose
+    file one of them names (``rtl/pattern_leaf.py``)."""
+    return [m for m in mutants if any(text in m.original or text == m.file for text in texts)]
 
 
 def run(blocks, sim, out, resume=False, limit=None, workers=1, seed=1, rtl_root=None, progress=None,
