@@ -147,6 +147,14 @@ def test_processor_pattern_plays_whole_games_on_verilator():
     assert outcome.passed, failed(outcome, f"the processor bench on {PROCESSOR_PATTERN}, verilator")
 
 
+# One whole refereed game as black on GHDL (the VHDL of the 30 ROMs and the pattern leaf), every
+# reply, status and node signature checked: about 17,500 cycles, some 6.5 minutes of GHDL here.
+@pytest.mark.full
+def test_processor_pattern_plays_a_game_on_ghdl():
+    outcome = run_processor_bench("ghdl", ["game_black"], design=PROCESSOR_PATTERN)
+    assert outcome.passed, failed(outcome, f"the processor bench on {PROCESSOR_PATTERN}, ghdl")
+
+
 # ---------------------------------------------------------------- planted bugs, caught at a named node
 
 # Bugs planted in a copy of rtl/ (file, text, replacement), each run through the search bench of
