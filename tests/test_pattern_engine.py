@@ -148,7 +148,8 @@ def test_processor_pattern_plays_whole_games_on_verilator():
 
 
 # One whole refereed game as black on GHDL (the VHDL of the 30 ROMs and the pattern leaf), every
-# reply, status and node signature checked: about 17,500 cycles, some 6.5 minutes of GHDL here.
+# reply, status and node signature checked: about 17,500 cycles, some 6.5 minutes of GHDL on the
+# project's loaded 2-core machine (docs/pattern-evaluator.md).
 @pytest.mark.full
 def test_processor_pattern_plays_a_game_on_ghdl():
     outcome = run_processor_bench("ghdl", ["game_black"], design=PROCESSOR_PATTERN)
