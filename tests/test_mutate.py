@@ -28,9 +28,9 @@ SAMPLED = ["move_checker", "stable_discs", "openings", "node_order", "uart", "se
     ["move_checker", "uart"]
 # Every mutate run converts the schemata of each design of its system (a mutant is judged by the
 # most focused bench that sees it), and conversions are shared by content. The largest designs'
-# conversions (the chess move generator, both search engines, the processor) are make test-full's;
+# conversions (the chess move generator, the search engines, the processor) are make test-full's;
 # make test converts every other design's here.
-CONVERTED_IN_FULL_ONLY = ("chess_movegen", "search", "search_c2", "processor")
+CONVERTED_IN_FULL_ONLY = ("chess_movegen", "search", "search_c2", "search_pattern", "processor")
 
 
 def gamechip(*args, timeout=900):
@@ -64,7 +64,7 @@ def test_every_design_converts_with_its_mutants_and_holds_those_of_its_files(sch
     assert inside and inside <= set(by_number), block
     assert '$value$plusargs("MUTSEL=%d"' in verilog   # one build, every mutant chosen at run time
     own_file = {"chess_movegen": "rtl/chess/movegen.py", "chess_repetition": "rtl/chess/repetition.py",
-                "search_c2": "rtl/contexts.py"}.get(block, f"rtl/{design}.py")
+                "search_c2": "rtl/contexts.py", "search_pattern": "rtl/pattern_leaf.py"}.get(block, f"rtl/{design}.py")
     assert any(by_number[n].file == own_file for n in inside), block
 
 

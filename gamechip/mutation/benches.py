@@ -26,6 +26,7 @@ INTERLEAVED = "search_c2"   # the engine with two contexts (rtl/contexts.py), it
 # the interleaved engine's at its regression scale ("tiny": every cycle passes through Python)
 PATTERN_ENGINE = "search_pattern"   # the engine with the pattern evaluator: rtl/pattern_leaf.py's judge
 OWN_BENCHES = ("search", INTERLEAVED, PATTERN_ENGINE, "uart", "processor", STREAMED)
+JUDGES_ON_REQUEST = (PATTERN_ENGINE,)   # judge only in a run that names them (plan.source_rows)
 SEARCH_SCALE = "small"
 # --quick (the regression's sample): every bench at its smallest size, to prove the machinery
 QUICK_SEARCH_SCALE, QUICK_COUNT = "tiny", 256

@@ -11,7 +11,7 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from gamechip.mutation.benches import netlist_blocks
+from gamechip.mutation.benches import JUDGES_ON_REQUEST, netlist_blocks
 from gamechip.mutation.cluster import connect
 from gamechip.mutation.elab import design_files, elab_mutants
 from gamechip.mutation.journal import CATALOGUE, JOURNAL, append_entry, identical_entry, read_journal, \
@@ -125,9 +125,13 @@ def source_rows(blocks, known, mutants, schemata_root, limit, workers, catalogue
     of its system, so that a narrowed run judges the same mutants by the same benches. With
     ``focused`` (a run of a part of a design's logic, --mentioning) the judges are ``blocks``
     alone: the solve mode's statements are in the two-context engine's design too, whose bench
-    never solves, and the named block's bench is the one that exercises them."""
+    never solves, and the named block's bench is the one that exercises them. A block of
+    JUDGES_ON_REQUEST judges only when named: the engine with the pattern evaluator holds every
+    mutant of the engine and of the pattern evaluator, whose smaller designs judge them, and only
+    rtl/pattern_leaf.py's besides; its conversion and build (minutes) are paid when it is asked for."""
     systems = {block.startswith("chess_") for block in blocks}
-    judges = sorted(set(blocks) if focused else set(blocks) | {b for b in known if b.startswith("chess_") in systems})
+    judges = sorted(set(blocks) if focused else set(blocks) | {b for b in known if b.startswith("chess_") in systems
+                                                               and b not in JUDGES_ON_REQUEST})
     say(f"converting the schemata build of {len(judges)} designs")
     inside, identical = _converted(judges, known, schemata_root, workers)
     owner = {}
