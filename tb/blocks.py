@@ -49,24 +49,26 @@ class Block:
         return self.default_tests.get(sim, self.tests)
 
 
-# Verilator runs the harness at >100k positions/s: its build is the cost, so it runs the large sets
-# in both tiers. Icarus and GHDL interpret the per-square networks far slower, and what they add is
-# the other conversion and their own semantics, not volume: the default tier gives them a few
-# hundred positions of each kind (no fewer than gamechip mutate --quick's 256 and tests/test_mutants'
-# 300 on Icarus), the full tier thousands.
+# The default tier gives Verilator a few thousand positions of each kind and the full tier the
+# large sets: under cocotb 2 a batch bench checks some 4,000 positions a second on Verilator (the
+# golden model and the bench's Python are the cost, not the simulator), so 50,000 positions are
+# 12-20 s of a default run. Icarus and GHDL interpret the per-square networks far slower, and what
+# they add is the other conversion and their own semantics, not volume: the default tier gives them
+# a few hundred positions of each kind (no fewer than gamechip mutate --quick's 256 and
+# tests/test_mutants' 300 on Icarus), the full tier thousands.
 BLOCKS = {
     "move_checker": Block("move_checker", "tb.test_move_checker", ("move_checker",),
-                          {"icarus": 300, "verilator": 50000, "ghdl": 256},
+                          {"icarus": 300, "verilator": 5000, "ghdl": 256},
                           {"icarus": 4000, "verilator": 50000, "ghdl": 2000}),
     "disc_flipper": Block("disc_flipper", "tb.test_disc_flipper",
                           ("disc_flipper", "disc_flipper_n6", "disc_flipper_n4"),
-                          {"icarus": 300, "verilator": 50000, "ghdl": 256},
+                          {"icarus": 300, "verilator": 5000, "ghdl": 256},
                           {"icarus": 3000, "verilator": 50000, "ghdl": 1500}),
     "stable_discs": Block("stable_discs", "tb.test_stable_discs", ("stable_discs",),
-                          {"icarus": 300, "verilator": 30000, "ghdl": 256},
+                          {"icarus": 300, "verilator": 5000, "ghdl": 256},
                           {"icarus": 3000, "verilator": 30000, "ghdl": 1500}),
     "evaluator": Block("evaluator", "tb.test_evaluator", ("evaluator", "evaluator_heavy"),
-                       {"icarus": 300, "verilator": 10000, "ghdl": 256},
+                       {"icarus": 300, "verilator": 2000, "ghdl": 256},
                        {"icarus": 600, "verilator": 10000, "ghdl": 400}),
     # the pattern evaluator's design holds 30 ROMs (167,184 weights): its conversion and builds
     # cost more than its vectors; the full tier's directed set adds every table entry
@@ -74,20 +76,20 @@ BLOCKS = {
                                {"icarus": 300, "verilator": 4000, "ghdl": 256},
                                {"icarus": 2000, "verilator": 50000, "ghdl": 1000}),
     "node_order": Block("node_order", "tb.test_node_order", ("node_order",),
-                        {"icarus": 300, "verilator": 4000, "ghdl": 256},
+                        {"icarus": 300, "verilator": 1000, "ghdl": 256},
                         {"icarus": 500, "verilator": 4000, "ghdl": 500}),
     "openings": Block("openings", "tb.test_openings", ("openings",),
-                      {"icarus": 300, "verilator": 10000, "ghdl": 256},
+                      {"icarus": 300, "verilator": 2000, "ghdl": 256},
                       {"icarus": 1000, "verilator": 10000, "ghdl": 500}, tests=("directed", "random_played")),
     "chess_movegen": Block("chess_movegen", "tb.test_chess_movegen", ("chess_movegen",),
-                           {"icarus": 30, "verilator": 2000, "ghdl": 20},
+                           {"icarus": 30, "verilator": 500, "ghdl": 20},
                            {"icarus": 30, "verilator": 2000, "ghdl": 20},
                            tests=("directed", "random_positions_walked", "perft"), quick_build=False,
                            # GHDL interprets the cell network slowest: its directed set (three quarters of
                            # its run) is Verilator's and Icarus's in the default tier
                            default_tests={"ghdl": ("random_positions_walked", "perft")}),
     "chess_repetition": Block("chess_repetition", "tb.test_chess_repetition", ("chess_repetition",),
-                              {"icarus": 30, "verilator": 300, "ghdl": 8},
+                              {"icarus": 30, "verilator": 100, "ghdl": 8},
                               {"icarus": 30, "verilator": 300, "ghdl": 8}, tests=("directed", "random_walks")),
 }
 DESIGN_BLOCK = {design: block for block in BLOCKS.values() for design in block.designs}
