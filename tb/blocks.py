@@ -84,7 +84,7 @@ BLOCKS = {
     "chess_movegen": Block("chess_movegen", "tb.test_chess_movegen", ("chess_movegen",),
                            {"icarus": 30, "verilator": 500, "ghdl": 20},
                            {"icarus": 30, "verilator": 2000, "ghdl": 20},
-                           tests=("directed", "random_positions_walked", "perft"), quick_build=False,
+                           tests=("directed", "random_positions_walked", "perft"),
                            # GHDL interprets the cell network slowest: its directed set (three quarters of
                            # its run) is Verilator's and Icarus's in the default tier
                            default_tests={"ghdl": ("random_positions_walked", "perft")}),
