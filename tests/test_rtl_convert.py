@@ -153,16 +153,7 @@ def test_verilator_lint(design):
              hdl_dir(design))
 
 
-# The two search engines are compiled by Icarus as the top level of their default-tier benches
-# (tb/test_search.py's test_search and test_search_interleaved on Icarus): a design that did not
-# compile would fail them, so their compile alone (20 s each, 4 MB of Verilog) runs in make
-# test-full only.
-COMPILED_ON_ICARUS_BY_A_DEFAULT_BENCH = ("search", "search_c2")
-
-
-@pytest.mark.parametrize("design", [pytest.param(design, marks=pytest.mark.full)
-                                    if design in COMPILED_ON_ICARUS_BY_A_DEFAULT_BENCH else design
-                                    for design in tiered(UNHARNESSED_DESIGNS)])
+@pytest.mark.parametrize("design", tiered(UNHARNESSED_DESIGNS))
 def test_icarus_compiles(design, tmp_path):
     run_tool(["iverilog", "-g2005", "-s", design, "-o", tmp_path / design, f"{design}.v"],
              hdl_dir(design))
