@@ -69,7 +69,10 @@ BLOCKS = {
                           {"icarus": 3000, "verilator": 30000, "ghdl": 1500}),
     "evaluator": Block("evaluator", "tb.test_evaluator", ("evaluator", "evaluator_heavy"),
                        {"icarus": 300, "verilator": 2000, "ghdl": 256},
-                       {"icarus": 600, "verilator": 10000, "ghdl": 400}),
+                       {"icarus": 600, "verilator": 10000, "ghdl": 400},
+                       # the directed set's 329 boards are 13 s of GHDL (the stable discs iterate): the
+                       # default tier runs it on Icarus and Verilator, the full tier on GHDL as well
+                       default_tests={"ghdl": ("random_occupancy", "random_played")}),
     # the pattern evaluator's design holds 30 ROMs (167,184 weights): its conversion and builds
     # cost more than its vectors; the full tier's directed set adds every table entry
     "pattern_evaluator": Block("pattern_evaluator", "tb.test_pattern_evaluator", ("pattern_evaluator",),
@@ -141,9 +144,9 @@ BENCH_SAMPLED_TESTS = {
 # their settings. A whole game is about 18k cycles. Under the HDL clock Verilator plays one in
 # about a second, so it runs every test and GAMECHIP_PROC_GAMES more games (both colours,
 # reference levels 2-4 and random players, every third noisy): 8 in the default tier, which close
-# the processor's test plan, 24 in the full tier. Icarus and GHDL
-# interpret the processor far slower: in the default tier they run the assembler's corner cases
-# and the first GAMECHIP_PROC_MAX_REPLIES replies of a noisy game (then the referee's II); in the
+# the processor's test plan, 24 in the full tier. Icarus and GHDL interpret the processor far
+# slower (GHDL about 2 s a reply): in the default tier they run the assembler's corner cases and
+# the first GAMECHIP_PROC_MAX_REPLIES (5) replies of a noisy game (then the referee's II); in the
 # full tier every directed test and whole game but the extra games.
 PROCESSOR_EVERY_TEST = ["assembler", "game_black", "game_white", "noise", "processor_pass", "referee_codes",
                         "least_budget"]
@@ -153,7 +156,7 @@ PROCESSOR_EVERY_TEST = ["assembler", "game_black", "game_white", "noise", "proce
 PROCESSOR_SOLVE_TESTS = ["solve_endgame"]
 PROCESSOR_VERILATOR_PLAN = (PROCESSOR_EVERY_TEST + PROCESSOR_SOLVE_TESTS + ["games"], {"GAMECHIP_PROC_GAMES": "8"})
 PROCESSOR_VERILATOR_FULL_PLAN = (PROCESSOR_EVERY_TEST + PROCESSOR_SOLVE_TESTS + ["games"], {"GAMECHIP_PROC_GAMES": "24"})
-PROCESSOR_TRUNCATED_PLAN = (["assembler", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "10"})
+PROCESSOR_TRUNCATED_PLAN = (["assembler", "noise"], {"GAMECHIP_PROC_MAX_REPLIES": "5"})
 PROCESSOR_PLANS = {
     "default": {"verilator": PROCESSOR_VERILATOR_PLAN, "ghdl": PROCESSOR_TRUNCATED_PLAN,
                 "icarus": PROCESSOR_TRUNCATED_PLAN},
