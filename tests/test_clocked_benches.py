@@ -45,11 +45,16 @@ def test_clock_harness_passes_verilator_lint(design):
 # designs built with the pattern evaluator (tiered, above).
 COMPILED_BY_A_DEFAULT_BENCH = {("uart", "icarus"), ("uart", "ghdl"), ("processor", "icarus"),
                                ("processor", "ghdl"), ("processor_c2", "icarus")}
+# processor_c2's VHDL is the processor's (compiled and run by test_processor[ghdl]) with the
+# two-context engine's (analysed and elaborated by tests/test_rtl_convert.py's search_c2): the
+# compile of their combination, 23 CPU s, runs in make test-full with processor_c2's GHDL bench.
+PARTS_COMPILED_BY_DEFAULT_TESTS = {("processor_c2", "ghdl")}
 
 
 @pytest.mark.parametrize("design,sim", [
     pytest.param(design, sim, marks=pytest.mark.full
-                 if (design, sim) in COMPILED_BY_A_DEFAULT_BENCH or design in DESIGN_EVALUATOR else ())
+                 if (design, sim) in COMPILED_BY_A_DEFAULT_BENCH | PARTS_COMPILED_BY_DEFAULT_TESTS
+                 or design in DESIGN_EVALUATOR else ())
     for design in PORT_CLOCKED_DESIGNS for sim in ("icarus", "ghdl")])
 def test_clock_harness_compiles_in_icarus_and_ghdl(design, sim, tmp_path):
     top, out = clocked_harness_name(design), hdl_dir(design)
