@@ -7,7 +7,9 @@ under the 8 symmetries), a 1 for every instance's entry; the right-hand side is 
 label in quarter discs. scipy's LSQR solves it with Tikhonov damping ``damp`` (it minimises
 |Ax - b|^2 + damp^2 |x|^2: a weight seen in few positions stays near 0), the damping chosen per
 stage among several by the error on validation games. The weights are rounded to integers and
-clamped to golden.patterns' weight range.
+clamped to golden.patterns' weight range. The labels are the games' results, or bootstrapped
+from the end of the game (:func:`bootstrap_labels`: finer teacher bins, each labelled by the
+next one's fitted values).
 
 Deterministic: the same corpus, stage limits and damping give the same weights (LSQR's
 arithmetic is sequential; the rounding absorbs the last bits).
