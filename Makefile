@@ -219,17 +219,21 @@ bench-root-split: setup
 TRAIN_GAMES ?= 6000
 TRAIN_SEED  ?= 1
 TRAIN_JOBS  ?=
+# further options of python -m gamechip.train, e.g. TRAIN_ARGS="--bootstrap 4 --blend 0.5" (bootstrapped labels)
+TRAIN_ARGS  ?=
 .PHONY: train-eval
 train-eval: setup
-	nice -n 19 $(VENV)/bin/python -m gamechip.train --games $(TRAIN_GAMES) --seed $(TRAIN_SEED) $(if $(TRAIN_JOBS),--jobs $(TRAIN_JOBS))
+	nice -n 19 $(VENV)/bin/python -m gamechip.train --games $(TRAIN_GAMES) --seed $(TRAIN_SEED) $(if $(TRAIN_JOBS),--jobs $(TRAIN_JOBS)) $(TRAIN_ARGS)
 
 # The pattern evaluator against the seed's, golden search at STRENGTH_DEPTH (and STRENGTH_BUDGET cycles if
 # given), over the balanced openings with both colours: won/lost/drawn, disc difference, Elo.
 STRENGTH_DEPTH  ?= 4
 STRENGTH_BUDGET ?=
+# further options, e.g. STRENGTH_ARGS="--weights NEW --opponent-weights OLD" (one weight file against another)
+STRENGTH_ARGS   ?=
 .PHONY: pattern-strength
 pattern-strength: setup
-	nice -n 19 $(VENV)/bin/python -m gamechip.train.strength --depth $(STRENGTH_DEPTH) \
+	nice -n 19 $(VENV)/bin/python -m gamechip.train.strength --depth $(STRENGTH_DEPTH) $(STRENGTH_ARGS) \
 		$(if $(STRENGTH_BUDGET),--budget $(STRENGTH_BUDGET)) --out runs/pattern-strength/depth$(STRENGTH_DEPTH)$(if $(STRENGTH_BUDGET),-budget$(STRENGTH_BUDGET)).json
 
 # The engine's cycles a node with the seed's and with the pattern evaluator, on make bench's 20

@@ -103,3 +103,31 @@ def test_strength_games_are_legal_and_counted(tmp_path, capsys):
         wins += game["winner"] is not None and game[game["winner"]] == "pattern"
     assert report["summary"]["wins"] == wins and report["summary"]["games"] == 2
     assert "won " in capsys.readouterr().out
+
+
+def test_bootstrapped_labels_follow_the_game(tiny_corpus):
+    """gamechip.train.fit.bootstrap_labels, held against a plain walk along each game: exact
+    labels stay; a position with no position ``width`` discs later in its game, or whose later
+    position lies on the perfect line, keeps the game's result; the others are taught (with
+    blend 0 they are the result again)."""
+    from gamechip.train.fit import PatternSystem, bootstrap_labels
+
+    _, games = read_corpus(tiny_corpus / "one.txt")
+    positions = [p for game in games for p in game_positions(game[0], game[2], game[3], game[4])]
+    discs = [bin(p.own | p.opp).count("1") for p in positions]
+    columns = ([p.label for p in positions], [p.exact for p in positions], discs, [p.game for p in positions],
+               [p.white_to_move for p in positions], [True] * len(positions))
+    system = PatternSystem([p.own for p in positions], [p.opp for p in positions])
+    width = 4
+    taught = bootstrap_labels(system, *columns, width, 1.0, 4.0)
+    assert list(bootstrap_labels(system, *columns, width, 0.0, 4.0)) == columns[0]
+    kept = changed = 0
+    for number, position in enumerate(positions):
+        later = next((j for j in range(number + 1, len(positions))
+                      if positions[j].game == position.game and discs[j] >= discs[number] + width), None)
+        if position.exact or later is None or positions[later].exact:
+            assert taught[number] == position.label, (number, position)
+            kept += 1
+        else:
+            changed += taught[number] != position.label
+    assert kept and changed

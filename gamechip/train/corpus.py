@@ -89,13 +89,14 @@ def game_lines(path) -> dict:
 class LabelledPosition:
     """A corpus position: the side to move's discs and the other side's, its label (the final
     disc difference from the side to move's view), whether the label is exact (on the perfect
-    line, at most ``solve_empties`` empty squares) and its game."""
+    line, at most ``solve_empties`` empty squares), its game and whether white is to move."""
 
     own: int
     opp: int
     label: int
     exact: bool
     game: int
+    white_to_move: bool
 
 
 def read_corpus(path):
@@ -138,7 +139,7 @@ def game_positions(game, solve_ply, score, moves):
         if not own_moves and not legal_moves(pos.opp, pos.own):
             break
         label = -score if pos.white_to_move else score
-        out.append(LabelledPosition(pos.own, pos.opp, label, ply >= solve_ply, game))
+        out.append(LabelledPosition(pos.own, pos.opp, label, ply >= solve_ply, game, pos.white_to_move))
         if not own_moves:
             pos = pass_move(pos)
             continue

@@ -23,6 +23,9 @@ DEFAULT_DEPTH = 4
 DEFAULT_SOLVE_EMPTIES = 12
 DEFAULT_STAGE_LIMITS = (23, 43)
 DEFAULT_DAMPS = (2.0, 4.0, 8.0, 16.0, 32.0)
+DEFAULT_BOOTSTRAP = 0      # discs a bootstrap bin (gamechip.train.fit.bootstrap_labels); 0: the games' results
+DEFAULT_BLEND = 1.0        # the share of the next bin's value in a bootstrapped label (the rest: the result)
+DEFAULT_BOOTSTRAP_DAMP = 4.0
 TEST_EVERY = 10            # games numbered 9 mod 10 are held back: the test set; 8 mod 10 validate the damping
 DEFAULT_CORPUS = "runs/train-eval/corpus.txt"
 
@@ -75,6 +78,15 @@ def parser():
     p.add_argument("--damps", type=damps, default=DEFAULT_DAMPS,
                    help=f"LSQR's Tikhonov dampings to try; with more than one, each stage keeps the one with the "
                         f"least error on the validation games (default {','.join(map(str, DEFAULT_DAMPS))})")
+    p.add_argument("--bootstrap", type=int, default=DEFAULT_BOOTSTRAP, metavar="DISCS",
+                   help="label each position by the fitted value of its game's position DISCS discs later, bins "
+                        "of DISCS disc counts fitted from the end of the game (0: the game's result; default "
+                        f"{DEFAULT_BOOTSTRAP})")
+    p.add_argument("--blend", type=float, default=DEFAULT_BLEND,
+                   help="with --bootstrap, the share of the later position's value in a label, 0..1, the rest "
+                        f"the game's result (default {DEFAULT_BLEND:g})")
+    p.add_argument("--bootstrap-damp", type=float, default=DEFAULT_BOOTSTRAP_DAMP,
+                   help=f"LSQR's damping of the bootstrap bins' fits (default {DEFAULT_BOOTSTRAP_DAMP:g})")
     return p
 
 
@@ -85,12 +97,15 @@ def say(text):
 def build(args):
     from gamechip.train.corpus import HEADER_PREFIX, CorpusError, CorpusSettings, file_digest, game_lines, \
         game_positions, play_corpus, read_corpus
-    from gamechip.train.fit import fit_weights
+    from gamechip.train.fit import PatternSystem, bootstrap_labels, fit_weights
 
     if not 1 <= args.depth <= 16:
         raise UsageError(f"--depth must be 1..16, got {args.depth}")
     if not 1 <= args.solve_empties <= 20:
         raise UsageError(f"--solve-empties must be 1..20, got {args.solve_empties}")
+    if not 0 <= args.bootstrap <= 30 or not 0 <= args.blend <= 1 or args.bootstrap_damp < 0:
+        raise UsageError(f"--bootstrap must be 0..30, --blend 0..1 and --bootstrap-damp 0 or more; got "
+                         f"{args.bootstrap}, {args.blend:g}, {args.bootstrap_damp:g}")
     settings = CorpusSettings(args.seed, args.games, args.depth, args.solve_empties)
     corpus = Path(args.corpus)
     header = corpus.read_text().split("\n", 1)[0] if corpus.is_file() else ""
@@ -128,6 +143,7 @@ def build(args):
     _, games = read_corpus(corpus)
     digest = file_digest(corpus)
     own, opp, labels, stages, train, validation = [], [], [], [], [], []
+    exacts, discs, numbers, white = [], [], [], []
     weights_for_stage = PatternWeights(args.stage_limits, ())
     exact = 0
     for game, _, solve_ply, score, moves in games:
@@ -135,33 +151,57 @@ def build(args):
             own.append(position.own)
             opp.append(position.opp)
             labels.append(position.label)
-            stages.append(weights_for_stage.stage(bin(position.own | position.opp).count("1")))
+            discs.append(bin(position.own | position.opp).count("1"))
+            stages.append(weights_for_stage.stage(discs[-1]))
+            exacts.append(position.exact)
+            numbers.append(game)
+            white.append(position.white_to_move)
             train.append(game % TEST_EVERY != TEST_EVERY - 1)
             validation.append(game % TEST_EVERY == TEST_EVERY - 2)
             exact += position.exact
     say(f"{len(games)} games, {len(own)} positions ({exact} with exact labels), corpus sha256 {digest[:16]}")
-    weights, fits = fit_weights(own, opp, labels, stages, train, args.stage_limits, args.damps, validation, say)
+    system = PatternSystem(own, opp)
+    results = labels
+    if args.bootstrap:
+        labels = bootstrap_labels(system, results, exacts, discs, numbers, white, train, args.bootstrap, args.blend,
+                                  args.bootstrap_damp, say)
+    weights, fits = fit_weights(own, opp, labels, stages, train, args.stage_limits, args.damps, validation, say,
+                                system, results)
     if len(args.damps) > 1:
         print("validation RMSE (discs) by damping: " + "; ".join(
             f"stage {fit.stage}: " + ", ".join(f"{d:g} {e:.3f}" for d, e in fit.validation_rmse.items())
             for fit in fits))
-    print("stage  discs  damping  train positions  test positions  train RMSE  test RMSE  test RMSE of 0  LSQR iterations")
+    print("stage  discs  damping  train positions  test positions  train RMSE  test RMSE  test RMSE of 0  "
+          "LSQR iterations  test RMSE against results")
     low = 4
     for fit, high in zip(fits, list(args.stage_limits) + [64]):
         print(f"{fit.stage:5}  {low:2}-{high:<3} {fit.damp:7g} {fit.train_positions:16} {fit.test_positions:15} "
-              f"{fit.train_rmse:11.2f} {fit.test_rmse:10.2f} {fit.test_rmse_zero:15.2f} {fit.lsqr_iterations:16}")
+              f"{fit.train_rmse:11.2f} {fit.test_rmse:10.2f} {fit.test_rmse_zero:15.2f} {fit.lsqr_iterations:16} "
+              f"{fit.test_rmse_results:26.2f}")
         low = high + 1
     command = ("python -m gamechip.train " + f"--games {args.games} --seed {args.seed} --depth {args.depth} "
                f"--solve-empties {args.solve_empties} --stage-limits {','.join(map(str, args.stage_limits))} "
-               f"--damps {','.join(f'{d:g}' for d in args.damps)}")
+               f"--damps {','.join(f'{d:g}' for d in args.damps)}"
+               + (f" --bootstrap {args.bootstrap} --blend {args.blend:g} --bootstrap-damp {args.bootstrap_damp:g}"
+                  if args.bootstrap else ""))
+    if args.bootstrap:
+        label_text = (f"labels: bootstrapped from the end of the game in bins of {args.bootstrap} discs: "
+                      f"{args.blend:g} x the next bin's fitted value of the game's position {args.bootstrap} discs "
+                      f"later + {1 - args.blend:g} x the game's final disc difference; exact (perfect play) from "
+                      f"solve_empties on; the side to move's view")
+    else:
+        label_text = ("labels: final disc difference (plain) of the game, its end from solve_empties on by perfect "
+                      "play; the side to move's view")
     provenance = (f"command: {command}",
                   f"corpus: sha256 {digest} ({settings.header()[2:]}; {len(own)} positions, {exact} exact)",
                   f"fit: LSQR per stage, damping per stage {' '.join(f'{fit.damp:g}' for fit in fits)} (chosen on "
                   f"the games numbered {TEST_EVERY - 2} mod {TEST_EVERY})",
                   f"test set: games numbered {TEST_EVERY - 1} mod {TEST_EVERY}, RMSE in discs per stage "
-                  + " ".join(f"{fit.test_rmse:.2f}" for fit in fits),
-                  "labels: final disc difference (plain) of the game, its end from solve_empties on by perfect "
-                  "play; the side to move's view")
+                  + " ".join(f"{fit.test_rmse:.2f}" for fit in fits)
+                  + (" (against the labels; against the results " + " ".join(f"{fit.test_rmse_results:.2f}"
+                                                                             for fit in fits) + ")"
+                     if args.bootstrap else ""),
+                  label_text)
     weights = PatternWeights(weights.stage_limits, weights.tables, provenance)
     Path(args.weights).write_text(format_weights(weights))
     say(f"wrote {args.weights}")

@@ -28,9 +28,10 @@ PATTERN, SEED = "pattern", "seed"
 DEFAULT_DEPTH = 4
 
 
-def play_game(opening, black, white, depth, budget, weights):
+def play_game(opening, black, white, depth, budget, weights, opponent_weights=None):
     """One game from ``opening`` (squares), ``black`` and ``white`` each PATTERN or SEED; the
-    record as a dict (moves after the opening, discs, winner's evaluator or None)."""
+    record as a dict (moves after the opening, discs, winner's evaluator or None). With
+    ``opponent_weights`` the SEED side is the pattern evaluator with those weights instead."""
     pos = start_position()
     for square in opening:
         pos = play(pos, square)
@@ -42,7 +43,7 @@ def play_game(opening, black, white, depth, budget, weights):
             pos = pass_move(pos)
             continue
         side = white if pos.white_to_move else black
-        move = search_events(pos, depth, budget, pattern=weights if side == PATTERN else None).best
+        move = search_events(pos, depth, budget, pattern=weights if side == PATTERN else opponent_weights).best
         moves.append(move)
         pos = play(pos, move)
     black_discs, white_discs = popcount(pos.black), popcount(pos.white)
@@ -62,10 +63,11 @@ def worker(args):
     from golden.patterns import read_weights
 
     weights = read_weights(args.weights)
+    opponent = read_weights(args.opponent_weights) if args.opponent_weights else None
     games = tasks(read_openings(args.openings))
     for number in range(args.first, len(games), args.step):
         opening_number, squares, black, white = games[number]
-        record = play_game(squares, black, white, args.depth, args.budget, weights)
+        record = play_game(squares, black, white, args.depth, args.budget, weights, opponent)
         record.update(game=number, opening_number=opening_number)
         print(json.dumps(record), flush=True)
     return 0
@@ -91,6 +93,8 @@ def run(args):
     try:
         read_openings(args.openings)
         read_weights(args.weights)
+        if args.opponent_weights:
+            read_weights(args.opponent_weights)
     except (MatchError, ValueError) as error:
         print(f"python -m gamechip.train.strength: {error}", file=sys.stderr)
         return 2
@@ -98,7 +102,8 @@ def run(args):
     python = golden_python()
     limit = ["--depth", str(args.depth)] + (["--budget", str(args.budget)] if args.budget is not None else [])
     common = limit + (["--openings", args.openings] if args.openings else []) + \
-        (["--weights", args.weights] if args.weights else [])
+        (["--weights", args.weights] if args.weights else []) + \
+        (["--opponent-weights", args.opponent_weights] if args.opponent_weights else [])
     started = time.monotonic()
     workers = [subprocess.Popen([python, "-m", "gamechip.train.strength", "--worker", "--first", str(job),
                                  "--step", str(args.jobs)] + common, stdout=subprocess.PIPE, text=True, cwd=ROOT,
@@ -116,7 +121,9 @@ def run(args):
     records.sort(key=lambda r: r["game"])
     stats = summary(records)
     limits = f"depth {args.depth}" + (f", budget {args.budget} cycles" if args.budget is not None else "")
-    print(f"pattern evaluator against the seed's, golden search, {limits}, {total} games "
+    opponent = f"the pattern evaluator with {args.opponent_weights}" if args.opponent_weights else "the seed's"
+    print(f"pattern evaluator ({args.weights or 'golden/pattern_weights.txt'}) against {opponent}, golden search, "
+          f"{limits}, {total} games "
           f"({total // 2} openings, both colours)")
     print(f"won {stats['wins']}, lost {stats['losses']}, drawn {stats['draws']}; score {stats['score']:.3f}; "
           f"disc difference {stats['disc_difference']:+d} ({stats['disc_difference_per_game']:+.2f} a game)")
@@ -126,7 +133,8 @@ def run(args):
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps({"settings": {"depth": args.depth, "budget": args.budget,
                                                            "openings": args.openings or "balanced",
-                                                           "weights": args.weights or "golden/pattern_weights.txt"},
+                                                           "weights": args.weights or "golden/pattern_weights.txt",
+                                                           "opponent": args.opponent_weights or "seed"},
                                               "summary": {k: (elo_text(v) if k.startswith("elo") else v)
                                                           for k, v in stats.items()},
                                               "games": records}, indent=1))
@@ -143,6 +151,8 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--openings", help="openings file (default: golden/contest/openings_balanced.txt)")
     parser.add_argument("--weights", help="pattern weight file (default: golden/pattern_weights.txt)")
+    parser.add_argument("--opponent-weights", help="play the 'seed' side with the pattern evaluator and this weight "
+                                                   "file instead of the seed's evaluator (default: the seed's)")
     parser.add_argument("--out", help="a JSON file for the settings, the summary and every game (default: none)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
