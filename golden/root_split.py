@@ -39,7 +39,7 @@ from typing import Optional
 from golden.board import BoardError, Position, square_name
 from golden.ordering import ordered_moves
 from golden.othello import legal_moves, play
-from golden.search import MAX_DEPTH, PLUS_INFINITY, Answer, search_events
+from golden.search import MAX_DEPTH, PLUS_INFINITY, Answer, check_search_request, search_events
 from golden.signature import SignatureFold, rotate_fold
 
 DONE_LATENCY = 2          # a job's done is seen DONE_LATENCY + 2 C clocks after its start (two contexts)
@@ -308,12 +308,7 @@ def root_split(pos: Position, depth_limit: int, budget: Optional[int] = None, si
         raise BoardError(f"engines must be 1..{MAX_ENGINES}, got {engines!r}")
     if contexts not in CONTEXT_CHOICES:
         raise BoardError(f"contexts must be one of {CONTEXT_CHOICES}, got {contexts!r}")
-    if not isinstance(pos, Position) or pos.size != 8:
-        raise BoardError("the root splitter is defined for the 8x8 board")
-    if not isinstance(depth_limit, int) or not 1 <= depth_limit <= MAX_DEPTH:
-        raise BoardError(f"depth limit must be 1..{MAX_DEPTH}, got {depth_limit!r}")
-    if budget is not None and (not isinstance(budget, int) or budget < 0):
-        raise BoardError(f"budget must be a number of clocks >= 0, got {budget!r}")
+    check_search_request(pos, depth_limit, budget, "the root splitter", "clocks")
     if not legal_moves(pos.own, pos.opp):        # a pass or a finished game: answered in clock 0
         return SplitResult(None, 0, 0, 0, 1)
     splitter = RootSplitter(pos, depth_limit, budget, signatures, keep_jobs, engines, contexts)

@@ -479,13 +479,20 @@ class _Iteration:
         return alpha, t + 1
 
 
-def _check_limits(pos, depth_limit, budget, alpha=MINUS_INFINITY, beta=PLUS_INFINITY):
+def check_search_request(pos, depth_limit, budget, searcher="the search engine", unit="cycles"):
+    """Refuse (BoardError) a search request the engine cannot take: a board other than 8x8, a
+    depth limit outside 1..MAX_DEPTH, a budget that is not a whole number >= 0 (None: none).
+    ``searcher`` and ``unit`` name what is asked and what its budget counts in the messages."""
     if not isinstance(pos, Position) or pos.size != 8:
-        raise BoardError("the search engine is defined for the 8x8 board")
+        raise BoardError(f"{searcher} is defined for the 8x8 board")
     if not isinstance(depth_limit, int) or not 1 <= depth_limit <= MAX_DEPTH:
         raise BoardError(f"depth limit must be 1..{MAX_DEPTH}, got {depth_limit!r}")
     if budget is not None and (not isinstance(budget, int) or budget < 0):
-        raise BoardError(f"budget must be a number of cycles >= 0, got {budget!r}")
+        raise BoardError(f"budget must be a number of {unit} >= 0, got {budget!r}")
+
+
+def _check_limits(pos, depth_limit, budget, alpha=MINUS_INFINITY, beta=PLUS_INFINITY):
+    check_search_request(pos, depth_limit, budget)
     if not MINUS_INFINITY <= alpha < beta <= PLUS_INFINITY:
         raise BoardError(f"root window must satisfy {MINUS_INFINITY} <= alpha < beta <= {PLUS_INFINITY}, "
                          f"got ({alpha}, {beta})")

@@ -67,7 +67,7 @@ from golden.board import BoardError, Position, square_name
 from golden.ordering import ordered_moves
 from golden.othello import legal_moves, play
 from golden.root_split import CONTEXT_CHOICES, DISPATCH_LATENCY, MAX_ENGINES, done_clock
-from golden.search import MAX_DEPTH, MINUS_INFINITY, PLUS_INFINITY, Answer, search_events
+from golden.search import MAX_DEPTH, MINUS_INFINITY, PLUS_INFINITY, Answer, check_search_request, search_events
 from golden.signature import SignatureFold, rotate_fold
 
 ROOT, ELDEST, NULL, RESEARCH = "ROOT", "ELDEST", "NULL", "RESEARCH"
@@ -531,12 +531,7 @@ def ybwc_search(pos: Position, depth_limit: int, budget: Optional[int] = None, e
         raise BoardError(f"the table's slots per ply must be >= 1, got {capacity!r}")
     if not isinstance(min_job_depth, int) or not 1 <= min_job_depth <= MAX_DEPTH:
         raise BoardError(f"the least job depth must be 1..{MAX_DEPTH}, got {min_job_depth!r}")
-    if not isinstance(pos, Position) or pos.size != 8:
-        raise BoardError("the YBWC scheduler is defined for the 8x8 board")
-    if not isinstance(depth_limit, int) or not 1 <= depth_limit <= MAX_DEPTH:
-        raise BoardError(f"depth limit must be 1..{MAX_DEPTH}, got {depth_limit!r}")
-    if budget is not None and (not isinstance(budget, int) or budget < 0):
-        raise BoardError(f"budget must be a number of clocks >= 0, got {budget!r}")
+    check_search_request(pos, depth_limit, budget, "the YBWC scheduler", "clocks")
     if not legal_moves(pos.own, pos.opp):        # a pass or a finished game: answered in clock 0
         return YbwcResult(None, 0, 0, 0, 1)
     scheduler = Scheduler(pos, depth_limit, budget, engines, contexts, split_plies, min_job_depth, signatures,
