@@ -76,14 +76,71 @@ def _inline_includes(path, seen):
     return _INCLUDE.sub(included, path.read_text())
 
 
+# Cells that Yosys's simulation models declare without behaviour (``(* blackbox *)``: ports and
+# parameters only, the outputs float and a netlist reading them simulates as X), and the file of
+# gamechip/cell_models/ that gives one its behaviour, spliced into Yosys's declaration.
+BEHAVIOURS = {"ecp5": {"DP16KD": "ecp5_dp16kd_behaviour.vh"}}
+BEHAVIOUR_DIR = Path(__file__).resolve().parent / "cell_models"
+_BLACKBOX = re.compile(r"\(\*\s*blackbox\s*\*\)\s*module\s+(\w+)\b(.*?)\bendmodule\b", re.S)
+
+
+def with_behaviours(family, models):
+    """``models`` with every blackbox of BEHAVIOURS[family] given its behaviour (the declaration
+    kept, the behaviour inserted before its ``endmodule``, the blackbox attribute dropped)."""
+    def give(match):
+        behaviour = BEHAVIOURS.get(family, {}).get(match.group(1))
+        if behaviour is None:
+            return match.group(0)
+        return f"module {match.group(1)}{match.group(2)}\n{(BEHAVIOUR_DIR / behaviour).read_text()}\nendmodule"
+
+    return _BLACKBOX.sub(give, models)
+
+
+def blackboxes(models):
+    """The names of the cells ``models`` declares without behaviour."""
+    return {match.group(1) for match in _BLACKBOX.finditer(models)}
+
+
 def cell_models(family):
     """The family's cell simulation models as one Verilog text (includes inlined, the models'
-    own ``timescale`` removed: the netlist file states the converted RTL's), or "" for generic."""
+    own ``timescale`` removed: the netlist file states the converted RTL's; the blackboxes of
+    BEHAVIOURS given gamechip's behaviour), or "" for generic."""
     if family == "generic":
         return ""
     path = share_dir() / family / "cells_sim.v"
     text = _inline_includes(path, {path.name})
-    return _TIMESCALE.sub("", text)
+    return with_behaviours(family, _TIMESCALE.sub("", text))
+
+
+# a cell instance as Yosys's write_verilog writes it: type, parameters (optional), instance name, connections
+_CELL = re.compile(r"^\s*(\w+)\s+(?:#\((.*?)\)\s*)?(\\\S+|\w+)\s*\((.*?)\);", re.M | re.S)
+# DP16KD settings and pins the behaviour (gamechip/cell_models/ecp5_dp16kd_behaviour.vh) does not
+# model, with the value it needs: a read-only memory without output registers, chip selects or resets
+DP16KD_NEEDS = {"REGMODE_A": '"NOREG"', "REGMODE_B": '"NOREG"', "CSDECODE_A": '"0b000"', "CSDECODE_B": '"0b000"',
+                "WEA": "1'h0", "WEB": "1'h0", "RSTA": "1'h0", "RSTB": "1'h0", "CSA0": "1'h0", "CSA1": "1'h0",
+                "CSA2": "1'h0", "CSB0": "1'h0", "CSB1": "1'h0", "CSB2": "1'h0"}
+DP16KD_DEFAULTS = {"REGMODE_A": '"NOREG"', "REGMODE_B": '"NOREG"', "CSDECODE_A": '"0b000"', "CSDECODE_B": '"0b000"'}
+
+
+def unmodelled_cells(family, netlist):
+    """What of ``netlist`` (Verilog written by Yosys) the family's models would simulate wrongly,
+    one line each: a cell left without behaviour, a DP16KD setting or pin its behaviour does not
+    model. Empty when everything is modelled."""
+    if family == "generic":
+        return []
+    missing = blackboxes(cell_models(family))
+    problems = []
+    for match in _CELL.finditer(netlist):
+        cell, instance = match.group(1), match.group(3)
+        if cell in missing:
+            problems.append(f"{instance} is a {cell}, which Yosys's models declare without behaviour")
+        elif family == "ecp5" and cell == "DP16KD":
+            settings = {**DP16KD_DEFAULTS, **dict(re.findall(r"\.(\w+)\(([^()]*)\)", match.group(2) or "")),
+                        **dict(re.findall(r"\.(\w+)\(([^()]*)\)", match.group(4)))}
+            for name, needed in DP16KD_NEEDS.items():
+                if settings.get(name, needed).strip() != needed:
+                    problems.append(f"{instance} (DP16KD) has {name} = {settings[name].strip()}, its model needs {needed}")
+    return problems
 
 
 _COMMENT = re.compile(r"//[^\n]*")
@@ -194,15 +251,38 @@ def gate_level_wrapper(design, ports, signed=(), netlist=""):
 _CONVERSION_HEADER = re.compile(r"^// (File|Date): .*$", re.M)
 
 
-def _key(design, family, converted):
-    """What a netlist root is made from: the converted design, Yosys, the models, the writers."""
-    converted = _CONVERSION_HEADER.sub("", converted)
+def _digest(*parts):
     digest = hashlib.sha256()
-    for part in (design, family, converted, yosys_version(), cell_models(family), _WRITERS,
-                 repr(MODEL_DEFINES), repr(BENCH_NETS)):
+    for part in parts:
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()[:12]
+
+
+def _key(design, family, converted):
+    """What a netlist root is made from: the converted design, Yosys, the models, the writers."""
+    return _digest(design, family, _CONVERSION_HEADER.sub("", converted), yosys_version(), cell_models(family),
+                   _WRITERS, repr(MODEL_DEFINES), repr(BENCH_NETS), repr(DP16KD_NEEDS))
+
+
+def synthesised(design, family, source, converted, progress=None):
+    """(netlist Verilog, synthesis seconds or None when kept from an earlier run) of ``design``: its
+    synthesis is kept in build/gatelevel/<family>/synthesis/<design>-<key>, keyed by the converted
+    design, Yosys and the synthesis code only, so that a change of the cell models or the wrapper
+    does not synthesise again (the pattern evaluator's ECP5 synthesis takes 18 minutes)."""
+    from tb.host import runner
+
+    key = _digest(design, family, _CONVERSION_HEADER.sub("", converted), yosys_version(),
+                  inspect.getsource(synthesise_netlist))
+    work = runner.BUILD / TAG / family / "synthesis" / f"{design}-{key}"
+    stamp = work / "synthesis.done"
+    if stamp.exists():
+        return (work / "netlist.v").read_text(), None
+    if progress:
+        progress(f"gatelevel: {design}: synthesis for {family} ...")
+    netlist, seconds = synthesise_netlist(design, family, source, work)
+    stamp.write_text(f"{seconds:.1f}\n")
+    return netlist, seconds
 
 
 def netlist_root(design, family, rtl_root=None, progress=None):
@@ -219,12 +299,15 @@ def netlist_root(design, family, rtl_root=None, progress=None):
     with runner.exclusive_lock(runner.BUILD / TAG / f"{family}-{design}.lock"):
         if stamp.exists():
             return root, None
-        if progress:
-            progress(f"gatelevel: {design}: synthesis for {family} ...")
-        netlist, seconds = synthesise_netlist(design, family, source, root / "work")
+        netlist, seconds = synthesised(design, family, source, converted, progress)
+        problems = unmodelled_cells(family, netlist)
+        if problems:
+            more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+            raise GateLevelError(f"the {family} models cannot simulate {design}'s netlist: {'; '.join(problems[:3])}"
+                                 f"{more}")
         make_root(rtl_root, root, {design: netlist_text(design, family, netlist)},
                   wrap=lambda name, ports, signed: gate_level_wrapper(name, ports, signed, netlist))
-        stamp.write_text(f"{seconds:.1f}\n")
+        stamp.write_text(f"{seconds or 0:.1f}\n")
         return root, seconds
 
 

@@ -11,6 +11,7 @@ the Verilator builds are ``full``; make gatelevel runs every design on both simu
 """
 
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -211,3 +212,84 @@ def test_every_design_has_a_bench_plan_at_gate_level():
             else:
                 assert plan.what and callable(plan.run), design
     assert without == set()
+
+
+# --- the ECP5 block RAM's behaviour ----------------------------------------------------------
+
+def rom_verilog(depth, width, content):
+    """A dual-port ROM of ``depth`` entries of ``width`` bits with registered reads, the form Yosys
+    maps to DP16KD block RAM (rtl/pattern_evaluator.py's weight_rom is written the same way)."""
+    address = (depth - 1).bit_length()
+    fill = "\n".join(f"    memory[{entry}] = {width}'h{value:x};" for entry, value in enumerate(content))
+    return (f"module rom (input clk, input [{address - 1}:0] address_a, input [{address - 1}:0] address_b,\n"
+            f"            output reg [{width - 1}:0] data_a, output reg [{width - 1}:0] data_b);\n"
+            f"reg [{width - 1}:0] memory [0:{depth - 1}];\ninitial begin\n{fill}\nend\n"
+            f"always @(posedge clk) begin\n    data_a <= memory[address_a];\n    data_b <= memory[address_b];\nend\n"
+            f"endmodule\n")
+
+
+def rom_bench(depth, width, content):
+    """A bench reading every entry of the netlist module ``rom_netlist`` on port A upwards and on port
+    B downwards, against ``content``; it prints how many reads differed."""
+    address = (depth - 1).bit_length()
+    expected = "\n".join(f"    expected[{entry}] = {width}'h{value:x};" for entry, value in enumerate(content))
+    return f"""
+module bench;
+reg clk = 0;
+reg [{address - 1}:0] address_a = 0, address_b = 0;
+wire [{width - 1}:0] data_a, data_b;
+reg [{width - 1}:0] expected [0:{depth - 1}];
+integer entry, wrong = 0;
+rom_netlist dut (.clk(clk), .address_a(address_a), .address_b(address_b), .data_a(data_a), .data_b(data_b));
+initial begin
+{expected}
+    for (entry = 0; entry < {depth}; entry = entry + 1) begin
+        address_a = entry; address_b = {depth - 1} - entry;
+        #1 clk = 1; #1 clk = 0;
+        if (data_a !== expected[entry] || data_b !== expected[{depth - 1} - entry]) begin
+            if (wrong < 3) $display("entry %0d: port A %h, expected %h; port B %h, expected %h", entry, data_a,
+                                    expected[entry], data_b, expected[{depth - 1} - entry]);
+            wrong = wrong + 1;
+        end
+    end
+    $display("read %0d entries on both ports, %0d wrong", {depth}, wrong);
+    $finish;
+end
+endmodule
+"""
+
+
+# (entries, data bits, the DP16KD data width Yosys chooses for them): the pattern evaluator's
+# netlist uses the 4-bit width (its 8-bit weights in two blocks side by side); the others in the full tier
+@pytest.mark.parametrize("depth, width, mode", [(2187, 8, 4)] + [
+    pytest.param(*shape, marks=pytest.mark.full) for shape in ((16384, 1, 1), (8192, 2, 2), (2048, 9, 9),
+                                                               (1024, 18, 18))])
+def test_the_ecp5_block_ram_behaviour_reads_every_entry_yosys_wrote_into_its_initvals(tmp_path, depth, width, mode):
+    """Yosys's ECP5 models declare DP16KD without behaviour (its outputs float: a netlist reading
+    one simulates as X); gamechip/cell_models gives it one. A ROM of random content goes through
+    synth_ecp5 into DP16KD cells of the data width ``mode``; on Icarus every entry reads back on both
+    ports as written, and without the behaviour nothing does."""
+    from gamechip import gatelevel
+    from gamechip.gatelevel import synthesise_netlist, unmodelled_cells
+
+    content = random.Random(f"{depth}x{width}").choices(range(1 << width), k=depth)
+    (tmp_path / "rom.v").write_text(rom_verilog(depth, width, content))
+    netlist, _ = synthesise_netlist("rom", "ecp5", tmp_path, tmp_path / "work")
+    assert f".DATA_WIDTH_A(32'd{mode})" in netlist and f".DATA_WIDTH_B(32'd{mode})" in netlist
+    assert unmodelled_cells("ecp5", netlist) == []
+
+    def read_back(name, models_text):
+        (tmp_path / f"{name}.v").write_text(models_text + rom_bench(depth, width, content))
+        subprocess.run(["iverilog", "-s", "bench", "-o", str(tmp_path / name), str(tmp_path / f"{name}.v")],
+                       check=True, capture_output=True, text=True)
+        return subprocess.run(["vvp", "-n", str(tmp_path / name)], capture_output=True, text=True, check=True).stdout
+
+    assert f"read {depth} entries on both ports, 0 wrong" in read_back("modelled", netlist_text("rom", "ecp5", netlist))
+    blackbox = dict(gatelevel.BEHAVIOURS)
+    try:
+        gatelevel.BEHAVIOURS.clear()
+        assert any("without behaviour" in problem for problem in unmodelled_cells("ecp5", netlist))
+        floating = read_back("blackbox", netlist_text("rom", "ecp5", netlist))
+    finally:
+        gatelevel.BEHAVIOURS.update(blackbox)
+    assert f"read {depth} entries on both ports, {depth} wrong" in floating, floating
