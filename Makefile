@@ -181,6 +181,13 @@ GATELEVEL_FAMILY ?= ice40
 gatelevel: setup
 	$(GAMECHIP) gatelevel --sims icarus verilator --family $(GATELEVEL_FAMILY) --out runs/gatelevel
 
+# The pattern evaluator on its ECP5 netlist (96 DP16KD block RAMs, given a behaviour by
+# gamechip/cell_models/): its regression's sets on Icarus and Verilator. Its synthesis takes about 18
+# minutes on the loaded 2-core machine and is kept in build/gatelevel/ecp5/synthesis/ for later runs.
+.PHONY: gatelevel-pattern
+gatelevel-pattern: setup
+	nice -n 19 $(GAMECHIP) gatelevel --designs pattern_evaluator --sims icarus verilator --family ecp5 --out runs/gatelevel
+
 # Coverage closure (gamechip/coverage/, docs/coverage.md): every planned design's regression tests on
 # COVERAGE_SIMS with functional coverage sampled against its plan (tb/testplans/), Verilator's code
 # coverage, runs/coverage/index.html and runs/coverage/coverage.json; fails while a bin is open.

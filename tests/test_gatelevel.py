@@ -12,6 +12,7 @@ the Verilator builds are ``full``; make gatelevel runs every design on both simu
 
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -293,3 +294,45 @@ def test_the_ecp5_block_ram_behaviour_reads_every_entry_yosys_wrote_into_its_ini
     finally:
         gatelevel.BEHAVIOURS.update(blackbox)
     assert f"read {depth} entries on both ports, {depth} wrong" in floating, floating
+
+
+# --- the pattern evaluator on its ECP5 netlist (full tier: its synthesis takes about 18 minutes
+# on the loaded machine, once; build/gatelevel/ecp5/synthesis/ keeps it for later runs) -------
+
+@pytest.mark.full
+def test_the_pattern_evaluator_passes_its_bench_on_its_ecp5_netlist_of_block_rams():
+    outcome = check_design("pattern_evaluator", "icarus", "ecp5")
+    assert_passed(outcome)
+    assert outcome.checked > 0
+    verilog = simulated_netlist("pattern_evaluator", outcome.root)
+    assert "DP16KD #(" in verilog and "gamechip_read" in verilog
+
+
+def corrupt_block_ram_word(netlist, instance):
+    """``netlist`` with bit 0 of the first word of the DP16KD ``instance``'s INITVAL_00 inverted."""
+    found = re.search(rf"DP16KD #\((.*?)\)\s*\\{re.escape(instance)}\s*\(", netlist, re.S)
+    assert found, f"no DP16KD named {instance} in the netlist"
+    initval = re.search(r"\.INITVAL_00\(320'h([0-9a-f]+)\)", found.group(1))
+    corrupted = f"{int(initval.group(1), 16) ^ 1:080x}"
+    start = found.start(1) + initval.start(1)
+    return netlist[:start] + corrupted + netlist[start + len(corrupted):]
+
+
+@pytest.mark.full
+def test_a_wrong_block_ram_word_fails_the_pattern_evaluators_bench_on_its_netlist(tmp_path):
+    """A netlist whose block RAM holds one wrong bit (the edge table's entry 0 of stage 0, read four
+    times at the start position) fails the bench at gate level on its first case, with a case file
+    that replays on that netlist."""
+    from gamechip.gatelevel import bench_plan, judge, synthesised
+    from gamechip.mutation.netlist import make_root
+
+    source = runner.hdl_dir("pattern_evaluator")
+    netlist, _ = synthesised("pattern_evaluator", "ecp5", source, (source / "pattern_evaluator.v").read_text())
+    wrong = corrupt_block_ram_word(netlist, "weights_edge_stage0.0.0")
+    root = make_root(runner.resolve_rtl_root(None), tmp_path / "wrong-word",
+                     {"pattern_evaluator": netlist_text("pattern_evaluator", "ecp5", wrong)},
+                     wrap=lambda name, ports, signed: gate_level_wrapper(name, ports, signed, wrong))
+    plan = bench_plan("pattern_evaluator", "icarus", tests=["directed"])
+    passed, message, case, waves, replay_failed = judge(plan.run("icarus", root), plan, root)
+    assert not passed and "MISMATCH in pattern_evaluator" in message and "start" in message, message
+    assert case and replay_failed is True and waves
