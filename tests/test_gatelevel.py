@@ -334,5 +334,5 @@ def test_a_wrong_block_ram_word_fails_the_pattern_evaluators_bench_on_its_netlis
                      wrap=lambda name, ports, signed: gate_level_wrapper(name, ports, signed, wrong))
     plan = bench_plan("pattern_evaluator", "icarus", tests=["directed"])
     passed, message, case, waves, replay_failed = judge(plan.run("icarus", root), plan, root)
-    assert not passed and "MISMATCH in pattern_evaluator" in message and "start" in message, message
+    assert not passed and "MISMATCH in pattern_evaluator" in message and "case:     start position" in message, message
     assert case and replay_failed is True and waves
