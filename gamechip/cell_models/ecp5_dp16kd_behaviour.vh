@@ -3,9 +3,10 @@
 // cell's ports and parameters but gives it no behaviour (a blackbox: its outputs float, and a
 // netlist reading them simulates as X). The behaviour covers what gamechip's netlists use, a
 // read-only memory: the two ports' synchronous reads (REGMODE "NOREG") at data widths 1, 2, 4,
-// 9 and 18, clock polarity by CLKAMUX/CLKBMUX, clock enable, output reset. gamechip/gatelevel.py
-// refuses a netlist whose DP16KD writes, registers its outputs, decodes chip selects or resets
-// its outputs: those parts are not modelled (docs/gatelevel.md, "What the cell models need").
+// 9 and 18, on the clock's rising edge (falling with CLKAMUX/CLKBMUX "INV") while the clock enable
+// is high. gamechip/gatelevel.py refuses a netlist whose DP16KD writes, registers its outputs,
+// decodes chip selects or drives its output resets (RSTA/RSTB, read below only as a reset to 0):
+// those parts are not modelled (docs/gatelevel.md, "What the cell models need").
 //
 // Content: INITVAL_00 .. INITVAL_3F hold 16 slots of 20 bits each, a slot holding one 18-bit
 // word in its low 18 bits (1024 words, word 0 in the low slot of INITVAL_00), as Yosys's
