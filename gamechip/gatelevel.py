@@ -14,7 +14,13 @@ the netlist with its waveform.
 
 One netlist root per design, family and converted Verilog (build/gatelevel/<family>/<design>-<key>),
 kept between runs: a design whose converted Verilog, Yosys version and cell models are unchanged
-is not synthesised again, and its simulator builds are reused.
+is not synthesised again, and its simulator builds are reused. The synthesis itself is kept apart
+(build/gatelevel/<family>/synthesis/), keyed by the converted Verilog, Yosys and the synthesis code
+only: a change of the cell models or the port wrapper makes a new root from the kept netlist.
+
+Yosys's models leave some cells without behaviour (``(* blackbox *)``); BEHAVIOURS gives the ECP5
+block RAM (DP16KD) one from gamechip/cell_models/, and a netlist that needs what no model simulates
+stops before simulation (:func:`unmodelled_cells`).
 
 The bench sets (:func:`bench_plan`) are the regression's: the batch blocks' tests with their
 regression counts (tb/blocks.py), the search engine's directed, random and endgame searches under
@@ -269,7 +275,8 @@ def synthesised(design, family, source, converted, progress=None):
     """(netlist Verilog, synthesis seconds or None when kept from an earlier run) of ``design``: its
     synthesis is kept in build/gatelevel/<family>/synthesis/<design>-<key>, keyed by the converted
     design, Yosys and the synthesis code only, so that a change of the cell models or the wrapper
-    does not synthesise again (the pattern evaluator's ECP5 synthesis takes 18 minutes)."""
+    does not synthesise again (the pattern evaluator's ECP5 synthesis: 18 to 28 minutes on the loaded
+    2-core machine)."""
     from tb.host import runner
 
     key = _digest(design, family, _CONVERSION_HEADER.sub("", converted), yosys_version(),
