@@ -8,6 +8,11 @@ checker whose generator docstring, written into the Verilog as a comment, is a Y
 ``translate_off`` hot comment) passes the RTL bench and fails at gate level, with a case file that
 replays on the netlist. The 8x8 disc flipper and the search engine (minutes of synthesis each) and
 the Verilator builds are ``full``; make gatelevel runs every design on both simulators.
+
+The ECP5 block RAM, which Yosys's models leave without behaviour, is checked through the behaviour
+gamechip gives it: a ROM through synth_ecp5 reads back entry by entry (one data width by default,
+the others ``full``); the pattern evaluator's ECP5 netlist, and a copy of it with one wrong block
+RAM bit, run its bench in the full tier.
 """
 
 import json
