@@ -367,6 +367,14 @@ def bench_plan(design, sim, count=None, tests=None, search_scale=None):
         return Plan(f"{', '.join(tests)} at scale {scale}, every node checked ({monitor} monitor)",
                     lambda sim, root: run_search_bench(sim, tests, scale, int(seed), tag=TAG, rtl_root=root,
                                                        monitor=monitor, design=design), replay_search_case)
+    if design in ("search_k2", "search_k3"):
+        from tb.checks.search_k import CASES
+        from tb.blocks import regression_tier
+        from tb.host.search_k_bench import run_search_k_bench
+
+        cases = CASES[regression_tier()][sim]
+        return Plan(f"{len(cases)} searches, every job of every engine checked",
+                    lambda sim, root: run_search_k_bench(sim, design, tag=TAG, rtl_root=root))
     if design == "uart":
         from tb.host.uart_bench import run_uart
 

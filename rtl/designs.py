@@ -20,11 +20,12 @@ from rtl.disc_flipper import disc_flipper
 from rtl.evaluator import DEFAULT, HEAVY, evaluator
 from rtl.evaluator_axi import evaluator_axi
 from rtl.geometry import move_width
+from rtl.k_engines import k_splitter
 from rtl.move_checker import move_checker
 from rtl.node_order import node_order
 from rtl.openings import openings
 from rtl.pattern_evaluator import STAGE_BITS, pattern_evaluator
-from rtl.processor import JOB_SIGNED, processor, processor_ports
+from rtl.processor import JOB_SIGNED, k_engines_job_ports, processor, processor_ports
 from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
 from rtl.search import LEVELS, SOLVE_LEVELS, search
 from rtl.stable_discs import stable_discs
@@ -126,6 +127,17 @@ def search_c2_ports():
     return search_ports() + [("turn", 1, "out")]
 
 
+def search_k_ports(engines):
+    """The K-engine splitter (rtl/k_engines.py ``k_splitter``): one search of a move on K engines;
+    the root's flipper on the idle_* ports while no search runs, and the job port."""
+    return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("root_black", 64, "in"),
+            ("root_white", 64, "in"), ("root_white_to_move", 1, "in"), ("depth_limit", 5, "in"),
+            ("budget", 32, "in"), ("done", 1, "out"), ("best_move", 6, "out"), ("best_pass", 1, "out"),
+            ("value", 9, "out"), ("depth", 5, "out"), ("nodes", 32, "out"), ("cycles", 32, "out"),
+            ("fault", 1, "out"), ("idle_move", 6, "in"), ("idle_black", 64, "out"), ("idle_white", 64, "out"),
+            ("idle_illegal", 1, "out")] + k_engines_job_ports(engines) + [("trace_signature", 64, "out")]
+
+
 def chess_movegen_ports():
     """docs/spec-chess.md §4; the ``next`` request is ``next_req`` (``next`` is a VHDL keyword)."""
     return [("clk", 1, "in"), ("rst", 1, "in"), ("start", 1, "in"), ("next_req", 1, "in"), ("mode", 1, "in"),
@@ -156,10 +168,14 @@ SIZE = {
     "openings": 8,
     "search": 8,
     "search_c2": 8,
+    "search_k2": 8,
+    "search_k3": 8,
     "search_pattern": 8,
     "processor": 8,
     "processor_pattern": 8,
     "processor_c2": 8,
+    "processor_k2": 8,
+    "processor_k3": 8,
     "chess_movegen": 8,
     "chess_repetition": 8,
     "evaluator_axi": 8,
@@ -181,9 +197,13 @@ PORTS = {
     "uart": uart_ports(),
     "processor": processor_ports(),
     "processor_c2": processor_ports(contexts=2),
+    "processor_k2": processor_ports(engines=2),
+    "processor_k3": processor_ports(engines=3),
     "processor_pattern": processor_ports(),
     "search": search_ports(solve=True),
     "search_c2": search_c2_ports(),
+    "search_k2": search_k_ports(2),
+    "search_k3": search_k_ports(3),
     "search_pattern": search_ports(solve=True),
     "chess_movegen": chess_movegen_ports(),
     "chess_repetition": chess_repetition_ports(),
@@ -198,9 +218,13 @@ SIGNED = {
     "search": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
     "search_c2": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
     "search_pattern": {"root_alpha", "root_beta", "value", "event_value", "event_fixed", "event_adaptive"},
+    "search_k2": {"value"} | JOB_SIGNED,
+    "search_k3": {"value"} | JOB_SIGNED,
     "processor": {"last_value"},
     "processor_pattern": {"last_value"},
     "processor_c2": {"last_value"} | JOB_SIGNED,
+    "processor_k2": {"last_value"} | JOB_SIGNED,
+    "processor_k3": {"last_value"} | JOB_SIGNED,
 }
 
 
@@ -298,6 +322,21 @@ def build_search(adaptive, contexts=1, evaluator="seed"):
     return search(adaptive=adaptive, contexts=contexts, levels=levels, evaluator=evaluator, **signals)
 
 
+def build_search_k(engines):
+    """The K-engine splitter (rtl/k_engines.py) with ``engines`` engines: rst is a synchronous
+    active-high ResetSignal; depth_limit, depth and job_depth hold 0..16; value and the job
+    port's alpha, beta and value are signed 9-bit; job_engine holds 0..K-1."""
+    ports = search_k_ports(engines)
+    signals = dict(zip((name for name, _, _ in ports), port_signals(ports)))
+    signals["rst"] = ResetSignal(0, active=1, isasync=False)
+    for name in ("depth_limit", "depth", "job_depth"):
+        signals[name] = Signal(intbv(0, min=0, max=17))
+    for name in SIGNED[f"search_k{engines}"]:
+        signals[name] = Signal(intbv(0, min=-256, max=256))
+    signals["job_engine"] = Signal(intbv(0, min=0, max=engines))
+    return k_splitter(engines=engines, **signals)
+
+
 # The converted processor: smallest practical UART divisor, full depth limit; the per-move
 # cycle budget is an input port (the benches' default is small: they simulate whole games).
 PROCESSOR_DIVISOR = 8
@@ -308,21 +347,25 @@ PROCESSOR_DEPTH_LIMIT = 16
 PROCESSOR_C2_BUDGET = 4 * PROCESSOR_BUDGET
 
 
-def build_processor(contexts=1, evaluator="seed"):
+def build_processor(contexts=1, evaluator="seed", engines=1):
     """rst is a synchronous active-high ResetSignal; last_depth (and job_depth) hold 0..16; the
-    value ports are signed 9-bit. ``evaluator``: the engine's, seed or pattern (one context)."""
-    ports = processor_ports(contexts)
+    value ports are signed 9-bit. ``evaluator``: the engine's, seed or pattern (one context).
+    ``engines``: K >= 2, the K-engine splitter (job_engine holds 0..K-1)."""
+    ports = processor_ports(contexts, engines)
     signals = dict(zip((name for name, _, _ in ports), port_signals(ports)))
     signals["rst"] = ResetSignal(0, active=1, isasync=False)
     signals["last_depth"] = Signal(intbv(0, min=0, max=17))
     signals["last_value"] = Signal(intbv(0, min=-256, max=256))
-    if contexts == 1:
+    if contexts == 1 and engines == 1:
         return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, solve_empties=PROCESSOR_SOLVE_EMPTIES,
                          evaluator=evaluator, **signals)
     signals["job_depth"] = Signal(intbv(0, min=0, max=17))
     for name in JOB_SIGNED:
         signals[name] = Signal(intbv(0, min=-256, max=256))
-    return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, contexts=contexts, **signals)
+    if engines > 1:
+        signals["job_engine"] = Signal(intbv(0, min=0, max=engines))
+    return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, contexts=contexts, engines=engines,
+                     **signals)
 
 
 def build_chess_movegen():
@@ -353,8 +396,14 @@ DESIGNS = {
     "uart": build_uart,
     "processor": build_processor,
     "processor_c2": lambda: build_processor(contexts=2),
+    # the processor with K engines (docs/k-engines.md): K = 2 in make test, K = 3 in make test-full
+    "processor_k2": lambda: build_processor(engines=2),
+    "processor_k3": lambda: build_processor(engines=3),
     "search": lambda: build_search(False),
     "search_c2": lambda: build_search(False, contexts=2),
+    # the K-engine splitter (docs/k-engines.md): K = 2 in make test, K = 3 in make test-full
+    "search_k2": lambda: build_search_k(2),
+    "search_k3": lambda: build_search_k(3),
     # the engine and the processor with the pattern evaluator (docs/pattern-evaluator.md)
     "search_pattern": lambda: build_search(False, evaluator="pattern"),
     "processor_pattern": lambda: build_processor(evaluator="pattern"),

@@ -71,11 +71,19 @@ flipper serving the FSM is the splitter's, ``trace_signature`` folds the jobs' s
 the job port (``JOB_PORTS``: job_event, job_context, job_kind, job_move, job_depth,
 job_alpha, job_beta, job_value, job_nodes, job_signature; keyword arguments) follows the
 other ports. ``processor_ports(contexts)`` lists the ports of either.
+
+Engines (``engines``, elaboration time, one context each). With K >= 2 (designs ``processor_k2``,
+``processor_k3``; docs/k-engines.md) the search is the K-engine splitter (rtl/k_engines.py) in
+place of the two-context root splitter, on the same terms: ``budget`` counts clocks, the
+splitter's flipper serves the FSM, ``trace_signature`` folds the jobs' signatures, and the job
+port follows the other ports with ``job_engine`` (the engine, 0..K-1) in place of ``job_context``.
+``processor_ports(engines=K)`` lists its ports.
 """
 
 from myhdl import ConcatSignal, Signal, always_comb, always_seq, block, concat, enum, intbv
 
 from rtl.contexts import CONTEXT_CHOICES
+from rtl.k_engines import MAX_ENGINES, k_splitter
 from rtl.openings import openings
 from rtl.rom import rom
 from rtl.root_split import root_split
@@ -112,13 +120,16 @@ DIGIT_ROM = tuple(ord("1") + (s // 8) for s in range(SQUARES))
 PASS_CHAR = ord("V")
 
 
-def processor_ports(contexts=1):
-    """(port, width, direction) in argument order; with two contexts the job port follows."""
+def processor_ports(contexts=1, engines=1):
+    """(port, width, direction) in argument order; with two contexts or K >= 2 engines the job port
+    follows (with ``job_engine`` in place of ``job_context`` for K engines)."""
     ports = [("clk", 1, "in"), ("rst", 1, "in"), ("rx", 1, "in"), ("budget", 32, "in"), ("tx", 1, "out"),
              ("thinking", 1, "out"), ("game_over", 1, "out"), ("out_of_book", 1, "out"),
              ("last_depth", 5, "out"), ("last_cycles", 32, "out"), ("last_nodes", 32, "out"),
              ("last_value", 9, "out"), ("trace_signature", 64, "out"), ("fault", 1, "out"),
              ("last_solve", 2, "out")]
+    if engines > 1:
+        return ports + k_engines_job_ports(engines)
     if contexts == 1:
         return ports
     return ports + JOB_PORTS
@@ -132,12 +143,19 @@ JOB_PORTS = [("job_event", 2, "out"), ("job_context", 1, "out"), ("job_kind", 2,
 JOB_SIGNED = {"job_alpha", "job_beta", "job_value"}
 
 
+def k_engines_job_ports(engines):
+    """The K-engine splitter's job port: JOB_PORTS with the engine (0..K-1, ceil(log2 K) bits) in
+    place of the context."""
+    worker = ("job_engine", max(1, (engines - 1).bit_length()), "out")
+    return [worker if name == "job_context" else (name, width, direction) for name, width, direction in JOB_PORTS]
+
+
 @block
 def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_depth, last_cycles,
               last_nodes, last_value, trace_signature, fault,
               last_solve=None, divisor=8, depth_limit=16, contexts=1, solve_empties=0, job_event=None,
               job_context=None, job_kind=None, job_move=None, job_depth=None, job_alpha=None, job_beta=None, job_value=None,
-              job_nodes=None, job_signature=None, evaluator="seed"):
+              job_nodes=None, job_signature=None, evaluator="seed", engines=1, job_engine=None):
     """The Reversi processor behind its UART (see the module docstring).
 
     clk:          Signal(bool) clock (in).
@@ -162,6 +180,9 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     last_solve:   Signal(intbv[2]) the last own decision was a completed solve's answer: 0 no,
                   1 the WLD solve's, 2 the exact solve's (out; optional, always 0 with
                   solve_empties 0).
+    engines:      K, 1..MAX_ENGINES search engines of one context (elaboration time): with K >= 2
+                  the K-engine splitter (module docstring), seed evaluator, no solve, one context.
+    job_engine:   Signal(intbv(min=0, max=K)) the job port's engine (out; K >= 2 only).
     divisor:      UART clock cycles per bit (elaboration time, >= 4).
     depth_limit:  search depth limit 1..16 (elaboration time).
     solve_empties: E, 0..MAX_SOLVE_EMPTIES (elaboration time): solve the endgame at E empty
@@ -183,16 +204,24 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
         raise ValueError(f"evaluator must be one of {', '.join(EVALUATORS)}, got {evaluator!r}")
     if evaluator != "seed" and contexts != 1:
         raise ValueError("the pattern evaluator is built for one context: the two-context engine has the seed's")
+    if not isinstance(engines, int) or not 1 <= engines <= MAX_ENGINES:
+        raise ValueError(f"engines must be 1..{MAX_ENGINES}, got {engines!r}")
+    if engines > 1 and (contexts != 1 or solve_empties or evaluator != "seed"):
+        raise ValueError("K engines (engines >= 2) are built with one context each, the seed evaluator and no "
+                         "endgame solve")
     solving = solve_empties > 0
+    split = contexts == 2 or engines > 1        # the search is a splitter's jobs, with the job port
     if last_solve is None:
         last_solve = Signal(intbv(0)[2:])
-    job_port = dict(job_event=job_event, job_context=job_context, job_kind=job_kind,
-                    job_move=job_move, job_depth=job_depth, job_alpha=job_alpha, job_beta=job_beta,
-                    job_value=job_value, job_nodes=job_nodes, job_signature=job_signature)
-    given = sorted(name for name, port in job_port.items() if port is not None)
-    if given != (sorted(job_port) if contexts == 2 else []):
-        raise ValueError(f"the job port ({', '.join(sorted(job_port))}) comes with contexts=2, and only then; "
-                         f"given: {', '.join(given) or 'none'}")
+    worker_name, worker_port = ("job_engine", job_engine) if engines > 1 else ("job_context", job_context)
+    job_port = {"job_event": job_event, worker_name: worker_port, "job_kind": job_kind, "job_move": job_move,
+                "job_depth": job_depth, "job_alpha": job_alpha, "job_beta": job_beta, "job_value": job_value,
+                "job_nodes": job_nodes, "job_signature": job_signature}
+    given = sorted(name for name, port in {**job_port, "job_context": job_context, "job_engine": job_engine}.items()
+                   if port is not None)
+    if given != (sorted(job_port) if split else []):
+        raise ValueError(f"the job port ({', '.join(sorted(job_port))}) comes with contexts=2 or engines >= 2, and "
+                         f"only then; given: {', '.join(given) or 'none'}")
 
     st = enum("IDLE", "APPLY_OPP", "BOOK_RESTART", "BOOK_START", "BOOK_WAIT", "THINK",
               "SEARCH_START", "SEARCHING", "APPLY_MINE", "SEND1", "SEND2", "OVER")
@@ -330,7 +359,7 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
     engine_beta = solve_beta if solving else window_beta
     # The engine's side to move is fl_white: the flipper's side while idle, and me_white when
     # a search starts (THINK, the only way to SEARCH_START, sets fl_white to me_white).
-    if contexts == 1:
+    if not split:
         engine = search(clk, rst, s_start, black, white, fl_white, s_depth_limit, engine_budget,
                         engine_alpha, engine_beta, s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
                         ev_node, ev_kind, ev_ply, ev_black, ev_white, ev_wtm, ev_legal,
@@ -340,6 +369,12 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
                         idle_move=fl_move, idle_black=fl_new_black, idle_white=fl_new_white,
                         idle_illegal=fl_illegal, levels=SOLVE_LEVELS if solving else LEVELS, evaluator=evaluator,
                         **solve_ports)
+    elif engines > 1:
+        # K engines on the one search of a move (docs/k-engines.md), on the two-context splitter's terms
+        engine = k_splitter(clk, rst, s_start, black, white, fl_white, s_depth_limit, budget,
+                            s_done, s_best_move, s_best_pass, s_value, s_depth, s_nodes, s_cycles,
+                            s_fault, fl_move, fl_new_black, fl_new_white, fl_illegal,
+                            trace_signature=signature, engines=engines, **job_port)
     else:
         # both contexts on the one search of a move (docs/root-split.md); the budget counts
         # clocks, and the trace signature folds the jobs' signatures
@@ -583,7 +618,7 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
 
         solve_logic = [occupancy, occupancy_word, solve_answer, solve_control]
 
-    if contexts == 1:
+    if not split:
         return (receiver, transmitter, decoders, encoders, book, engine, strobes,
                 trace_words, trace_fold, status, control, solve_logic)
     return (receiver, transmitter, decoders, encoders, book, engine, strobes, status, control, solve_logic)

@@ -105,8 +105,16 @@ CHECKED_ELSEWHERE = {
                  "make test (tb/test_search.py::test_search_interleaved)",
     "uart": "byte streams with noise, glitches and breaks: make test (tb/test_uart.py)",
     "processor": "whole refereed games: gamechip play --sim S, gamechip tournament --sim S",
+    "search_k2": "every job of every engine against the golden K-engine splitter, clock by clock, each job's nodes "
+                 "by its node signature: make test (tb/test_search_k.py)",
+    "search_k3": "every job of every engine against the golden K-engine splitter, clock by clock, each job's nodes "
+                 "by its node signature: make test-full (tb/test_search_k.py)",
     "processor_c2": "every job of every search against the golden root splitter, clock by clock: make test "
                     "(tb/test_processor.py test_processor_c2)",
+    "processor_k2": "whole refereed games, every job of every engine against the golden K-engine splitter, clock "
+                    "by clock: make test (tb/test_processor.py test_processor_k)",
+    "processor_k3": "whole refereed games, every job of every engine against the golden K-engine splitter, clock "
+                    "by clock: make test-full (tb/test_processor.py test_processor_k)",
     "board_ulx3s": "refereed games over the board's pins, UART at its real divisor, LEDs checked: "
                    "make test (tb/test_board.py)",
     "evaluator_axi": "every bus response against the golden bus model, NegaScout searches replayed: "
@@ -121,6 +129,12 @@ CHECKED_ELSEWHERE = {
 # The designs built with the pattern evaluator (docs/pattern-evaluator.md): their benches' golden
 # twins search with its committed weight file; every other design has the seed's evaluator.
 DESIGN_EVALUATOR = {"search_pattern": "pattern", "processor_pattern": "pattern"}
+
+
+# Designs whose conversion, lint and benches run in make test-full only: those built with the
+# pattern evaluator (the engine and 30 ROMs of weights, a minute of conversion and 5 MB of HDL
+# each) and the K-engine splitter beyond K = 2 (K engines, minutes of conversion).
+FULL_TIER_DESIGNS = set(DESIGN_EVALUATOR) | {"search_k3", "processor_k3"}
 
 
 def design_evaluator(design):
@@ -182,10 +196,27 @@ PROCESSOR_C2_PLANS = {
     "full": {"verilator": (PROCESSOR_EVERY_TEST + ["games"], {"GAMECHIP_PROC_GAMES": "4"}),
              "icarus": PROCESSOR_C2_TRUNCATED_PLAN, "ghdl": PROCESSOR_C2_TRUNCATED_PLAN},
 }
+# The processor with K engines (designs processor_k2, processor_k3, docs/k-engines.md): every job of
+# every engine checked against the golden K-engine splitter. The default tier: the assembler's cases
+# and the first GAMECHIP_PROC_MAX_REPLIES replies of a game on Verilator, the assembler's cases on
+# Icarus; the full tier: whole games in both colours and with budgets of 0 and 1 clocks on
+# Verilator, the assembler's cases and the first replies of a game on Icarus and GHDL.
+PROCESSOR_K_PLANS = {
+    "default": {"verilator": (["assembler", "game_black"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
+                "icarus": (["assembler"], {}), "ghdl": (["assembler"], {})},
+    "full": {"verilator": (["assembler", "game_black", "game_white", "least_budget", "noise"], {}),
+             "icarus": PROCESSOR_C2_TRUNCATED_PLAN, "ghdl": PROCESSOR_C2_TRUNCATED_PLAN},
+}
 # the processor with the pattern evaluator: the one-context processor's plans (its bench runs in
 # make test-full, tests/test_pattern_engine.py; gamechip gatelevel and mutate read these)
 PROCESSOR_PLAN_DESIGNS = {"processor": PROCESSOR_PLANS, "processor_c2": PROCESSOR_C2_PLANS,
-                          "processor_pattern": PROCESSOR_PLANS}
+                          "processor_pattern": PROCESSOR_PLANS, "processor_k2": PROCESSOR_K_PLANS,
+                          "processor_k3": PROCESSOR_K_PLANS}
+
+
+# The processor designs' search: design -> (contexts, engines) (rtl/designs.py build_processor).
+PROCESSOR_SEARCH = {"processor": (1, 1), "processor_c2": (2, 1), "processor_pattern": (1, 1), "processor_k2": (1, 2),
+                    "processor_k3": (1, 3)}
 
 
 def processor_plan(sim, design="processor"):

@@ -15,12 +15,12 @@ installed) that searches while the simulator does; a mismatch stops the game wit
 moves. After every decision the status outputs (out_of_book, last_depth, last_cycles,
 last_nodes, last_value) are checked against the golden player's info.
 
-Two contexts (design ``processor_c2``, GAMECHIP_DESIGN; docs/root-split.md): the HDL clock harness
+Two contexts or K engines (processor_c2, processor_k2, processor_k3; docs/root-split.md): the harness
 logs the job port, one line a clock with a job event (tb.checks.processor JOB_LOG); after every
 reply, first of all, that search's lines must be the golden root splitter's job list event by event
-(clock from the search's k = 0, context, kind, root move, depth, window; on a result its value,
-node count and the signature of its node events): the first difference names the clock, the
-context, the job and the command that replays it.
+(clock from the search's k = 0, context or engine, kind, root move, depth, window; on a result its
+value, node count and the signature of its node events): the first difference names the clock, the
+context or engine, the job and the command that replays it.
 
 Noise (the ``noise`` test, tb.checks.processor ``noise_burst``): rubbish on ``rx`` before every
 referee message and while the processor thinks must change nothing. The directed ``assembler``
@@ -49,7 +49,7 @@ from golden.openings import book_move
 from golden.othello import legal_moves
 from golden.processor import EXACT, SEARCH, WLD, GoldenProcessor
 from rtl.designs import PROCESSOR_BUDGET, PROCESSOR_C2_BUDGET, PROCESSOR_DEPTH_LIMIT, PROCESSOR_DIVISOR, PROCESSOR_SOLVE_EMPTIES
-from tb.blocks import PROCESSOR_EVERY_TEST, design_evaluator, processor_plan
+from tb.blocks import PROCESSOR_EVERY_TEST, PROCESSOR_SEARCH, design_evaluator, processor_plan
 from tb.checks.coverage_benches import ProcessorCoverage
 from tb.checks.evaluator import signed9
 from tb.checks.processor import (FRAME_ERROR, PASS_GAME_SEED, PASS_GAME_SEED_C2, GoldenProcessorProcess, JobLog,
@@ -65,17 +65,17 @@ from tb.sim.referee_line import NO_REPLY, InfoEndpoint, RefereeLine, check_compl
 
 CLOCK_NS = 10
 SOLVED_NAMES = (None, WLD, EXACT, None)   # last_solve: the completed solve whose answer was played (rtl/processor.py)
-# The design under test (run_design's GAMECHIP_DESIGN): processor, processor_c2 with two contexts, processor_pattern.
-DESIGNS = {"processor": 1, "processor_c2": 2, "processor_pattern": 1}   # design -> search contexts
+# The design under test (run_design's GAMECHIP_DESIGN), its search contexts and engines (tb.blocks PROCESSOR_SEARCH).
 DESIGN = os.environ.get("GAMECHIP_DESIGN", "processor")
-CONTEXTS = DESIGNS.get(DESIGN, 1)
+CONTEXTS, ENGINES = PROCESSOR_SEARCH.get(DESIGN, (1, 1))
+SPLIT, WORKER = CONTEXTS == 2 or ENGINES > 1, "engine" if ENGINES > 1 else "context"   # a splitter's job port
 EVALUATOR = design_evaluator(DESIGN)   # seed or pattern (the golden processor's: evaluator_weights)
 # The converted design's elaboration parameters (rtl/designs.py build_processor).
 DIVISOR = PROCESSOR_DIVISOR
 # The per-move budget is an input port: GAMECHIP_PROC_BUDGET (default: the design's small regression one).
-BUDGET = int(os.environ.get("GAMECHIP_PROC_BUDGET", PROCESSOR_C2_BUDGET if CONTEXTS == 2 else PROCESSOR_BUDGET))
+BUDGET = int(os.environ.get("GAMECHIP_PROC_BUDGET", PROCESSOR_C2_BUDGET if SPLIT else PROCESSOR_BUDGET))
 DEPTH_LIMIT = PROCESSOR_DEPTH_LIMIT
-SOLVE_EMPTIES = PROCESSOR_SOLVE_EMPTIES if CONTEXTS == 1 else 0   # the endgame solve's E: processor_c2 does not solve
+SOLVE_EMPTIES = 0 if SPLIT else PROCESSOR_SOLVE_EMPTIES   # the endgame solve's E: the splitters' processors do not solve
 BIT_NS = DIVISOR * CLOCK_NS
 REPLY_TIMEOUT_CYCLES = 20 * BUDGET + 64 * DIVISOR + 2000   # search + book + two frames, generous
 
@@ -126,18 +126,18 @@ class ProcessorTB(RefereeLine):
 
 
 _golden_process = None   # the golden processor's process (tb.checks.processor), one per simulation
-_job_log = []   # the job log of the processor with two contexts (tb.checks.processor JobLog), one per simulation
+_job_log = []   # the job log of a splitter's processor (tb.checks.processor JobLog), one per simulation
 jobs_checked = {"jobs": 0, "nodes": 0}   # the jobs whose events matched, and their nodes (signatures checked)
 
 
 def check_job_port(jobs, what):
-    """Two contexts: the job port's events since the last check must be the golden ``jobs``' (none
-    for a book move or a pass at the root); ``what`` names the reply."""
-    if CONTEXTS == 1:
+    """Two contexts or K engines: the job port's events since the last check must be the golden ``jobs``'
+    (none for a book move or a pass at the root); ``what`` names the reply."""
+    if not SPLIT:
         return
     if not _job_log:
         _job_log.append(JobLog())
-    difference = job_port_difference(_job_log[0].new_lines(), jobs, os.environ.get("GAMECHIP_SIM", "SIM"))
+    difference = job_port_difference(_job_log[0].new_lines(), jobs, os.environ.get("GAMECHIP_SIM", "SIM"), WORKER)
     if difference:
         raise AssertionError(f"{what}: the job port differs from the golden root splitter's jobs\n{difference}")
     jobs_checked["jobs"] += len(jobs)
@@ -169,7 +169,7 @@ async def play_refereed_game(tb, opponent, processor_black, noise_seed=None, max
     requests, replies = queue.Queue(), queue.Queue()
     endpoint = InfoEndpoint(f"rtl {DESIGN} (budget={BUDGET}, depth={DEPTH_LIMIT})", requests, replies)
     golden = golden or golden_process()
-    golden.new_game(BUDGET, DEPTH_LIMIT, CONTEXTS, late=late_budget, solve_empties=SOLVE_EMPTIES, evaluator=EVALUATOR)
+    golden.new_game(BUDGET, DEPTH_LIMIT, CONTEXTS, late_budget, SOLVE_EMPTIES, EVALUATOR, ENGINES)
     tb.dut.budget.value = BUDGET
     board = start_position()   # the golden endpoint's board: before the next message
     rng = random.Random(noise_seed) if noise_seed is not None else None
@@ -372,7 +372,7 @@ async def assembler(dut):
     initial = start_position()
     opening = None
     for move in squares_of(legal_moves(initial.own, initial.opp)):
-        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, pattern=evaluator_weights(EVALUATOR)))
+        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, engines=ENGINES, pattern=None if SPLIT else evaluator_weights(EVALUATOR)))
         trial(encode_move(move))
         after = trial.position
         same_file = [s for s in squares_of(legal_moves(after.own, after.opp)) if s % 8 == move % 8]
@@ -381,7 +381,7 @@ async def assembler(dut):
             break
     assert opening is not None, "no opening move whose reply leaves the opponent a move in the same file"
     letter, digit = square_tokens(opening)
-    golden = RecordingGolden(BUDGET, DEPTH_LIMIT, CONTEXTS, evaluator=EVALUATOR)
+    golden = RecordingGolden(BUDGET, DEPTH_LIMIT, CONTEXTS, evaluator=EVALUATOR, engines=ENGINES)
     golden_ep = TrustingEndpoint(golden)
     tb = await start(dut)
     await directed_step(tb, golden_ep, golden, [letter, FRAME_ERROR, digit],
@@ -520,7 +520,7 @@ async def deep_endgame(dut):
         solved = [status["solved"] for status in statuses]
         progress(f"deep_endgame: RandomPlayer({seed}): deepest iteration {max(s['depth'] for s in statuses)}, "
                  f"answers {solved}")
-        if CONTEXTS == 1:   # SOLVE_EMPTIES >= DEEP_EMPTIES: the processor solves these moves, to the end of the game
+        if not SPLIT:   # SOLVE_EMPTIES >= DEEP_EMPTIES: the processor solves these moves, to the end of the game
             assert EXACT in solved, f"RandomPlayer({seed}): no exact solve among the deep moves' answers {solved}"
 
 
@@ -593,7 +593,7 @@ async def referee_codes(dut):
     """RR before the colour is known is dropped; YY starts the game; XX (the opponent made an
     invalid move: you won) ends it: game_over, and not even a legal move is answered after."""
     tb = await start(dut)
-    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, pattern=evaluator_weights(EVALUATOR)))
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, engines=ENGINES, pattern=None if SPLIT else evaluator_weights(EVALUATOR)))
     quiet_ns = (BUDGET + 40 * DIVISOR) * CLOCK_NS       # a search and two frames
     await tb.send_text("RR")
     await Timer(quiet_ns, "ns")
@@ -666,7 +666,7 @@ async def play(dut):
     game = result_dict(result, request["level"], processor_color, BUDGET,
                        os.environ.get("GAMECHIP_SIM", "?"), time.perf_counter() - started)
     game["searched_positions"] = [p.text() for p in searches]
-    if CONTEXTS == 2:   # every job of both contexts checked: its events, and its nodes by their signature
+    if SPLIT:   # every job of every context or engine checked: its events, and its nodes by their signature
         game["jobs_checked"], game["job_nodes_checked"] = jobs_checked["jobs"], jobs_checked["nodes"]
     with open(ACTUAL_FILE, "w") as out:
         json.dump(game, out)

@@ -11,7 +11,7 @@ import pytest
 
 from rtl.designs import PORTS
 from rtl.lint import lint_flags
-from tb.blocks import DESIGN_EVALUATOR
+from tb.blocks import FULL_TIER_DESIGNS
 from tb.host.harness import PORT_CLOCKED_DESIGNS, clocked_harness_name
 from tb.host.runner import hdl_dir
 
@@ -25,9 +25,9 @@ def run_tool(command, cwd):
 
 
 def tiered(designs):
-    """The designs built with the pattern evaluator (tb.blocks.DESIGN_EVALUATOR: a minute of
-    conversion and 5 MB of HDL each) in make test-full only, as their benches."""
-    return [pytest.param(design, marks=pytest.mark.full) if design in DESIGN_EVALUATOR else design
+    """tb.blocks.FULL_TIER_DESIGNS (the pattern evaluator's, the K-engine splitter beyond K = 2:
+    minutes of conversion) in make test-full only, as their benches."""
+    return [pytest.param(design, marks=pytest.mark.full) if design in FULL_TIER_DESIGNS else design
             for design in designs]
 
 
@@ -40,11 +40,12 @@ def test_clock_harness_passes_verilator_lint(design):
 
 # (design, simulator) pairs whose harness a bench of make test already builds: tb/test_uart.py on
 # every simulator, tb/test_processor.py's test_processor on Icarus and GHDL and test_processor_c2 on
-# Icarus. A harness that did not compile would fail that bench, so the separate compile of those
-# pairs (the processors' take 20-50 s each) runs in make test-full only, as does every compile of the
+# Icarus, tb/test_search_k.py's search_k2 on Icarus and GHDL. A harness that did not compile would
+# fail that bench, so the separate compile of those pairs (the processors' take 20-50 s each) runs in make test-full only, as does every compile of the
 # designs built with the pattern evaluator (tiered, above).
 COMPILED_BY_A_DEFAULT_BENCH = {("uart", "icarus"), ("uart", "ghdl"), ("processor", "icarus"),
-                               ("processor", "ghdl"), ("processor_c2", "icarus")}
+                               ("processor", "ghdl"), ("processor_c2", "icarus"), ("search_k2", "icarus"),
+                               ("search_k2", "ghdl")}
 # processor_c2's VHDL is the processor's (compiled and run by test_processor[ghdl]) with the
 # two-context engine's (analysed and elaborated by tests/test_rtl_convert.py's search_c2): the
 # compile of their combination, 23 CPU s, runs in make test-full with processor_c2's GHDL bench.
@@ -54,7 +55,7 @@ PARTS_COMPILED_BY_DEFAULT_TESTS = {("processor_c2", "ghdl")}
 @pytest.mark.parametrize("design,sim", [
     pytest.param(design, sim, marks=pytest.mark.full
                  if (design, sim) in COMPILED_BY_A_DEFAULT_BENCH | PARTS_COMPILED_BY_DEFAULT_TESTS
-                 or design in DESIGN_EVALUATOR else ())
+                 or design in FULL_TIER_DESIGNS else ())
     for design in PORT_CLOCKED_DESIGNS for sim in ("icarus", "ghdl")])
 def test_clock_harness_compiles_in_icarus_and_ghdl(design, sim, tmp_path):
     top, out = clocked_harness_name(design), hdl_dir(design)

@@ -45,7 +45,7 @@ from rtl.node_order import node_order
 from rtl.openings import book_trie, openings
 from rtl.popcount import popcount
 from rtl.stable_discs import stable_discs
-from tb.blocks import DESIGN_EVALUATOR
+from tb.blocks import FULL_TIER_DESIGNS
 from tb.host.harness import PORT_CLOCKED_DESIGNS
 from tb.host.runner import hdl_dir
 
@@ -111,10 +111,9 @@ def _search_signals():
 
 
 def tiered(designs):
-    """``designs`` as pytest parameters: the designs built with the pattern evaluator
-    (tb.blocks.DESIGN_EVALUATOR: the engine and 30 ROMs of weights, a minute of conversion and
-    5 MB of HDL each) in make test-full only, as their benches."""
-    return [pytest.param(design, marks=pytest.mark.full) if design in DESIGN_EVALUATOR else design
+    """``designs`` as pytest parameters: tb.blocks.FULL_TIER_DESIGNS (the pattern evaluator's, the
+    K-engine splitter beyond K = 2: minutes of conversion) in make test-full only, as their benches."""
+    return [pytest.param(design, marks=pytest.mark.full) if design in FULL_TIER_DESIGNS else design
             for design in designs]
 
 

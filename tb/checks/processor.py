@@ -93,11 +93,12 @@ class RecordingGolden(GoldenProcessor):
     signature of its last search (:class:`SignatureFold`; None after a book move). Its searches
     keep no node trace: constant memory at any budget. With two contexts the search is the root
     splitter's, the signature its fold of the job signatures, and ``last_jobs`` its job list
-    (dicts of golden.root_split ``Job``; empty after a book move or a pass at the root)."""
+    (dicts of golden.root_split ``Job``; empty after a book move or a pass at the root); the same
+    with K >= 2 ``engines`` (the K-engine splitter's)."""
 
-    def __init__(self, budget, depth_limit, contexts=1, solve_empties=0, evaluator="seed"):
+    def __init__(self, budget, depth_limit, contexts=1, solve_empties=0, evaluator="seed", engines=1):
         super().__init__(budget, depth_limit, keep_trace=False, contexts=contexts, solve_empties=solve_empties,
-                         pattern=evaluator_weights(evaluator))
+                         engines=engines, pattern=evaluator_weights(evaluator) if engines == 1 else None)
         self.asked, self.last_position, self.last_signature, self.last_jobs = False, None, None, []
 
     def move(self, position):
@@ -106,9 +107,10 @@ class RecordingGolden(GoldenProcessor):
         return super().move(position)
 
     def search_position(self, position):
-        if self.contexts == CONTEXTS:
+        if self.contexts == CONTEXTS or self.engines > 1:
             self.searched.append(position)
-            self.last_search = root_split(position, self.depth_limit, self.budget)
+            self.last_search = root_split(position, self.depth_limit, self.budget, engines=self.engines,
+                                          contexts=self.contexts)
             self.last_signature = self.last_search.signature
             self.last_jobs = [job.to_dict() for job in self.last_search.jobs]
             return self.last_search
@@ -200,8 +202,9 @@ class LateBudgetGolden(RecordingGolden):
     """RecordingGolden whose searches of positions with ``late_empties`` empty squares or fewer
     use the budget ``late_budget`` (the bench sets the processor's budget port there too)."""
 
-    def __init__(self, budget, depth_limit, contexts, late_empties, late_budget, solve_empties=0, evaluator="seed"):
-        super().__init__(budget, depth_limit, contexts, solve_empties, evaluator)
+    def __init__(self, budget, depth_limit, contexts, late_empties, late_budget, solve_empties=0, evaluator="seed",
+                 engines=1):
+        super().__init__(budget, depth_limit, contexts, solve_empties, evaluator, engines)
         self.late_empties, self.late_budget = late_empties, late_budget
 
     def search_position(self, position):
@@ -218,7 +221,7 @@ def worker_main():
     """The golden processor in a process of its own (``python -m tb.checks.processor``, PyPy when
     installed), so that its searches run beside the simulation instead of before it. One JSON
     request a line on stdin: ``{"game": {"budget": B, "depth_limit": D, "contexts": C, "late": L,
-    "solve_empties": E, "evaluator": V}}``
+    "solve_empties": E, "evaluator": V, "engines": K}}``
     starts a game (a new RecordingGolden behind a PlayerEndpoint; with ``late``, [empties, budget],
     a LateBudgetGolden), ``{"message": M}`` hands it the referee's message
     M; each message is answered on stdout with one line of :func:`golden_answer` (or
@@ -233,11 +236,11 @@ def worker_main():
         if "game" in request:
             game = request["game"]
             contexts, solve_empties = game.get("contexts", 1), game.get("solve_empties", 0)
-            evaluator = game.get("evaluator", "seed")
-            golden = (RecordingGolden(game["budget"], game["depth_limit"], contexts, solve_empties, evaluator)
+            evaluator, engines = game.get("evaluator", "seed"), game.get("engines", 1)
+            golden = (RecordingGolden(game["budget"], game["depth_limit"], contexts, solve_empties, evaluator, engines)
                       if game.get("late") is None else
                       LateBudgetGolden(game["budget"], game["depth_limit"], contexts, *game["late"], solve_empties,
-                                       evaluator))
+                                       evaluator, engines))
             endpoint = PlayerEndpoint(golden)
             continue
         try:
@@ -268,10 +271,10 @@ class GoldenProcessorProcess:
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
 
-    def new_game(self, budget, depth_limit, contexts=1, late=None, solve_empties=0, evaluator="seed"):
+    def new_game(self, budget, depth_limit, contexts=1, late=None, solve_empties=0, evaluator="seed", engines=1):
         """A new game for the golden processor; ``late`` (empties, budget): LateBudgetGolden's;
         ``solve_empties``: the processor design's endgame solve (rtl/processor_settings.py PROCESSOR_SOLVE_EMPTIES);
-        ``evaluator``: the design's (tb.blocks.design_evaluator)."""
+        ``evaluator``: the design's (tb.blocks.design_evaluator); ``engines``: K, the K-engine processor's."""
         while self.waiting:   # a game stopped by a failure between a message and its answer
             try:
                 self.answer()
@@ -279,7 +282,7 @@ class GoldenProcessorProcess:
                 pass
         self._send({"game": {"budget": budget, "depth_limit": depth_limit, "contexts": contexts,
                              "late": None if late is None else list(late), "solve_empties": solve_empties,
-                             "evaluator": evaluator}})
+                             "evaluator": evaluator, "engines": engines}})
 
     def submit(self, message):
         self._send({"message": message})
@@ -309,27 +312,48 @@ class GoldenProcessorProcess:
 # --- the job port of the processor with two contexts (docs/root-split.md) --------------------
 
 JOB_LOG = "job_log.txt"   # in the simulator's folder, from the HDL clock harness (tb.host.harness)
-# The job port (rtl/processor.py JOB_PORTS) in its order: the fields of a JOB_LOG line after the clock.
-JOB_LOG_FIELDS = ("job_event", "job_context", "job_kind", "job_move", "job_depth", "job_alpha", "job_beta",
-                  "job_value", "job_nodes", "job_signature")
+# A job's worker on the job port: the context of the two-context processor (rtl/processor.py
+# JOB_PORTS), the engine of the K-engine splitter (rtl/designs.py k_job_ports).
+JOB_WORKERS = ("context", "engine")
+
+
+def job_log_fields(worker="context"):
+    """The job port in its order, the fields of a JOB_LOG line after the clock; ``worker`` one of
+    JOB_WORKERS."""
+    return ("job_event", f"job_{worker}", "job_kind", "job_move", "job_depth", "job_alpha", "job_beta",
+            "job_value", "job_nodes", "job_signature")
+
+
+def job_worker(port_names):
+    """The worker field (JOB_WORKERS) of a design with a job port, from its port names."""
+    return "engine" if "job_engine" in port_names else "context"
+
+
+JOB_LOG_FIELDS = job_log_fields()
 JOB_SIGNED_BITS = {"job_alpha": 9, "job_beta": 9, "job_value": 9}   # two's complement on the port
 EVENT_START, EVENT_RESULT = 1, 2
 KIND_NAMES = {code: kind for kind, code in KIND_CODES.items()}
-# A job event as the bench compares it: the clock relative to the search's k = 0, then the port's fields.
-EVENT_FIELDS = ("clock", "event", "context", "kind", "move", "depth", "alpha", "beta", "value", "nodes",
-                "signature")
 
 
-def parse_job_log(lines):
+def event_fields(worker="context"):
+    """A job event as the bench compares it: the clock relative to the search's k = 0, then the port's fields."""
+    return ("clock", "event", worker, "kind", "move", "depth", "alpha", "beta", "value", "nodes", "signature")
+
+
+EVENT_FIELDS = event_fields()
+
+
+def parse_job_log(lines, worker="context"):
     """JOB_LOG lines (``<clock> <hex field>...``: the harness's rising edges so far, then
-    JOB_LOG_FIELDS) as event dicts of EVENT_FIELDS, ``clock`` still the harness's."""
+    the job_log_fields) as event dicts of event_fields, ``clock`` still the harness's."""
+    fields = job_log_fields(worker)
     events = []
     for line in lines:
         words = line.split()
-        if len(words) != 1 + len(JOB_LOG_FIELDS):
-            raise ValueError(f"job log line {line!r}: {len(words)} fields, expected {1 + len(JOB_LOG_FIELDS)}")
+        if len(words) != 1 + len(fields):
+            raise ValueError(f"job log line {line!r}: {len(words)} fields, expected {1 + len(fields)}")
         event = {"clock": int(words[0])}
-        for name, word in zip(JOB_LOG_FIELDS, words[1:]):
+        for name, word in zip(fields, words[1:]):
             value = int(word, 16)
             bits = JOB_SIGNED_BITS.get(name)
             if bits and value >> (bits - 1) & 1:
@@ -339,13 +363,13 @@ def parse_job_log(lines):
     return events
 
 
-def golden_job_events(jobs):
+def golden_job_events(jobs, worker="context"):
     """The job port the golden splitter's ``jobs`` (dicts of golden.root_split ``Job``) make, in
     clock order: a start event in each job's start clock (value, nodes and signature 0), a result
     event in the clock its result is taken. Each event keeps its job (``job``)."""
     events = []
     for job in jobs:
-        common = {"context": job["context"], "kind": KIND_CODES[job["kind"]],
+        common = {worker: job[worker], "kind": KIND_CODES[job["kind"]],
                   "move": 0 if job["move"] is None else job["move"], "depth": job["depth"],
                   "alpha": job["alpha"], "beta": job["beta"], "job": job}
         events.append(dict(common, clock=job["start"], event=EVENT_START, value=0, nodes=0, signature=0))
@@ -371,11 +395,11 @@ def root_move_text(event):
     return f"{kind} job of root move {'root' if kind == 'ROOT' else square_name(event['move'])}"
 
 
-def describe_event(event):
+def describe_event(event, worker="context"):
     if event is None:
         return "no event"
     name = {EVENT_START: "start", EVENT_RESULT: "result"}.get(event["event"], f"event {event['event']}")
-    what = (f"{name} in clock {event['clock']}, context {event['context']}, {root_move_text(event)}, "
+    what = (f"{name} in clock {event['clock']}, {worker} {event[worker]}, {root_move_text(event)}, "
             f"depth {event['depth']}, window ({event['alpha']}, {event['beta']})")
     if event["event"] == EVENT_RESULT:
         what += f", value {event['value']}, nodes {event['nodes']}, signature {event['signature']:#018x}"
@@ -395,13 +419,14 @@ def job_replay_command(job, sim):
             f"  on the engine, iterations 1..{job['depth']} with that window: {board} --sim {sim}")
 
 
-def job_port_difference(lines, jobs, sim="SIM"):
+def job_port_difference(lines, jobs, sim="SIM", worker="context"):
     """None when the job log ``lines`` of one search are the golden ``jobs``' events (the clocks
     counted from the first line's, which is the first job's start: the golden one's clock
-    ``DISPATCH_LATENCY``), else the first difference as text: its clock, context, kind, root move,
-    child board and window, expected and actual, and the command that replays the job."""
-    actual = parse_job_log(lines)
-    expected = golden_job_events(jobs)
+    ``DISPATCH_LATENCY``), else the first difference as text: its clock, ``worker`` (context or
+    engine), kind, root move, child board and window, expected and actual, and the command that
+    replays the job."""
+    actual = parse_job_log(lines, worker)
+    expected = golden_job_events(jobs, worker)
     if actual:
         shift = actual[0]["clock"] - (expected[0]["clock"] if expected else 0)
         for event in actual:
@@ -410,14 +435,14 @@ def job_port_difference(lines, jobs, sim="SIM"):
         want = expected[index] if index < len(expected) else None
         got = actual[index] if index < len(actual) else None
         if want is not None and got is not None:
-            fields = [f for f in EVENT_FIELDS if want[f] != got[f]]
+            fields = [f for f in event_fields(worker) if want[f] != got[f]]
             if not fields:
                 continue
         else:
             fields = []
         job = (want or {}).get("job")
         where = want or got
-        lines_out = [f"job event {index + 1} differs: clock {where['clock']}, context {where['context']}, "
+        lines_out = [f"job event {index + 1} differs: clock {where['clock']}, {worker} {where[worker]}, "
                      f"{root_move_text(where)}"]
         if job is not None:
             lines_out.append(f"  child board {job['board']}, depth {job['depth']}, window ({job['alpha']}, "
@@ -427,8 +452,8 @@ def job_port_difference(lines, jobs, sim="SIM"):
         if fields:
             lines_out.append("  differing: " + ", ".join(f"{f} expected {field_text(f, want[f])}, actual "
                                                          f"{field_text(f, got[f])}" for f in fields))
-        lines_out.append(f"  expected: {describe_event(want)}")
-        lines_out.append(f"  actual:   {describe_event(got)}")
+        lines_out.append(f"  expected: {describe_event(want, worker)}")
+        lines_out.append(f"  actual:   {describe_event(got, worker)}")
         if job is not None:
             lines_out.append("  replay the job: " + job_replay_command(job, sim))
         return "\n".join(lines_out)

@@ -38,7 +38,7 @@ from tb.checks.responses import IDLE_GAPS, IDLE_MARK, MAX_CYCLES  # noqa: F401 (
 from tb.host.hdl_text import (CONTROL_PORTS, HALF_PERIOD_NS, RESET_RELEASE_NS, clocked_harness_name,  # noqa: F401 (re-exported)
                               digits, vhdl_ones, vhdl_type, vhdl_zero, vhdl_zero_literal, vrange)
 from tb.host.search_harness import vhdl_search_harness, verilog_search_harness
-from tb.checks.processor import JOB_LOG, JOB_LOG_FIELDS
+from tb.checks.processor import JOB_LOG, job_log_fields, job_worker
 
 IN_FILE = "batch_in.txt"
 OUT_FILE = "batch_out.txt"
@@ -362,7 +362,8 @@ end architecture;
 # processor's referee protocol) need no per-cycle Python: their clocked harness only makes the
 # clock in HDL and passes every other port through, so Python still writes rst and the inputs
 # and awaits the outputs' edges (and ``clk``'s, where a bench acts between two edges).
-PORT_CLOCKED_DESIGNS = ("uart", "processor", "processor_c2", "processor_pattern", "board_ulx3s")
+PORT_CLOCKED_DESIGNS = ("uart", "processor", "processor_c2", "processor_pattern", "board_ulx3s", "search_k2",
+                        "search_k3", "processor_k2", "processor_k3")
 
 
 def has_clocked_harness(design):
@@ -409,25 +410,32 @@ module {clocked_harness_name(design)}({", ".join(header)});
 
 
 def has_job_port(ports):
-    """A design with a job port (rtl/processor.py JOB_PORTS: the processor with two contexts)."""
-    return any(name == JOB_LOG_FIELDS[0] for name, _, _ in ports)
+    """A design with a job port (rtl/processor.py JOB_PORTS: the processor with two contexts; the
+    K-engine splitter's, rtl/designs.py k_job_ports)."""
+    return any(name == "job_event" for name, _, _ in ports)
+
+
+def ports_job_log_fields(ports):
+    """The job log's fields of a design with a job port, its worker field (context or engine) the design's."""
+    return job_log_fields(job_worker([name for name, _, _ in ports]))
 
 
 def verilog_job_log(ports):
     """The job log of a design with a job port (else nothing): one line of JOB_LOG per clock in
     which ``job_event`` is set, taken at the falling edge (the clock's settled values): the rising
-    edges so far in decimal, then the JOB_LOG_FIELDS in hex (tb.checks.processor ``parse_job_log``).
+    edges so far in decimal, then the job log's fields in hex (tb.checks.processor ``parse_job_log``).
     Flushed line by line: the bench reads the file while the simulation runs."""
     if not has_job_port(ports):
         return ""
-    fields = ", ".join(JOB_LOG_FIELDS)
+    names = ports_job_log_fields(ports)
+    fields = ", ".join(names)
     return f"""\
   integer job_log;
   reg [31:0] job_clock;
   initial begin job_clock = 0; job_log = $fopen("{JOB_LOG}", "w"); end
   always @(posedge clk) job_clock <= job_clock + 1;
-  always @(negedge clk) if ({JOB_LOG_FIELDS[0]} != 0) begin
-    $fwrite(job_log, "%0d{" %h" * len(JOB_LOG_FIELDS)}\\n", job_clock, {fields});
+  always @(negedge clk) if ({names[0]} != 0) begin
+    $fwrite(job_log, "%0d{" %h" * len(names)}\\n", job_clock, {fields});
     $fflush(job_log);
   end
 """
@@ -440,7 +448,8 @@ def vhdl_job_log(ports, signed_ports):
         return ""
     widths = {n: w for n, w, _ in ports}
     writes = []
-    for name in JOB_LOG_FIELDS:
+    names = ports_job_log_fields(ports)
+    for name in names:
         width = widths[name]
         bits = f"unsigned'(\"\" & {name})" if width == 1 else f"unsigned(std_logic_vector({name}))"
         writes.append(f"        write(lout, ' '); hwrite(lout, std_logic_vector(resize({bits}, {digits(width)})));")
@@ -456,7 +465,7 @@ def vhdl_job_log(ports, signed_ports):
       wait until rising_edge(hdl_clk);
       clock := clock + 1;
       wait until falling_edge(hdl_clk);
-      if {JOB_LOG_FIELDS[0]} /= 0 then
+      if {names[0]} /= 0 then
         write(lout, clock);
 {chr(10).join(writes)}
         file_open(fjob, "{JOB_LOG}", append_mode);
