@@ -108,7 +108,7 @@ CHECKED_ELSEWHERE = {
     "search_k2": "every job of every engine against the golden K-engine splitter, clock by clock, each job's nodes "
                  "by its node signature: make test (tb/test_search_k.py)",
     "search_k3": "every job of every engine against the golden K-engine splitter, clock by clock, each job's nodes "
-                 "by its node signature: make test-full (tb/test_search_k.py)",
+                 "by its node signature: make test-full (tb/test_search_k.py test_search_k3)",
     "processor_c2": "every job of every search against the golden root splitter, clock by clock: make test "
                     "(tb/test_processor.py test_processor_c2)",
     "processor_k2": "whole refereed games, every job of every engine against the golden K-engine splitter, clock "
@@ -148,6 +148,7 @@ def design_evaluator(design):
 BENCH_SAMPLED_TESTS = {
     "search": [("tb/test_search.py::test_search", None, ())],
     "search_c2": [("tb/test_search.py::test_search_interleaved", None, ("ghdl",))],
+    "search_k2": [("tb/test_search_k.py::test_search_k", None, ())],
     # the engine with the pattern evaluator: its conversion and builds keep it in make test-full
     "search_pattern": [("tests/test_pattern_engine.py::test_search_pattern", None, ("icarus", "verilator", "ghdl"))],
     "uart": [("tb/test_uart.py::test_uart", None, ())],

@@ -23,7 +23,8 @@ from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 from tb.blocks import regression_tier
 from tb.checks.evaluator import signed9
 from tb.checks.processor import JobLog, job_port_difference
-from tb.checks.search_k import (CASES, CASES_VARIABLE, answer_difference, case_heading, golden_answer,
+from tb.checks.coverage_samplers import CoverageRecorder
+from tb.checks.search_k import (CASES, CASES_VARIABLE, answer_difference, case_heading, coverage_bins, golden_answer,
                                 golden_search, parse_cases, replay_text)
 from tb.host import runner
 from tb.host.search_k_bench import SEARCH_K_DESIGNS, run_search_k_bench
@@ -79,6 +80,7 @@ async def searches(dut):
     log = JobLog()
     log.new_lines()          # nothing before the first search
     counts = SearchCounts(depths=[])
+    coverage = CoverageRecorder.from_environment("searches")   # tb/testplans/search_k2.toml
     started = time.perf_counter()
     for number, case in enumerate(cases, 1):
         golden = golden_search(case, engines)
@@ -103,23 +105,35 @@ async def searches(dut):
         counts.checked += golden.nodes
         counts.cycles += golden.cycles
         counts.depths.append(golden.depth)
+        if coverage is not None:
+            coverage.add(coverage_bins(golden, engines))
         dut._log.info(f"search {number}/{len(cases)} {case.label}: {len(jobs)} jobs on {engines} engines, "
                       f"{golden.nodes} nodes, {golden.cycles} clocks, as the golden splitter's")
     counts.wall_seconds = time.perf_counter() - started
     record_result("searches", counts)
+    if coverage is not None:
+        coverage.save()
 
 
 # --- pytest ----------------------------------------------------------------------------
 
-# K = 2 in make test on every simulator (Verilator the larger set, Icarus and GHDL short searches:
-# tb.checks.search_k CASES); K = 3 in make test-full (its conversion and builds cost minutes).
-@pytest.mark.parametrize("sim,design", [
-    pytest.param(sim, design, id=f"{sim}-{design}", marks=pytest.mark.full if design != "search_k2" else ())
-    for design in SEARCH_K_DESIGNS for sim in runner.SIMULATORS])
-def test_search_k(sim, design):
+def settle_search_k(sim, design):
     outcome = run_search_k_bench(sim, design, cases=os.environ.get(CASES_VARIABLE),
                                  waves=os.environ.get("GAMECHIP_SEARCH_K_WAVES") == "1")
     if not outcome.passed:
         message = outcome.result.get("failure") or outcome.log_excerpt(3000)
         pytest.fail(f"{message}\nlog: {outcome.sim_dir / 'gamechip.log'}", pytrace=False)
     assert outcome.result.get("checked", 0) > 0, f"the {design} bench on {sim} checked nothing"
+
+
+# K = 2 in make test on every simulator (Verilator the larger set, Icarus and GHDL short searches:
+# tb.checks.search_k CASES); K = 3 in make test-full (its conversion and builds cost minutes).
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
+def test_search_k(sim):
+    settle_search_k(sim, "search_k2")
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
+def test_search_k3(sim):
+    settle_search_k(sim, "search_k3")

@@ -60,13 +60,14 @@ def cases_text(cases):
 # The cases per regression tier and simulator. Verilator (HDL clock, a few thousand clocks a
 # search): every midgame and late position at depth 4 or 5, budgets that abandon an iteration
 # inside its PV job, inside its null-window jobs and in a re-search. Icarus and GHDL simulate the
-# splitter at a few hundred clocks a second: a few short searches each, one abandoned by its budget.
+# splitter at a few hundred clocks a second: a few short searches each (re-searches that raise the
+# root's alpha in iteration 2), one abandoned by its budget.
 VERILATOR_DEFAULT = ([SearchKCase("mid", i, 5) for i in range(8)] + [SearchKCase("late", i, 5) for i in range(4)]
                      + [SearchKCase("mid", 1, 4, 300), SearchKCase("mid", 4, 5, 1000), SearchKCase("mid", 2, 5, 1200),
                         SearchKCase("mid", 3, 4, 150), SearchKCase("late", 1, 5, 1500)])
 VERILATOR_FULL = (VERILATOR_DEFAULT + [SearchKCase("mid", i, 6) for i in range(8)]
                   + [SearchKCase("mid", i, 6, 2000 + 500 * i) for i in range(8)] + [SearchKCase("late", i, 7) for i in range(4)])
-SHORT = [SearchKCase("mid", 0, 3), SearchKCase("late", 3, 3), SearchKCase("mid", 1, 4, 300)]
+SHORT = [SearchKCase("mid", 5, 3), SearchKCase("late", 3, 3), SearchKCase("mid", 1, 4, 300)]
 CASES = {"default": {"verilator": VERILATOR_DEFAULT, "icarus": SHORT, "ghdl": SHORT[:2]},
          "full": {"verilator": VERILATOR_FULL, "icarus": SHORT + [SearchKCase("mid", 3, 4)], "ghdl": SHORT}}
 
@@ -103,4 +104,35 @@ def case_heading(case, design, sim):
 def replay_text(case, sim, design):
     """The command that runs this one search again, with its waveform."""
     return (f"replay: {CASES_VARIABLE}={case.label} GAMECHIP_SEARCH_K_WAVES=1 .venv/bin/python -m pytest "
-            f"'tb/test_search_k.py::test_search_k[{sim}-{design}]' -m ''")
+            f"'tb/test_search_k.py::{'test_search_k' if design == 'search_k2' else 'test_search_k3'}[{sim}]' -m ''")
+
+
+def coverage_bins(result, engines):
+    """The bins of tb/testplans/search_k2.toml one checked search hits, from the golden ``result``
+    (its jobs kept): which engines took a job of each kind, whether a result was taken while
+    another engine's job was chosen and not yet started, the budget's end with every engine or
+    only some running a job, and the re-search queue's depth when a move joins it."""
+    hits = {}
+
+    def hit(name):
+        hits[name] = hits.get(name, 0) + 1
+
+    jobs = result.jobs
+    for job in jobs:
+        if job.kind != "ROOT":     # iteration 1's one job, always engine 0's
+            hit(f"job_taken:{job.engine}/{job.kind}")
+    for job in jobs:
+        if any(other.engine != job.engine and other.chosen < job.done < other.start for other in jobs):
+            hit(f"result_while_another_is_chosen:{job.engine}")
+    ran_out = {job.engine for job in jobs if job.depth_reported < job.depth}
+    if ran_out:
+        hit(f"budget_end:{'every_engine' if len(ran_out) == engines else 'some_engines'}")
+    # the queue: a null-window job that fails high joins it when its result is taken, and leaves it
+    # when its re-search is chosen
+    joins = sorted(job.done for job in jobs if job.kind == "NULL" and job.depth_reported >= job.depth
+                   and -job.value > job.root_alpha)
+    leaves = sorted(job.chosen for job in jobs if job.kind == "RESEARCH")
+    for clock in joins:
+        depth = sum(1 for c in joins if c <= clock) - sum(1 for c in leaves if c < clock)
+        hit(f"research_queue:{'one' if depth == 1 else 'two_or_more'}")
+    return hits
