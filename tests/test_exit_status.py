@@ -133,9 +133,13 @@ CASES = [
     (["corpus", "add", "TMP/x/missing.json", "--why", " "], 2, None),
     (["play", "--budget", "1000", "--level", "9"], 2, None),
     (["play", "--budget", "1000", "--human"], 2, None),  # --human needs --port
+    (["play", "--budget", "1000", "--engines", "0"], 2, None),
+    (["play", "--budget", "1000", "--engines", "2", "--contexts", "2"], 2, None),
+    (["play", "--budget", "1000", "--engines", "4", "--sim", "verilator"], 2, None),   # no processor_k4 converted
     (["tournament", "--budget", "1000", "--levels", "9"], 2, None),
     (["serve", "--sim", "icarus", "--listen", "nowhere"], 2, None),
     (["nboard", "--budget", "2k", "--timeout", "5"], 2, None),   # --timeout needs --port
+    (["nboard", "--budget", "2k", "--engines", "2", "--sim", "verilator"], 2, None),
     (["match", "--engine", "a=x", "--out", "TMP/x"], 2, None),   # two engines at least
     (["openings", "--plies", "11"], 2, None),
     (["play", "--budget", "1000", "--port", "loop://", "--human", "white", "--color", "white"], 2, None),

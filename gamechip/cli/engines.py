@@ -14,12 +14,14 @@ from gamechip.installation import require
 
 
 def nboard_arguments(parser):
-    from gamechip.cli.play import CONTEXTS_HELP, solve_empties_argument
+    from gamechip.cli.play import CONTEXTS_HELP, ENGINES_HELP, solve_empties_argument
 
     parser.add_argument("--budget", type=cycles, required=True,
                         help="the processor's cycles a move, e.g. 20k or 3.2M (from 20k the golden backend runs "
                              "on PyPy when installed: 4-5x CPython's speed; GAMECHIP_GOLDEN_PYTHON chooses)")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP + " (golden backend only)")
+    parser.add_argument("--engines", default="1", help=ENGINES_HELP + " (golden backend only: nboard --sim runs "
+                        "each search on the one-context engine)")
     solve_empties_argument(parser)
     parser.add_argument("--sim", help=f"run every search on the search engine simulated on this simulator "
                                       f"({simulator_list()}), every node checked; default: the golden processor")
@@ -38,10 +40,15 @@ def nboard_arguments(parser):
 
 
 def run_nboard(args):
-    from gamechip.cli.play import contexts_option, solve_empties_option
+    from gamechip.cli.play import contexts_option, engines_option, solve_empties_option
     from gamechip.games.nboard import BoardBackend, GoldenBackend, SimulatedBackend, run_engine
 
     contexts = contexts_option(args)
+    engines = engines_option(args, contexts)
+    if engines != 1 and (args.sim or args.port):
+        raise UsageError(f"--engines {engines} is the golden backend's: nboard --sim searches on the one-context "
+                         f"engine and a board has one engine (gamechip play --engines {engines} --sim simulates "
+                         f"the K-engine processor)")
     if args.sim and args.port:
         raise UsageError("--sim and --port are two backends: choose one")
     if args.sim and args.solve_empties:
@@ -79,9 +86,9 @@ def run_nboard(args):
     else:
         from golden.patterns import default_weights
 
-        run_in_golden_interpreter(args.budget, contexts, args.evaluator)
-        backend = GoldenBackend(args.budget, contexts, solve_empties,
-                                default_weights() if args.evaluator == "pattern" else None)
+        run_in_golden_interpreter(args.budget, contexts, args.evaluator, engines)
+        backend = GoldenBackend(args.budget, contexts, solve_empties if engines == 1 else 0,
+                                default_weights() if args.evaluator == "pattern" else None, engines)
     return run_engine(backend)
 
 
@@ -89,7 +96,7 @@ def run_nboard(args):
 IN_GOLDEN_INTERPRETER = "GAMECHIP_NBOARD_IN_GOLDEN_INTERPRETER"
 
 
-def run_in_golden_interpreter(budget, contexts, evaluator="seed"):
+def run_in_golden_interpreter(budget, contexts, evaluator="seed", engines=1):
     """``gamechip nboard`` (the golden backend) again in place of this process, on the golden
     interpreter when its searches pay for its start (PyPy when installed:
     tb.checks.search.golden_python_for_budget); os.execve, so stdin, stdout, Ctrl-C and the exit
@@ -108,7 +115,7 @@ def run_in_golden_interpreter(budget, contexts, evaluator="seed"):
     sys.stderr.flush()
     try:
         os.execve(python, [python, "-m", "gamechip", "nboard", "--budget", str(budget), "--contexts", str(contexts),
-                           "--evaluator", evaluator],
+                           "--evaluator", evaluator, "--engines", str(engines)],
                   dict(os.environ, PYTHONPATH=ROOT, **{IN_GOLDEN_INTERPRETER: "1"}))
     except OSError as error:
         raise UsageError(f"the golden interpreter {python} does not start ({error.strerror}): GAMECHIP_GOLDEN_PYTHON "

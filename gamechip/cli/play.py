@@ -44,6 +44,29 @@ def contexts_option(args, sim=None):
     return contexts
 
 
+ENGINES_HELP = ("the processor's search engines K, one context each: 1 (default), or 2..16, the root split over "
+                "K engines (docs/k-engines.md); with --sim the design processor_k2 or processor_k3 (K = 2 or 3)")
+
+
+def engines_option(args, contexts=1, sim=None):
+    """``--engines`` as a number after checking it (against ``contexts``, and with ``sim`` against the
+    converted designs): bad input is one line, exit status 2."""
+    from gamechip.games.play import check_engines
+
+    try:
+        engines = int(args.engines)
+    except ValueError:
+        engines = args.engines
+    try:
+        check_engines(engines, contexts, sim)
+    except ValueError as error:
+        raise UsageError(str(error))
+    if engines != 1 and (args.solve_empties or getattr(args, "evaluator", "seed") != "seed"):
+        raise UsageError(f"--engines {engines}: the K-engine processor has the seed's evaluator and no endgame solve; "
+                         f"leave out --solve-empties and --evaluator")
+    return engines
+
+
 SOLVE_EMPTIES_HELP = ("the processor solves its endgame (WLD, then exact) at E empty squares or fewer, 0 never "
                       "(docs/solve.md); default: the converted processor's E (rtl/processor_settings.py PROCESSOR_SOLVE_EMPTIES) "
                       "with one context, 0 with --contexts 2 (the two-context processor does not solve); with --sim "
@@ -91,6 +114,7 @@ def evaluator_option(args):
 def play_arguments(parser):
     parser.add_argument("--budget", type=cycles, required=True, help="processor cycles per move, e.g. 1024 or 3.2M")
     parser.add_argument("--contexts", default="1", help=CONTEXTS_HELP)
+    parser.add_argument("--engines", default="1", help=ENGINES_HELP)
     parser.add_argument("--evaluator", choices=EVALUATORS, default="seed", help=EVALUATOR_HELP)
     solve_empties_argument(parser)
     parser.add_argument("--level", type=int, choices=range(1, 8), default=1,
@@ -131,8 +155,9 @@ def run_play(args):
     if args.port:
         return run_port_game(args)
     contexts = contexts_option(args, args.sim)
+    engines = engines_option(args, contexts, args.sim)
     evaluator = evaluator_option(args)
-    solve_empties = solve_empties_option(args, contexts)
+    solve_empties = solve_empties_option(args, contexts) if engines == 1 else 0
     args.color = args.color or "black"
     for option in ("baud", "timeout", "human", "depth_limit"):
         if getattr(args, option):
@@ -148,8 +173,8 @@ def run_play(args):
         check_sim(args.sim)
         announce_rtl()
         try:
-            game = simulated_game_of(args.sim, args.level, args.color, args.budget, contexts, evaluator, tag="play",
-                                     echo=True, check_nodes=args.check == "nodes")
+            game = simulated_game_of(args.sim, args.level, args.color, args.budget, contexts, evaluator, engines,
+                                     tag="play", echo=True, check_nodes=args.check == "nodes")
         except GameFailed as failure:
             print(failure, file=sys.stderr)
             print(f"FAIL: the game stopped at the first difference from the golden processor; nothing written "
@@ -157,7 +182,8 @@ def run_play(args):
             return 1
     else:
         game = dict(golden_game(args.level, args.color, args.budget, on_move=print_move(args.color),
-                                contexts=contexts, solve_empties=solve_empties, evaluator=evaluator), contexts=contexts)
+                                contexts=contexts, solve_empties=solve_empties, evaluator=evaluator, engines=engines),
+                    contexts=contexts)
     path = write_record(game, record)
     print(f"final score: black {game['black']} white {game['white']} "
           f"(processor {game['processor_discs']}, reference level {args.level} {game['reference_discs']}); "
@@ -185,8 +211,9 @@ def run_port_game(args):
         raise UsageError("--port plays a board: --sim and --check nodes need a simulation of their own")
     if args.evaluator != "seed":
         raise UsageError("--port plays a board, whose processor has the seed's evaluator: leave out --evaluator")
-    if args.contexts != "1":
-        raise UsageError("--port plays a board with the one-context processor: --contexts 2 has no board yet")
+    if args.contexts != "1" or args.engines != "1":
+        raise UsageError("--port plays a board with the one-context processor: --contexts 2 and --engines K have "
+                         "no board yet")
     solve_empties_option(args, 1, converted=True)
     board_color = board_colour(args.color, args.human)
     opponent_name = f"human at the terminal ({args.human})" if args.human else f"reference level {args.level}"

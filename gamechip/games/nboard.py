@@ -85,17 +85,19 @@ class GoldenBackend:
     search for any other position. ``pattern``: the pattern evaluator's weights (None: the seed's
     evaluator)."""
 
-    def __init__(self, budget, contexts=1, solve_empties=0, pattern=None):
+    def __init__(self, budget, contexts=1, solve_empties=0, pattern=None, engines=1):
         self.budget, self.contexts, self.solve_empties, self.pattern = budget, contexts, solve_empties, pattern
+        self.engines = engines
         self.name = (f"golden processor ({platform.python_implementation()}"
-                     f"{', pattern evaluator' if pattern is not None else ''})")
+                     f"{', pattern evaluator' if pattern is not None else ''}"
+                     f"{f', {engines} engines' if engines != 1 else ''})")
 
     def decide(self, game, position, depth_limit):
         started = time.perf_counter()
         if not legal_moves(position.own, position.opp):
             return Decision(None, source="forced")
         processor = GoldenProcessor(self.budget, depth_limit, keep_trace=False, contexts=self.contexts,
-                                    solve_empties=self.solve_empties, pattern=self.pattern)
+                                    solve_empties=self.solve_empties, pattern=self.pattern, engines=self.engines)
         if game.from_standard_start():
             squares = game.squares()
             processor.history = [square for square in squares if square is not None]

@@ -6,7 +6,8 @@ drives its UART pins and referees the game there, comparing each reply with
 ``golden.processor.GoldenProcessor``) or, without ``--sim``, that golden model itself. With
 ``contexts`` 2 it is the two-context processor (design ``processor_c2``, the root split of
 docs/root-split.md); with ``evaluator`` pattern the processor with the pattern evaluator (design
-``processor_pattern``, docs/pattern-evaluator.md; one context).
+``processor_pattern``, docs/pattern-evaluator.md; one context); with ``engines`` K >= 2 the processor
+with K engines (designs ``processor_k2``, ``processor_k3``, docs/k-engines.md).
 A game's result is a plain dict (the JSON the bench writes), so both paths print, record and
 tabulate the same way.
 """
@@ -156,7 +157,28 @@ def check_contexts(contexts, sim=None):
     return design
 
 
-def golden_game_fast(level, processor_color, budget, contexts=1, solve_empties=0, evaluator="seed"):
+def check_engines(engines, contexts=1, sim=None):
+    """The processor design for ``engines`` K (1: the one chosen by ``contexts``); ValueError with one
+    line when K is not 1..MAX_ENGINES, comes with two contexts, or with ``sim`` has no registered
+    design (tb.blocks PROCESSOR_SEARCH: processor_k2, processor_k3)."""
+    from golden.root_split import MAX_ENGINES
+    from tb.blocks import PROCESSOR_SEARCH
+
+    if not isinstance(engines, int) or not 1 <= engines <= MAX_ENGINES:
+        raise ValueError(f"--engines is 1..{MAX_ENGINES}, the processor's search engines, got '{engines}'")
+    if engines == 1:
+        return None
+    if contexts != 1:
+        raise ValueError(f"--engines {engines}: the K-engine processor has one context an engine; leave out --contexts 2")
+    designs = {searched[1]: design for design, searched in PROCESSOR_SEARCH.items() if searched[0] == 1}
+    if sim and engines not in designs:
+        raise ValueError(f"--engines {engines} --sim: no processor with {engines} engines is converted (rtl/designs.py "
+                         f"has {', '.join(str(k) for k in sorted(designs) if k > 1)}); without --sim the golden "
+                         f"processor plays")
+    return designs.get(engines)
+
+
+def golden_game_fast(level, processor_color, budget, contexts=1, solve_empties=0, evaluator="seed", engines=1):
     """golden_game in a golden process (``python -m golden.contest.games``, PyPy when installed: at the
     seed's budgets its searches are the expensive part), else in this one."""
     from tb.checks.search import ROOT, golden_python
@@ -164,9 +186,9 @@ def golden_game_fast(level, processor_color, budget, contexts=1, solve_empties=0
     python = golden_python()
     if python == sys.executable:
         return dict(golden_game(level, processor_color, budget, contexts=contexts, solve_empties=solve_empties,
-                                evaluator=evaluator), contexts=contexts)
+                                evaluator=evaluator, engines=engines), contexts=contexts)
     run = subprocess.run([python, "-m", "golden.contest.games", str(level), processor_color, str(budget),
-                          str(contexts), str(solve_empties), evaluator], cwd=ROOT,
+                          str(contexts), str(solve_empties), evaluator, str(engines)], cwd=ROOT,
                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT))
     if run.returncode:
         raise RuntimeError(f"the golden game in {python} failed: {run.stderr[-2000:]}")
@@ -204,18 +226,22 @@ def tournament_game(level, processor_color, budget, sim, mode="processor", tag=N
     return simulated_game_of(sim, level, processor_color, budget, contexts, tag=tag, evaluator=evaluator)
 
 
-def simulated_game_of(sim, level, processor_color, budget, contexts, evaluator="seed", **options):
-    """A simulated game of the processor design with ``contexts`` and ``evaluator``
+def simulated_game_of(sim, level, processor_color, budget, contexts, evaluator="seed", engines=1, **options):
+    """A simulated game of the processor design with ``contexts``, ``evaluator`` and ``engines``
     (tb.host.processor_bench)."""
     from tb.host.processor_bench import PATTERN_PROCESSOR, simulated_game
 
-    if contexts != 1:
+    if engines != 1:
+        options["design"] = check_engines(engines, contexts, sim)
+    elif contexts != 1:
         options["design"] = check_contexts(contexts, sim)
     elif evaluator == "pattern":
         options["design"] = PATTERN_PROCESSOR
     game = dict(simulated_game(sim, level, processor_color, budget, **options), contexts=contexts)
     if evaluator != "seed":   # as golden_game records it
         game["evaluator"] = evaluator
+    if engines != 1:
+        game["engines"] = engines
     return game
 
 

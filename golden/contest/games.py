@@ -20,14 +20,16 @@ def mover_name(color_char, processor_color):
 EVALUATORS = ("seed", "pattern")   # the processor's leaf evaluator: the seed's, or the committed pattern weights
 
 
-def golden_game(level, processor_color, budget, on_move=None, contexts=1, solve_empties=0, evaluator="seed"):
+def golden_game(level, processor_color, budget, on_move=None, contexts=1, solve_empties=0, evaluator="seed",
+                engines=1):
     """One game of the golden processor (``contexts`` 1 or 2, ``solve_empties`` its endgame solve,
-    ``evaluator`` one of EVALUATORS, golden/processor.py) against ReferencePlayer(level); the result
-    dict, with ``searched_positions``: the board text of every position the processor searched, and
-    with the pattern evaluator ``evaluator`` (a record without it is the seed evaluator's)."""
+    ``evaluator`` one of EVALUATORS, ``engines`` K, golden/processor.py) against ReferencePlayer(level);
+    the result dict, with ``searched_positions``: the board text of every position the processor
+    searched, with the pattern evaluator ``evaluator`` (a record without it is the seed evaluator's),
+    and with K >= 2 engines ``engines``."""
     pattern = default_weights() if evaluator == "pattern" else None
     processor = GoldenProcessor(budget, keep_trace=False, contexts=contexts, solve_empties=solve_empties,
-                                pattern=pattern)
+                                engines=engines, pattern=pattern)
     reference = ReferencePlayer(level)
     black, white = (processor, reference) if processor_color == "black" else (reference, processor)
     started = time.perf_counter()
@@ -36,6 +38,8 @@ def golden_game(level, processor_color, budget, on_move=None, contexts=1, solve_
     game["searched_positions"] = [p.text() for p in processor.searched]
     if evaluator != "seed":
         game["evaluator"] = evaluator
+    if engines != 1:
+        game["engines"] = engines
     return game
 
 
@@ -89,20 +93,21 @@ def result_dict(result, level, processor_color, budget, simulator, seconds):
 
 
 def main(argv=None):
-    """``python -m golden.contest.games LEVEL COLOR BUDGET [CONTEXTS [SOLVE_EMPTIES [EVALUATOR]]]``: one
+    """``python -m golden.contest.games LEVEL COLOR BUDGET [CONTEXTS [SOLVE_EMPTIES [EVALUATOR [ENGINES]]]]``: one
     golden game as a JSON line (the tournament runs it under PyPy when installed: its searches are the
     expensive part)."""
     import json
     import sys
 
     args = sys.argv[1:] if argv is None else argv
-    if len(args) not in (3, 4, 5, 6) or args[1] not in ("black", "white") or args[3:4] not in ([], ["1"], ["2"]) \
-            or not all(text.isdigit() for text in args[4:5]) or args[5:6] not in ([], ["seed"], ["pattern"]):
-        print("usage: python -m golden.contest.games LEVEL black|white BUDGET [1|2 [SOLVE_EMPTIES [seed|pattern]]]",
-              file=sys.stderr)
+    if len(args) not in (3, 4, 5, 6, 7) or args[1] not in ("black", "white") or args[3:4] not in ([], ["1"], ["2"]) \
+            or not all(text.isdigit() for text in args[4:5] + args[6:7]) or args[5:6] not in ([], ["seed"], ["pattern"]):
+        print("usage: python -m golden.contest.games LEVEL black|white BUDGET [1|2 [SOLVE_EMPTIES [seed|pattern "
+              "[ENGINES]]]]", file=sys.stderr)
         return 2
     print(json.dumps(golden_game(int(args[0]), args[1], int(float(args[2])), contexts=int((args[3:] or ["1"])[0]),
-                                 solve_empties=int((args[4:] or ["0"])[0]), evaluator=(args[5:] or ["seed"])[0])))
+                                 solve_empties=int((args[4:] or ["0"])[0]), evaluator=(args[5:] or ["seed"])[0],
+                                 engines=int((args[6:] or ["1"])[0]))))
     return 0
 
 
