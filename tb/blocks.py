@@ -111,10 +111,11 @@ CHECKED_ELSEWHERE = {
                  "by its node signature: make test-full (tb/test_search_k.py test_search_k3)",
     "processor_c2": "every job of every search against the golden root splitter, clock by clock: make test "
                     "(tb/test_processor.py test_processor_c2)",
-    "processor_k2": "whole refereed games, every job of every engine against the golden K-engine splitter, clock "
-                    "by clock: make test (tb/test_processor.py test_processor_k)",
+    "processor_k2": "refereed games, every job of every engine against the golden K-engine splitter, clock by "
+                    "clock: the first replies in make test, whole games in make test-full (tests/test_processor_k.py, "
+                    "the bench tb/test_processor.py)",
     "processor_k3": "whole refereed games, every job of every engine against the golden K-engine splitter, clock "
-                    "by clock: make test-full (tb/test_processor.py test_processor_k)",
+                    "by clock: make test-full (tests/test_processor_k.py, the bench tb/test_processor.py)",
     "board_ulx3s": "refereed games over the board's pins, UART at its real divisor, LEDs checked: "
                    "make test (tb/test_board.py)",
     "evaluator_axi": "every bus response against the golden bus model, NegaScout searches replayed: "
