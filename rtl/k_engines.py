@@ -359,7 +359,7 @@ def k_splitter(clk, rst, start, root_black, root_white, root_white_to_move, dept
         queue_first.next = queue[int(queue_head)]
 
     @always_comb
-    def others():
+    def other_engines():
         mine = intbv(0)[engines:]
         mine[:] = 0
         mine[int(serve)] = 1
@@ -658,6 +658,6 @@ def k_splitter(clk, rst, start, root_black, root_white, root_white_to_move, dept
             job_nodes.next = e_nodes
             job_signature.next = cur_signature
 
-    return (slots, gates, links, cells, root_sides, engine_view, others, availability, budget_check, steps,
+    return (slots, gates, links, cells, root_sides, engine_view, other_engines, availability, budget_check, steps,
             windows, result_fold, iteration_end, dispatch, engine_inputs, idle_outputs, engine_memories, control,
             answer_outputs, job_port)
