@@ -322,10 +322,16 @@ def build_search(adaptive, contexts=1, evaluator="seed"):
     return search(adaptive=adaptive, contexts=contexts, levels=levels, evaluator=evaluator, **signals)
 
 
+def engine_port(engines):
+    """The job port's engine, 0..K-1: Signal(bool) for K = 2 (a width-1 port is a bool, whose VHDL is
+    std_logic), else an intbv(min=0, max=K)."""
+    return Signal(bool(0)) if engines == 2 else Signal(intbv(0, min=0, max=engines))
+
+
 def build_search_k(engines):
     """The K-engine splitter (rtl/k_engines.py) with ``engines`` engines: rst is a synchronous
     active-high ResetSignal; depth_limit, depth and job_depth hold 0..16; value and the job
-    port's alpha, beta and value are signed 9-bit; job_engine holds 0..K-1."""
+    port's alpha, beta and value are signed 9-bit; job_engine holds 0..K-1 (engine_port)."""
     ports = search_k_ports(engines)
     signals = dict(zip((name for name, _, _ in ports), port_signals(ports)))
     signals["rst"] = ResetSignal(0, active=1, isasync=False)
@@ -333,7 +339,7 @@ def build_search_k(engines):
         signals[name] = Signal(intbv(0, min=0, max=17))
     for name in SIGNED[f"search_k{engines}"]:
         signals[name] = Signal(intbv(0, min=-256, max=256))
-    signals["job_engine"] = Signal(intbv(0, min=0, max=engines))
+    signals["job_engine"] = engine_port(engines)
     return k_splitter(engines=engines, **signals)
 
 
@@ -350,7 +356,7 @@ PROCESSOR_C2_BUDGET = 4 * PROCESSOR_BUDGET
 def build_processor(contexts=1, evaluator="seed", engines=1):
     """rst is a synchronous active-high ResetSignal; last_depth (and job_depth) hold 0..16; the
     value ports are signed 9-bit. ``evaluator``: the engine's, seed or pattern (one context).
-    ``engines``: K >= 2, the K-engine splitter (job_engine holds 0..K-1)."""
+    ``engines``: K >= 2, the K-engine splitter (job_engine holds 0..K-1, engine_port)."""
     ports = processor_ports(contexts, engines)
     signals = dict(zip((name for name, _, _ in ports), port_signals(ports)))
     signals["rst"] = ResetSignal(0, active=1, isasync=False)
@@ -363,7 +369,7 @@ def build_processor(contexts=1, evaluator="seed", engines=1):
     for name in JOB_SIGNED:
         signals[name] = Signal(intbv(0, min=-256, max=256))
     if engines > 1:
-        signals["job_engine"] = Signal(intbv(0, min=0, max=engines))
+        signals["job_engine"] = engine_port(engines)
     return processor(divisor=PROCESSOR_DIVISOR, depth_limit=PROCESSOR_DEPTH_LIMIT, contexts=contexts, engines=engines,
                      **signals)
 

@@ -33,8 +33,8 @@ Interface (``k_splitter``): the two-context splitter's (rtl/root_split.py), with
     budget:           Signal(intbv[32]) clocks: no job of iteration >= 2 is chosen that would
                       start in a clock >= budget; each engine's budget is budget - k at its
                       start (in, start edge).
-    job_engine:       Signal(intbv(min=0, max=K)) the engine of a job event (out), in place of
-                      ``job_context``.
+    job_engine:       Signal(intbv(min=0, max=K)), Signal(bool) for K = 2: the engine of a job
+                      event (out), in place of ``job_context``.
 """
 
 from myhdl import Signal, always, always_comb, always_seq, block, concat, enum, intbv

@@ -182,7 +182,8 @@ def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_d
                   solve_empties 0).
     engines:      K, 1..MAX_ENGINES search engines of one context (elaboration time): with K >= 2
                   the K-engine splitter (module docstring), seed evaluator, no solve, one context.
-    job_engine:   Signal(intbv(min=0, max=K)) the job port's engine (out; K >= 2 only).
+    job_engine:   Signal(intbv(min=0, max=K)), Signal(bool) for K = 2: the job port's engine (out;
+                  K >= 2 only).
     divisor:      UART clock cycles per bit (elaboration time, >= 4).
     depth_limit:  search depth limit 1..16 (elaboration time).
     solve_empties: E, 0..MAX_SOLVE_EMPTIES (elaboration time): solve the endgame at E empty
