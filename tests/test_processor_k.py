@@ -15,12 +15,42 @@ import pytest
 from gamechip.formal.proofs import PlantedBug, planted_root
 from golden.board import square_name
 from tb.blocks import processor_plan
-from tb.checks.processor import golden_job_events
+from tb.checks.processor import golden_job_events, job_port_difference
 from tb.checks.search_k import golden_search, parse_cases
 from tb.host.runner import ROOT
 from tb.host.search_k_bench import run_search_k_bench
 from tb.host.processor_bench import run_processor_bench
 from tb.host.runner import SIMULATORS
+
+
+def test_the_job_check_names_the_engine_of_the_first_differing_job():
+    """The job check with the engine as the worker (tb.checks.processor ``job_port_difference``,
+    ``worker="engine"``), on a golden K = 3 job list and a log made from it with one engine changed."""
+    jobs = [job.to_dict() for job in golden_search(parse_cases("mid:3:4:0")[0], 3).jobs]
+    events = golden_job_events(jobs, "engine")
+    assert {e["engine"] for e in events} == {0, 1, 2}
+
+    def line(event):
+        fields = [event["event"], event["engine"], event["kind"], event["move"], event["depth"], event["alpha"] & 511,
+                  event["beta"] & 511, event["value"] & 511, event["nodes"], event["signature"]]
+        return " ".join([str(event["clock"] + 77)] + [format(f, "x") for f in fields])
+
+    lines = [line(e) for e in events]
+    assert job_port_difference(lines, jobs, "icarus", "engine") is None
+    target = next(i for i, e in enumerate(events) if e["engine"] == 2 and e["event"] == 2)
+    changed = dict(events[target], engine=1)
+    message = job_port_difference(lines[:target] + [line(changed)] + lines[target + 1:], jobs, "icarus", "engine")
+    job = events[target]["job"]
+    assert message.startswith(f"job event {target + 1} differs: clock {job['done']}, engine 2, {job['kind']} job"), message
+    assert "differing: engine expected 2, actual 1" in message
+    assert f"gamechip search --board '{job['board']}' --depth {job['depth']}" in message
+
+
+def test_bad_search_cases_are_refused_in_one_line():
+    for text, expected in (("mid:1:4", "SET:INDEX:DEPTH:BUDGET"), ("early:0:3:0", "SET one of mid, late"),
+                           ("mid:9:3:0", "index 0..7"), ("late:0:17:0", "depth 1..16")):
+        with pytest.raises(ValueError, match=expected):
+            parse_cases(text)
 
 
 # processor_k2 on Verilator and Icarus in make test, on GHDL in make test-full; processor_k3 (K = 3:
