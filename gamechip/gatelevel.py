@@ -383,7 +383,7 @@ def bench_plan(design, sim, count=None, tests=None, search_scale=None):
         uart_tests = tuple(tests or TESTS)
         return Plan(", ".join(uart_tests),
                     lambda sim, root: run_uart(sim, uart_tests, tag=TAG, rtl_root=root, seed=int(seed)))
-    if design in ("processor", "processor_c2", "processor_pattern"):
+    if design in ("processor", "processor_c2", "processor_pattern", "processor_k2", "processor_k3"):
         from tb.host.processor_bench import run_processor_bench
 
         tests, env = processor_plan(sim, design)
