@@ -200,9 +200,10 @@ PROCESSOR_C2_PLANS = {
 }
 # The processor with K engines (designs processor_k2, processor_k3, docs/k-engines.md): every job of
 # every engine checked against the golden K-engine splitter. The default tier: the assembler's cases
-# and the first GAMECHIP_PROC_MAX_REPLIES replies of a game on Verilator, the assembler's cases on
-# Icarus; the full tier: whole games in both colours and with budgets of 0 and 1 clocks on
-# Verilator, the assembler's cases and the first replies of a game on Icarus and GHDL.
+# and the first GAMECHIP_PROC_MAX_REPLIES replies of a game on Verilator (Icarus and GHDL run it in the
+# full tier only, tests/test_processor_k.py); the full tier: whole games in both colours, with noise
+# and with budgets of 0 and 1 clocks on Verilator, the assembler's cases and the first replies of a
+# game on Icarus and GHDL.
 PROCESSOR_K_PLANS = {
     "default": {"verilator": (["assembler", "game_black"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
                 "icarus": (["assembler"], {}), "ghdl": (["assembler"], {})},
