@@ -154,8 +154,8 @@ def k_engines_job_ports(engines):
 def processor(clk, rst, rx, budget, tx, thinking, game_over, out_of_book, last_depth, last_cycles,
               last_nodes, last_value, trace_signature, fault,
               last_solve=None, divisor=8, depth_limit=16, contexts=1, solve_empties=0, job_event=None,
-              job_context=None, job_kind=None, job_move=None, job_depth=None, job_alpha=None, job_beta=None, job_value=None,
-              job_nodes=None, job_signature=None, evaluator="seed", engines=1, job_engine=None):
+              job_context=None, job_engine=None, job_kind=None, job_move=None, job_depth=None, job_alpha=None,
+              job_beta=None, job_value=None, job_nodes=None, job_signature=None, evaluator="seed", engines=1):
     """The Reversi processor behind its UART (see the module docstring).
 
     clk:          Signal(bool) clock (in).
