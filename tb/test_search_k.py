@@ -126,8 +126,9 @@ def settle_search_k(sim, design):
     assert outcome.result.get("checked", 0) > 0, f"the {design} bench on {sim} checked nothing"
 
 
-# K = 2 in make test on every simulator (Verilator the larger set, Icarus and GHDL short searches:
-# tb.checks.search_k CASES); K = 3 in make test-full (its conversion and builds cost minutes).
+# K = 2 on every simulator (Verilator the larger set, Icarus and GHDL short searches:
+# tb.checks.search_k CASES) and K = 3, in make test-full (tb.blocks FULL_TIER_DESIGNS).
+@pytest.mark.full
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_search_k(sim):
     settle_search_k(sim, "search_k2")

@@ -25,7 +25,7 @@ def run_tool(command, cwd):
 
 
 def tiered(designs):
-    """tb.blocks.FULL_TIER_DESIGNS (the pattern evaluator's, the K-engine splitter beyond K = 2:
+    """tb.blocks.FULL_TIER_DESIGNS (the pattern evaluator's, the K-engine designs:
     minutes of conversion) in make test-full only, as their benches."""
     return [pytest.param(design, marks=pytest.mark.full) if design in FULL_TIER_DESIGNS else design
             for design in designs]
@@ -40,19 +40,15 @@ def test_clock_harness_passes_verilator_lint(design):
 
 # (design, simulator) pairs whose harness a bench of make test already builds: tb/test_uart.py on
 # every simulator, tb/test_processor.py's test_processor on Icarus and GHDL and test_processor_c2 on
-# Icarus, tb/test_search_k.py's search_k2 on Icarus and GHDL. A harness that did not compile would
-# fail that bench, so the separate compile of those pairs (the processors' take 20-50 s each) runs in make test-full only, as does every compile of the
-# designs built with the pattern evaluator (tiered, above).
+# Icarus. A harness that did not compile would fail that bench, so the separate compile of those
+# pairs (the processors' take 20-50 s each) runs in make test-full only, as does every compile of
+# the designs of tb.blocks FULL_TIER_DESIGNS (tiered, above).
 COMPILED_BY_A_DEFAULT_BENCH = {("uart", "icarus"), ("uart", "ghdl"), ("processor", "icarus"),
-                               ("processor", "ghdl"), ("processor_c2", "icarus"), ("search_k2", "icarus"),
-                               ("search_k2", "ghdl")}
+                               ("processor", "ghdl"), ("processor_c2", "icarus")}
 # processor_c2's VHDL is the processor's (compiled and run by test_processor[ghdl]) with the
 # two-context engine's (analysed and elaborated by tests/test_rtl_convert.py's search_c2): the
 # compile of their combination, 23 CPU s, runs in make test-full with processor_c2's GHDL bench.
-# processor_k2's HDL is the processor's (compiled and run by test_processor[icarus] and [ghdl]) with
-# the K-engine splitter's (compiled and run by tb/test_search_k.py's search_k2 on Icarus and GHDL):
-# its compiles, 12 MB of Verilog and 14 MB of VHDL, run in make test-full with its Icarus and GHDL benches.
-PARTS_COMPILED_BY_DEFAULT_TESTS = {("processor_c2", "ghdl"), ("processor_k2", "icarus"), ("processor_k2", "ghdl")}
+PARTS_COMPILED_BY_DEFAULT_TESTS = {("processor_c2", "ghdl")}
 
 
 @pytest.mark.parametrize("design,sim", [

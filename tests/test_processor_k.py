@@ -53,15 +53,13 @@ def test_bad_search_cases_are_refused_in_one_line():
             parse_cases(text)
 
 
-# processor_k2 on Verilator in make test (the assembler's cases and the first replies of a game:
-# about 5 s of simulation after a build of about 50 CPU-s), on Icarus and GHDL in make test-full (the
-# Icarus compile and the assembler's one search cost 26 CPU-s more; the splitter's Verilog and VHDL
-# run on both in make test under tb/test_search_k.py, the processor's under tb/test_processor.py);
-# processor_k3 (K = 3: its conversion and builds cost minutes) on every simulator in make test-full.
-@pytest.mark.parametrize("sim,design", [
-    pytest.param(sim, design, id=f"{sim}-{design}",
-                 marks=pytest.mark.full if design != "processor_k2" or sim != "verilator" else ())
-    for design in ("processor_k2", "processor_k3") for sim in SIMULATORS])
+# processor_k2 (on Verilator the assembler's cases and the first replies of a game: about 5 s of
+# simulation after a build of about 50 CPU-s; on Icarus and GHDL the Icarus compile and the
+# assembler's one search cost 26 CPU-s more) and processor_k3 on every simulator, in make test-full
+# (tb.blocks FULL_TIER_DESIGNS).
+@pytest.mark.full
+@pytest.mark.parametrize("sim,design", [pytest.param(sim, design, id=f"{sim}-{design}")
+                                        for design in ("processor_k2", "processor_k3") for sim in SIMULATORS])
 def test_processor_k(sim, design):
     tests, env = processor_plan(sim, design)
     outcome = run_processor_bench(sim, tests, env, design=design)

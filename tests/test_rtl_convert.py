@@ -112,7 +112,7 @@ def _search_signals():
 
 def tiered(designs):
     """``designs`` as pytest parameters: tb.blocks.FULL_TIER_DESIGNS (the pattern evaluator's, the
-    K-engine splitter beyond K = 2: minutes of conversion) in make test-full only, as their benches."""
+    K-engine designs: minutes of conversion) in make test-full only, as their benches."""
     return [pytest.param(design, marks=pytest.mark.full) if design in FULL_TIER_DESIGNS else design
             for design in designs]
 
