@@ -33,7 +33,7 @@ print("PV: " + square_name(squares_of(legal_moves(position.own, position.opp))[0
 def test_equal_wall_time_is_the_seconds_at_the_processors_placed_clock(tmp_path, monkeypatch):
     monkeypatch.setenv("GAMECHIP_AREA_JSON", str(tmp_path / "no-area.json"))
     (budget, label), = wall_time_budgets([0.1])[0]
-    assert budget == 1_970_000 and label == "0.1 s at the processor's 19.7 MHz"   # docs/area.md's figure
+    assert budget == 1_350_000 and label == "0.1 s at the processor's 13.5 MHz"   # docs/area.md's figure
     assert "README's figure" in wall_time_budgets([0.1])[1]
     area = tmp_path / "area.json"
     area.write_text(json.dumps({"rows": [{"design": "processor", "family": "ecp5", "fmax_measured": True,

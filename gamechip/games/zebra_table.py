@@ -5,7 +5,7 @@ table (docs/nboard.md). ``python -m gamechip.games.zebra_table --zebra Z [--leve
 Budgets: ``--budgets`` in cycles a move (the seed's 3.2 M and 32 M are its 0.1 s and 1 s at its
 32 MHz), and ``--wall-seconds S``: equal wall time, S seconds at the processor's own placed clock
 (gamechip.measure.processor_bench.placed_clocks: the one-context processor's ECP5 clock from the
-last ``make area``, else the figure docs/area.md reports, 19.7 MHz), so 0.1 s is 1,970,000 cycles.
+last ``make area``, else the figure docs/area.md reports, 13.5 MHz), so 0.1 s is 1,350,000 cycles.
 
 For each budget and level, one ``gamechip match`` (gamechip/games/match.py) between ``gamechip
 nboard --budget B`` (the golden processor, on the golden interpreter: PyPy when installed) and
@@ -128,8 +128,8 @@ def main(argv=None):
     parser.add_argument("--budgets", nargs="*", type=cycles, default=[3_200_000],
                         help="cycles a move (default 3.2M, the seed's 0.1 s; 32M its 1 s)")
     parser.add_argument("--wall-seconds", nargs="*", type=seconds, default=[],
-                        help="equal wall time: seconds a move at the processor's own placed clock (0.1: 1.97M cycles "
-                             "at 19.7 MHz)")
+                        help="equal wall time: seconds a move at the processor's own placed clock (0.1: 1.35M cycles "
+                             "at 13.5 MHz)")
     parser.add_argument("--openings", type=int, default=4, help="openings of the shipped set, each both colours")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games at once")
     parser.add_argument("--time", type=float, default=600.0, help="seconds a move at most (default 600)")
