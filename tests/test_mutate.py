@@ -26,6 +26,13 @@ ID = re.compile(r"^rtl/[\w/]+\.py:\d+:\d+:[^:]+:[0-9a-f]{8}$")
 # batch bench and an own bench; make test-full every kind.
 SAMPLED = ["move_checker", "stable_discs", "openings", "node_order", "uart", "search"] if full_regression() else \
     ["move_checker", "uart"]
+# A plain run converts the schemata of every design of the blocks' system (each mutant judged by
+# the most focused bench that holds it: about 90 CPU-s here, most of it the engines' and the
+# processors'); make test's sample chooses its mutants with --mentioning (a statement of each
+# block: the move checker's capture test, the receiver's bit counter), which judges them by the
+# named blocks' benches alone and runs the same journal, resume, report and replay. make
+# test-full runs the plain one.
+SAMPLE_CHOICE = [] if full_regression() else ["--mentioning", "capture_mask", "bit_index"]
 # Every mutate run converts the schemata of each design of its system (a mutant is judged by the
 # most focused bench that sees it), and conversions are shared by content. The largest designs'
 # conversions (the chess move generator, the search engines, the processor) are make test-full's;
@@ -94,7 +101,7 @@ def test_the_case_labels_of_an_if_chain_on_the_selector_count_as_its_mutants():
 def test_one_mutant_of_each_kind_of_bench_is_run_killed_resumed_and_reported(tmp_path):
     out = tmp_path / "mutate"
     run = gamechip("mutate", "--blocks", *SAMPLED, "--sim", "icarus", "--quick", "--limit", "1", "--jobs", "2",
-                   "--out", str(out), "--json")
+                   "--out", str(out), "--json", *SAMPLE_CHOICE)
     assert run.returncode == 0, run.stderr[-3000:]
     result = json.loads(run.stdout)
     assert set(result["blocks"]) == set(SAMPLED)
@@ -107,8 +114,8 @@ def test_one_mutant_of_each_kind_of_bench_is_run_killed_resumed_and_reported(tmp
     assert sum('"baseline"' in line for line in journal) == len(SAMPLED)   # MUTSEL=0 passed first, per block
 
     again = gamechip("mutate", "--blocks", *SAMPLED, "--sim", "icarus", "--quick", "--limit", "1", "--out", str(out),
-                     "--resume", "--json")
-    other = gamechip("mutate", "--blocks", *SAMPLED, "--sim", "icarus", "--out", str(out), "--resume")
+                     "--resume", "--json", *SAMPLE_CHOICE)
+    other = gamechip("mutate", "--blocks", *SAMPLED, "--sim", "icarus", "--out", str(out), "--resume", *SAMPLE_CHOICE)
     assert other.returncode == 2 and "resume it the same way" in other.stderr, other.stderr
     assert again.returncode == 0, again.stderr[-2000:]
     assert json.loads(again.stdout)["blocks"] == result["blocks"]
