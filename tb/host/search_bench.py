@@ -46,10 +46,13 @@ def checked_answers(sim, cases, tag, echo=False, rtl_root=None, optimised=False,
 
 
 def run_search_bench(sim, tests, scale, seed=1, waves=False, tag="", case_file=None, echo=False,
-                     rtl_root=None, optimised=False, cases_file=None, monitor="hdl", plusargs=(), design=DESIGN):
+                     rtl_root=None, optimised=False, cases_file=None, monitor="hdl", plusargs=(), design=DESIGN,
+                     short_run=False):
     """Run cocotb ``tests`` of this bench on ``design`` (the engine, or INTERLEAVED, which has the
     per-cycle monitor only); ``monitor`` "hdl" (HDL clock, events logged by the harness) or
-    "python" (the per-cycle monitor, the engine as the top level)."""
+    "python" (the per-cycle monitor, the engine as the top level). ``short_run``: a run of a
+    million cycles or so, whose Verilator model is compiled at -O0 (tb.host.runner ``run_design``;
+    a build folder of its own)."""
     if monitor not in MONITORS:
         raise ValueError(f"monitor must be one of {', '.join(MONITORS)}, got {monitor!r}")
     if design == INTERLEAVED and monitor != "python":
@@ -60,10 +63,11 @@ def run_search_bench(sim, tests, scale, seed=1, waves=False, tag="", case_file=N
     if case_file:
         env["GAMECHIP_CASE"] = str(case_file)
     clocked = monitor == "hdl"
+    short = short_run and not optimised
     return runner.run_design(design, sim, "tb.test_search", tests, env=env, waves=waves,
-                             tag="-".join(filter(None, (tag, "clocked" if clocked else "cycle"))),
+                             tag="-".join(filter(None, (tag, "clocked" if clocked else "cycle", "short" if short else ""))),
                              echo=echo, rtl_root=rtl_root, direct=not clocked, clocked=clocked, quiet=True,
-                             quick_build=not optimised, plusargs=plusargs)
+                             quick_build=not optimised, short_run=short, plusargs=plusargs)
 
 
 def waveform(sim_dir, sim, monitor="python", design=DESIGN):
