@@ -182,6 +182,28 @@ def test_the_golden_backend_runs_on_pypy_from_20k_cycles_and_answers_as_on_cpyth
         assert run.stdout.splitlines()[-1].startswith(f"=== {expected.best_text}/{expected.value}/")
 
 
+@pytest.mark.parametrize("budget", [2000, 20_000])   # CPython in this process; from 20k on PyPy when installed
+def test_the_golden_backend_searches_with_the_pattern_weight_file_given(budget, tmp_path):
+    from golden.patterns import PatternWeights, WEIGHT_MAX, default_weights, format_weights
+
+    committed = default_weights()
+    negated = PatternWeights(committed.stage_limits, tuple(tuple(tuple(min(-w, WEIGHT_MAX) for w in table)
+                                                                 for table in stage) for stage in committed.tables))
+    (tmp_path / "negated.txt").write_text(format_weights(negated))
+    bo = "8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *"
+    game = f"(;GM[Othello]BO[{bo}]B[F5]W[D6]B[C3]W[D3]B[C4]W[F4]B[F6]W[F3]B[E6]W[E7];)"
+    position = position_after("f5d6c3d3c4f4f6f3e6e7")
+    run = subprocess.run([sys.executable, "-m", "gamechip", "nboard", "--budget", str(budget), "--evaluator",
+                          "pattern", "--pattern-weights", str(tmp_path / "negated.txt")], cwd=ROOT,
+                         input=f"set game {game}\nhint 1\n", capture_output=True, text=True, timeout=120)
+    expected = search_events(position, MAX_DEPTH, budget, pattern=negated)
+    committed_value = search_events(position, MAX_DEPTH, budget, pattern=committed).value
+    assert expected.value != committed_value   # the two files give this search different values
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    assert run.stdout.splitlines()[1].startswith(f"search {expected.best_text} {expected.value} 0 {expected.depth} "
+                                                 f"{expected.nodes} nodes, golden processor")
+
+
 def test_nboard_with_a_golden_interpreter_that_does_not_start_is_one_line_and_status_2():
     run = subprocess.run([sys.executable, "-m", "gamechip", "nboard", "--budget", "20k"], cwd=ROOT, input="go\n",
                          capture_output=True, text=True, timeout=60,
@@ -194,7 +216,13 @@ def test_nboard_bad_options_are_one_line(capsys):
     for argv, expected in ((["--budget", "2k", "--sim", "icarus", "--port", "loop://"], "choose one"),
                            (["--budget", "2k", "--timeout", "5"], "--timeout needs --port"),
                            (["--budget", "2k", "--contexts", "2", "--port", "loop://"], "golden backend"),
-                           (["--budget", "2k", "--port", "/dev/gamechip-no-such-port"], "cannot open the port")):
+                           (["--budget", "2k", "--port", "/dev/gamechip-no-such-port"], "cannot open the port"),
+                           (["--budget", "2k", "--pattern-weights", str(ROOT / "golden/pattern_weights.txt")],
+                            "--pattern-weights goes with --evaluator pattern"),
+                           (["--budget", "2k", "--evaluator", "pattern", "--pattern-weights", str(ROOT / "README.md")],
+                            "not a pattern weight file"),
+                           (["--budget", "2k", "--evaluator", "pattern", "--sim", "icarus", "--pattern-weights",
+                             str(ROOT / "golden/pattern_weights.txt")], "--pattern-weights is golden only")):
         assert main(["nboard", *argv]) == 2
         err = capsys.readouterr().err
         assert expected in err and len(err.strip().splitlines()) == 1, err

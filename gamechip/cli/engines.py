@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from gamechip.cli.arguments import EVALUATORS, cycles, positive, seconds, simulator_list
+from gamechip.cli.arguments import EVALUATORS, cycles, pattern_weights_of, positive, seconds, simulator_list
 from gamechip.cli.common import UsageError, check_sim, output_dir
 from gamechip.installation import require
 
@@ -37,6 +37,9 @@ def nboard_arguments(parser):
                         help="the processor's leaf evaluator: seed (the default, docs/spec.md §4) or pattern (the "
                              "committed pattern weights, docs/pattern-evaluator.md; with --sim the design "
                              "search_pattern; one context, no --port)")
+    parser.add_argument("--pattern-weights", metavar="FILE",
+                        help="with --evaluator pattern, golden backend only: the weight file (default: "
+                             "golden/pattern_weights.txt, the committed one, which search_pattern holds)")
 
 
 def run_nboard(args):
@@ -67,6 +70,10 @@ def run_nboard(args):
     if args.evaluator == "pattern" and (args.port or contexts != 1):
         raise UsageError("--evaluator pattern is built for one context and has no board yet: leave out "
                          f"{'--port' if args.port else '--contexts 2'}")
+    pattern = pattern_weights_of(args)   # a bad weight file is one line before the engine starts
+    if args.pattern_weights and args.sim:
+        raise UsageError("--pattern-weights is golden only: the design search_pattern holds the committed weight "
+                         "file (golden/pattern_weights.txt)")
     if args.sim:
         check_sim(args.sim)
         cases = output_dir(args.cases or f"runs/nboard-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}", "--cases")
@@ -84,11 +91,8 @@ def run_nboard(args):
         backend = BoardBackend(port, args.budget, PROCESSOR_DEPTH_LIMIT, timeout,
                                lambda line: print(line, file=sys.stderr, flush=True), solve_empties)
     else:
-        from golden.patterns import default_weights
-
-        run_in_golden_interpreter(args.budget, contexts, args.evaluator, engines)
-        backend = GoldenBackend(args.budget, contexts, solve_empties if engines == 1 else 0,
-                                default_weights() if args.evaluator == "pattern" else None, engines)
+        run_in_golden_interpreter(args.budget, contexts, args.evaluator, engines, args.pattern_weights)
+        backend = GoldenBackend(args.budget, contexts, solve_empties if engines == 1 else 0, pattern, engines)
     return run_engine(backend)
 
 
@@ -96,7 +100,7 @@ def run_nboard(args):
 IN_GOLDEN_INTERPRETER = "GAMECHIP_NBOARD_IN_GOLDEN_INTERPRETER"
 
 
-def run_in_golden_interpreter(budget, contexts, evaluator="seed", engines=1):
+def run_in_golden_interpreter(budget, contexts, evaluator="seed", engines=1, pattern_weights=None):
     """``gamechip nboard`` (the golden backend) again in place of this process, on the golden
     interpreter when its searches pay for its start (PyPy when installed:
     tb.checks.search.golden_python_for_budget); os.execve, so stdin, stdout, Ctrl-C and the exit
@@ -115,7 +119,8 @@ def run_in_golden_interpreter(budget, contexts, evaluator="seed", engines=1):
     sys.stderr.flush()
     try:
         os.execve(python, [python, "-m", "gamechip", "nboard", "--budget", str(budget), "--contexts", str(contexts),
-                           "--evaluator", evaluator, "--engines", str(engines)],
+                           "--evaluator", evaluator, "--engines", str(engines)]
+                  + (["--pattern-weights", str(Path(pattern_weights).resolve())] if pattern_weights else []),
                   dict(os.environ, PYTHONPATH=ROOT, **{IN_GOLDEN_INTERPRETER: "1"}))
     except OSError as error:
         raise UsageError(f"the golden interpreter {python} does not start ({error.strerror}): GAMECHIP_GOLDEN_PYTHON "
