@@ -226,8 +226,9 @@ bench-root-split: setup
 TRAIN_GAMES ?= 6000
 TRAIN_SEED  ?= 1
 TRAIN_JOBS  ?=
-# further options of python -m gamechip.train, e.g. TRAIN_ARGS="--bootstrap 4 --blend 0.5" (bootstrapped labels)
-TRAIN_ARGS  ?=
+# further options of python -m gamechip.train; the default, labels bootstrapped in bins of 4 discs, made the committed
+# file (docs/pattern-evaluator.md, "Bootstrapped labels"); TRAIN_ARGS= fits the games' results
+TRAIN_ARGS  ?= --bootstrap 4 --blend 1
 .PHONY: train-eval
 train-eval: setup
 	nice -n 19 $(VENV)/bin/python -m gamechip.train --games $(TRAIN_GAMES) --seed $(TRAIN_SEED) $(if $(TRAIN_JOBS),--jobs $(TRAIN_JOBS)) $(TRAIN_ARGS)

@@ -104,13 +104,15 @@ def test_the_directed_searches_of_the_pattern_engine_close_its_plan():
     """The directed sets the full tier's Verilator bench of search_pattern runs (directed,
     solve_directed, pattern_directed: random searches left out, so closure does not hang on a seed)
     hit every bin of tb/testplans/search_pattern.toml and none it does not name; without the
-    pattern's own directed set a leaf saturated low and the terminal values at the ends stay holes."""
+    pattern's own directed set the terminal values at the ends stay holes, and that set saturates
+    a leaf both ways on its own (whether the other sets do depends on the weight file)."""
     common = sampled_hits(directed_cases() + solve_directed_cases(1))
     aimed = sampled_hits(pattern_directed_cases(1, default_weights()))
     coverage = plan_coverage({name: common.get(name, 0) + aimed.get(name, 0) for name in {*common, *aimed}})
     assert coverage.closed, coverage.problems()
     open_without = plan_coverage(common)
-    assert {"leaf_saturated:low", "terminal_at_an_end:high", "terminal_at_an_end:floor"} <= set(open_without.holes)
+    assert {"terminal_at_an_end:high", "terminal_at_an_end:floor"} <= set(open_without.holes)
+    assert aimed.get("leaf_saturated:low") and aimed.get("leaf_saturated:high"), aimed
 
 
 # ---------------------------------------------------------------- the designs' benches

@@ -174,9 +174,11 @@ def exclusive_lock(path):
 
 
 def _sources_digest(root):
-    """What the converted HDL and its harnesses depend on: the RTL and the harness generators."""
+    """What the converted HDL and its harnesses depend on: the RTL, the harness generators and
+    the pattern weight file (the pattern designs' ROM contents, read at conversion time)."""
     digest = hashlib.sha256(rtl_digest(root).encode())
-    for generator in (ROOT / "tb" / "host" / "harness.py", ROOT / "tb" / "checks" / "search.py"):
+    for generator in (ROOT / "tb" / "host" / "harness.py", ROOT / "tb" / "checks" / "search.py",
+                      ROOT / "golden" / "pattern_weights.txt"):
         digest.update(generator.read_bytes())
     return digest.hexdigest()[:16]
 
