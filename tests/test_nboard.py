@@ -27,6 +27,7 @@ from golden.contest.ggf import GgfError, format_ggf, parse_ggf, parse_ggf_games,
 from golden.openings import book_move
 from golden.othello import game_over, legal_moves, play
 from golden.search import MAX_DEPTH, minimax, search_events
+from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = f"{sys.executable} {ROOT / 'tests' / 'nboard_engine.py'}"
@@ -210,6 +211,25 @@ def test_nboard_with_a_golden_interpreter_that_does_not_start_is_one_line_and_st
                          env=dict(os.environ, GAMECHIP_GOLDEN_PYTHON=str(ROOT / "no-such-python")))
     assert run.returncode == 2 and run.stdout == "", run.stdout
     assert run.stderr.startswith("gamechip nboard: error: the golden interpreter ") and len(run.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("options, empties", [([], PROCESSOR_SOLVE_EMPTIES), (["--solve-empties", "6"], 6),
+                                               (["--solve-empties", "0"], 0)])
+def test_nboard_starts_the_golden_interpreter_with_the_users_options(tmp_path, options, empties):
+    """From 20k cycles the golden backend runs again on the golden interpreter (PyPy): the
+    options must reach it (a dropped --solve-empties would play with the design's 14)."""
+    argv = tmp_path / "argv"
+    spy = tmp_path / "python"
+    spy.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {argv}\n")
+    spy.chmod(0o755)
+    run = subprocess.run([sys.executable, "-m", "gamechip", "nboard", "--budget", "20k", *options], cwd=ROOT,
+                         input="", capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, GAMECHIP_GOLDEN_PYTHON=str(spy)))
+    assert run.returncode == 0, run.stderr
+    started = argv.read_text().split()
+    assert started[:3] == ["-m", "gamechip", "nboard"], started
+    assert started[started.index("--budget") + 1] == "20000", started
+    assert started[started.index("--solve-empties") + 1] == str(empties), started
 
 
 def test_nboard_bad_options_are_one_line(capsys):

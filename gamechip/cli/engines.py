@@ -91,7 +91,7 @@ def run_nboard(args):
         backend = BoardBackend(port, args.budget, PROCESSOR_DEPTH_LIMIT, timeout,
                                lambda line: print(line, file=sys.stderr, flush=True), solve_empties)
     else:
-        run_in_golden_interpreter(args.budget, contexts, args.evaluator, engines, args.pattern_weights)
+        run_in_golden_interpreter(args.budget, contexts, args.evaluator, engines, args.pattern_weights, solve_empties)
         backend = GoldenBackend(args.budget, contexts, solve_empties if engines == 1 else 0, pattern, engines)
     return run_engine(backend)
 
@@ -100,11 +100,22 @@ def run_nboard(args):
 IN_GOLDEN_INTERPRETER = "GAMECHIP_NBOARD_IN_GOLDEN_INTERPRETER"
 
 
-def run_in_golden_interpreter(budget, contexts, evaluator="seed", engines=1, pattern_weights=None):
+def golden_engine_command(python, budget, contexts, evaluator="seed", engines=1, pattern_weights=None,
+                          solve_empties=None):
+    """The command line of ``gamechip nboard`` on ``python`` with every option of the golden
+    backend the user gave (``solve_empties`` None: the design's default)."""
+    return ([python, "-m", "gamechip", "nboard", "--budget", str(budget), "--contexts", str(contexts),
+             "--evaluator", evaluator, "--engines", str(engines)]
+            + (["--pattern-weights", str(Path(pattern_weights).resolve())] if pattern_weights else [])
+            + (["--solve-empties", str(solve_empties)] if solve_empties is not None else []))
+
+
+def run_in_golden_interpreter(budget, contexts, evaluator="seed", engines=1, pattern_weights=None, solve_empties=None):
     """``gamechip nboard`` (the golden backend) again in place of this process, on the golden
     interpreter when its searches pay for its start (PyPy when installed:
-    tb.checks.search.golden_python_for_budget); os.execve, so stdin, stdout, Ctrl-C and the exit
-    status are the engine's. Returns when the engine runs here."""
+    tb.checks.search.golden_python_for_budget), with the same options (golden_engine_command);
+    os.execve, so stdin, stdout, Ctrl-C and the exit status are the engine's. Returns when the
+    engine runs here."""
     from tb.checks.search import ROOT, golden_python_for_budget
 
     if os.environ.get(IN_GOLDEN_INTERPRETER):
@@ -118,9 +129,8 @@ def run_in_golden_interpreter(budget, contexts, evaluator="seed", engines=1, pat
     sys.stdout.flush()
     sys.stderr.flush()
     try:
-        os.execve(python, [python, "-m", "gamechip", "nboard", "--budget", str(budget), "--contexts", str(contexts),
-                           "--evaluator", evaluator, "--engines", str(engines)]
-                  + (["--pattern-weights", str(Path(pattern_weights).resolve())] if pattern_weights else []),
+        os.execve(python, golden_engine_command(python, budget, contexts, evaluator, engines, pattern_weights,
+                                                solve_empties),
                   dict(os.environ, PYTHONPATH=ROOT, **{IN_GOLDEN_INTERPRETER: "1"}))
     except OSError as error:
         raise UsageError(f"the golden interpreter {python} does not start ({error.strerror}): GAMECHIP_GOLDEN_PYTHON "
