@@ -15,7 +15,7 @@ from tests.test_cli import gamechip
     (["tournament", "--budget", "256", "--contexts", "0"], "--contexts is 1 (one search context) or 2"),
     (["tournament", "--budget", "256", "--contexts", "2", "--sim", "verilator", "--mode", "engine"],
      "--mode engine checks the games' searches on the one-context engine"),
-    (["play", "--budget", "256", "--contexts", "2", "--port", "/dev/null"], "--contexts 2 has no board yet"),
+    (["play", "--budget", "256", "--contexts", "2", "--port", "/dev/null"], "--contexts 2 and --engines K have no board yet"),
 ])
 def test_bad_contexts_is_one_line_and_status_2(args, expected, tmp_path):
     run = gamechip(*args, "--record" if args[0] == "play" else "--out", str(tmp_path / "out"))

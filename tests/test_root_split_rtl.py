@@ -22,5 +22,5 @@ def test_the_job_port_is_refused_without_two_contexts():
 
     from rtl.processor import processor
 
-    with pytest.raises(ValueError, match="comes with contexts=2, and only then"):
+    with pytest.raises(ValueError, match="comes with contexts=2 or engines >= 2, and only then"):
         processor(*[Signal(bool(0))] * 14, job_event=Signal(bool(0)))
