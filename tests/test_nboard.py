@@ -27,7 +27,6 @@ from golden.contest.ggf import GgfError, format_ggf, parse_ggf, parse_ggf_games,
 from golden.openings import book_move
 from golden.othello import game_over, legal_moves, play
 from golden.search import MAX_DEPTH, minimax, search_events
-from rtl.processor_settings import PROCESSOR_SOLVE_EMPTIES
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = f"{sys.executable} {ROOT / 'tests' / 'nboard_engine.py'}"
@@ -213,11 +212,12 @@ def test_nboard_with_a_golden_interpreter_that_does_not_start_is_one_line_and_st
     assert run.stderr.startswith("gamechip nboard: error: the golden interpreter ") and len(run.stderr.splitlines()) == 1
 
 
-@pytest.mark.parametrize("options, empties", [([], PROCESSOR_SOLVE_EMPTIES), (["--solve-empties", "6"], 6),
-                                               (["--solve-empties", "0"], 0)])
+@pytest.mark.parametrize("options, empties", [([], None), (["--solve-empties", "6"], "6"),
+                                               (["--solve-empties", "0"], "0"), (["--engines", "2"], None)])
 def test_nboard_starts_the_golden_interpreter_with_the_users_options(tmp_path, options, empties):
     """From 20k cycles the golden backend runs again on the golden interpreter (PyPy): the
-    options must reach it (a dropped --solve-empties would play with the design's 14)."""
+    options must reach it as the user gave them (a dropped --solve-empties would play with the
+    design's 14; one the user did not give would be refused with --engines K)."""
     argv = tmp_path / "argv"
     spy = tmp_path / "python"
     spy.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {argv}\n")
@@ -229,7 +229,17 @@ def test_nboard_starts_the_golden_interpreter_with_the_users_options(tmp_path, o
     started = argv.read_text().split()
     assert started[:3] == ["-m", "gamechip", "nboard"], started
     assert started[started.index("--budget") + 1] == "20000", started
-    assert started[started.index("--solve-empties") + 1] == str(empties), started
+    given = started[started.index("--solve-empties") + 1] if "--solve-empties" in started else None
+    assert given == empties, started
+    assert started[started.index("--engines") + 1] == (options[1] if options[:1] == ["--engines"] else "1"), started
+
+
+def test_nboard_with_k_engines_runs_on_the_golden_interpreter():
+    """The K-engine golden backend started again on the golden interpreter (PyPy from 20k cycles)
+    answers the protocol, not a refusal of an option it was not given."""
+    run = subprocess.run([sys.executable, "-m", "gamechip", "nboard", "--budget", "20k", "--engines", "2"], cwd=ROOT,
+                         input="nboard 2\nping 7\nquit\n", capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.splitlines() == ["set myname gamechip", "pong 7"], run.stdout + run.stderr
 
 
 def test_nboard_bad_options_are_one_line(capsys):

@@ -91,7 +91,7 @@ def run_nboard(args):
         backend = BoardBackend(port, args.budget, PROCESSOR_DEPTH_LIMIT, timeout,
                                lambda line: print(line, file=sys.stderr, flush=True), solve_empties)
     else:
-        run_in_golden_interpreter(args.budget, contexts, args.evaluator, engines, args.pattern_weights, solve_empties)
+        run_in_golden_interpreter(args.budget, contexts, args.evaluator, engines, args.pattern_weights, args.solve_empties)
         backend = GoldenBackend(args.budget, contexts, solve_empties if engines == 1 else 0, pattern, engines)
     return run_engine(backend)
 
@@ -103,7 +103,8 @@ IN_GOLDEN_INTERPRETER = "GAMECHIP_NBOARD_IN_GOLDEN_INTERPRETER"
 def golden_engine_command(python, budget, contexts, evaluator="seed", engines=1, pattern_weights=None,
                           solve_empties=None):
     """The command line of ``gamechip nboard`` on ``python`` with every option of the golden
-    backend the user gave (``solve_empties`` None: the design's default)."""
+    backend as the user gave it (``solve_empties`` None: not given, so the started engine takes the
+    default for its contexts and engines, as this one did)."""
     return ([python, "-m", "gamechip", "nboard", "--budget", str(budget), "--contexts", str(contexts),
              "--evaluator", evaluator, "--engines", str(engines)]
             + (["--pattern-weights", str(Path(pattern_weights).resolve())] if pattern_weights else [])
