@@ -106,14 +106,13 @@ CHECKED_ELSEWHERE = {
     "uart": "byte streams with noise, glitches and breaks: make test (tb/test_uart.py)",
     "processor": "whole refereed games: gamechip play --sim S, gamechip tournament --sim S",
     "search_k2": "every job of every engine against the golden K-engine splitter, clock by clock, each job's nodes "
-                 "by its node signature: make test (tb/test_search_k.py)",
+                 "by its node signature: make test-full (tb/test_search_k.py)",
     "search_k3": "every job of every engine against the golden K-engine splitter, clock by clock, each job's nodes "
                  "by its node signature: make test-full (tb/test_search_k.py test_search_k3)",
     "processor_c2": "every job of every search against the golden root splitter, clock by clock: make test "
                     "(tb/test_processor.py test_processor_c2)",
-    "processor_k2": "refereed games, every job of every engine against the golden K-engine splitter, clock by "
-                    "clock: the first replies in make test, whole games in make test-full (tests/test_processor_k.py, "
-                    "the bench tb/test_processor.py)",
+    "processor_k2": "whole refereed games, every job of every engine against the golden K-engine splitter, clock "
+                    "by clock: make test-full (tests/test_processor_k.py, the bench tb/test_processor.py)",
     "processor_k3": "whole refereed games, every job of every engine against the golden K-engine splitter, clock "
                     "by clock: make test-full (tests/test_processor_k.py, the bench tb/test_processor.py)",
     "board_ulx3s": "refereed games over the board's pins, UART at its real divisor, LEDs checked: "
@@ -138,6 +137,15 @@ DESIGN_EVALUATOR = {"search_pattern": "pattern", "processor_pattern": "pattern"}
 # benches would add some 250 CPU-s to make test, over its 12-minute budget already; K = 3 minutes
 # more).
 FULL_TIER_DESIGNS = set(DESIGN_EVALUATOR) | {"search_k2", "processor_k2", "search_k3", "processor_k3"}
+
+
+def design_params(designs):
+    """``designs`` as pytest parameters, those of FULL_TIER_DESIGNS marked ``full`` (make test-full),
+    for the tests that convert, lint or compile each design."""
+    import pytest
+
+    return [pytest.param(design, marks=pytest.mark.full) if design in FULL_TIER_DESIGNS else design
+            for design in designs]
 
 
 def design_evaluator(design):
@@ -201,11 +209,11 @@ PROCESSOR_C2_PLANS = {
              "icarus": PROCESSOR_C2_TRUNCATED_PLAN, "ghdl": PROCESSOR_C2_TRUNCATED_PLAN},
 }
 # The processor with K engines (designs processor_k2, processor_k3, docs/k-engines.md): every job of
-# every engine checked against the golden K-engine splitter. The default tier: the assembler's cases
-# and the first GAMECHIP_PROC_MAX_REPLIES replies of a game on Verilator (Icarus and GHDL run it in the
-# full tier only, tests/test_processor_k.py); the full tier: whole games in both colours, with noise
-# and with budgets of 0 and 1 clocks on Verilator, the assembler's cases and the first replies of a
-# game on Icarus and GHDL.
+# every engine checked against the golden K-engine splitter. Its bench runs in make test-full
+# (FULL_TIER_DESIGNS, tests/test_processor_k.py): whole games in both colours, with noise and with
+# budgets of 0 and 1 clocks on Verilator, the assembler's cases and the first replies of a game on
+# Icarus and GHDL. The default plans (the assembler's cases, and on Verilator the first
+# GAMECHIP_PROC_MAX_REPLIES replies of a game) serve a run outside the full tier, gatelevel and mutate.
 PROCESSOR_K_PLANS = {
     "default": {"verilator": (["assembler", "game_black"], {"GAMECHIP_PROC_MAX_REPLIES": "10"}),
                 "icarus": (["assembler"], {}), "ghdl": (["assembler"], {})},

@@ -594,9 +594,10 @@ async def paired_games(dut):
 
 # Under the HDL clock with every node checked, Verilator runs this design at 100k+ cycles/s, GHDL
 # and Icarus at a few hundred. In the default tier Verilator's model is compiled at -O0 (short_run:
-# 66 CPU-s for build and run against 109 with its per-cycle code at -Os). Per regression tier (tb.blocks.regression_tier), Verilator the
-# regression set in the default tier (large's with a third of its random depth-5 searches and one
-# of its four long ones: the search plan closes with it) and the large set in the full tier;
+# 66 CPU-s for build and run against 109 with its per-cycle code at -Os). Per regression tier
+# (tb.blocks.regression_tier), Verilator the regression set in the default tier (large's with a
+# third of its random depth-5 searches and one of its four long ones: the search plan closes with
+# it) and the large set in the full tier;
 # Icarus and GHDL the tiny random, endgame and solve sets in the default tier (the other
 # conversion and each simulator's semantics) and the small ones with the directed set in the full tier.
 SCALE_FOR_SIM = {"default": {"icarus": "tiny", "verilator": "regression", "ghdl": "tiny"},

@@ -11,7 +11,7 @@ import pytest
 
 from rtl.designs import PORTS
 from rtl.lint import lint_flags
-from tb.blocks import FULL_TIER_DESIGNS
+from tb.blocks import FULL_TIER_DESIGNS, design_params
 from tb.host.harness import PORT_CLOCKED_DESIGNS, clocked_harness_name
 from tb.host.runner import hdl_dir
 
@@ -24,14 +24,7 @@ def run_tool(command, cwd):
     return result
 
 
-def tiered(designs):
-    """tb.blocks.FULL_TIER_DESIGNS (the pattern evaluator's, the K-engine designs:
-    minutes of conversion) in make test-full only, as their benches."""
-    return [pytest.param(design, marks=pytest.mark.full) if design in FULL_TIER_DESIGNS else design
-            for design in designs]
-
-
-@pytest.mark.parametrize("design", tiered(PORT_CLOCKED_DESIGNS))
+@pytest.mark.parametrize("design", design_params(PORT_CLOCKED_DESIGNS))
 def test_clock_harness_passes_verilator_lint(design):
     top = clocked_harness_name(design)
     run_tool(["verilator", *lint_flags(design), "--timing", "--top-module", top, f"{design}.v", f"{top}.v"],
@@ -42,7 +35,7 @@ def test_clock_harness_passes_verilator_lint(design):
 # every simulator, tb/test_processor.py's test_processor on Icarus and GHDL and test_processor_c2 on
 # Icarus. A harness that did not compile would fail that bench, so the separate compile of those
 # pairs (the processors' take 20-50 s each) runs in make test-full only, as does every compile of
-# the designs of tb.blocks FULL_TIER_DESIGNS (tiered, above).
+# the designs of tb.blocks FULL_TIER_DESIGNS (design_params, above).
 COMPILED_BY_A_DEFAULT_BENCH = {("uart", "icarus"), ("uart", "ghdl"), ("processor", "icarus"),
                                ("processor", "ghdl"), ("processor_c2", "icarus")}
 # processor_c2's VHDL is the processor's (compiled and run by test_processor[ghdl]) with the

@@ -45,7 +45,7 @@ from rtl.node_order import node_order
 from rtl.openings import book_trie, openings
 from rtl.popcount import popcount
 from rtl.stable_discs import stable_discs
-from tb.blocks import FULL_TIER_DESIGNS
+from tb.blocks import FULL_TIER_DESIGNS, design_params
 from tb.host.harness import PORT_CLOCKED_DESIGNS
 from tb.host.runner import hdl_dir
 
@@ -110,14 +110,7 @@ def _search_signals():
     return signals
 
 
-def tiered(designs):
-    """``designs`` as pytest parameters: tb.blocks.FULL_TIER_DESIGNS (the pattern evaluator's, the
-    K-engine designs: minutes of conversion) in make test-full only, as their benches."""
-    return [pytest.param(design, marks=pytest.mark.full) if design in FULL_TIER_DESIGNS else design
-            for design in designs]
-
-
-@pytest.mark.parametrize("design", tiered(DESIGNS))
+@pytest.mark.parametrize("design", design_params(DESIGNS))
 def test_verilog_ports_match_registry(design):
     out = hdl_dir(design)
     text = (out / f"{design}.v").read_text()
@@ -146,19 +139,19 @@ def test_verilog_ports_match_registry(design):
 UNHARNESSED_DESIGNS = [design for design in DESIGNS if design not in PORT_CLOCKED_DESIGNS]
 
 
-@pytest.mark.parametrize("design", tiered(UNHARNESSED_DESIGNS))
+@pytest.mark.parametrize("design", design_params(UNHARNESSED_DESIGNS))
 def test_verilator_lint(design):
     run_tool(["verilator", *lint_flags(design), "--top-module", design, f"{design}.v"],
              hdl_dir(design))
 
 
-@pytest.mark.parametrize("design", tiered(UNHARNESSED_DESIGNS))
+@pytest.mark.parametrize("design", design_params(UNHARNESSED_DESIGNS))
 def test_icarus_compiles(design, tmp_path):
     run_tool(["iverilog", "-g2005", "-s", design, "-o", tmp_path / design, f"{design}.v"],
              hdl_dir(design))
 
 
-@pytest.mark.parametrize("design", tiered(UNHARNESSED_DESIGNS))
+@pytest.mark.parametrize("design", design_params(UNHARNESSED_DESIGNS))
 def test_ghdl_analyses_and_elaborates(design, tmp_path):
     out = hdl_dir(design)
     ghdl = ["ghdl", "-a", "--std=08", f"--workdir={tmp_path}"]
