@@ -122,10 +122,10 @@ def cell_models(family):
 _CELL = re.compile(r"^\s*(\w+)\s+(?:#\((.*?)\)\s*)?(\\\S+|\w+)\s*\((.*?)\);", re.M | re.S)
 # DP16KD settings and pins the behaviour (gamechip/cell_models/ecp5_dp16kd_behaviour.vh) does not
 # model, with the value it needs: a read-only memory without output registers, chip selects or resets
+# (a setting the netlist leaves out has Yosys's default, which is the value needed)
 DP16KD_NEEDS = {"REGMODE_A": '"NOREG"', "REGMODE_B": '"NOREG"', "CSDECODE_A": '"0b000"', "CSDECODE_B": '"0b000"',
                 "WEA": "1'h0", "WEB": "1'h0", "RSTA": "1'h0", "RSTB": "1'h0", "CSA0": "1'h0", "CSA1": "1'h0",
                 "CSA2": "1'h0", "CSB0": "1'h0", "CSB1": "1'h0", "CSB2": "1'h0"}
-DP16KD_DEFAULTS = {"REGMODE_A": '"NOREG"', "REGMODE_B": '"NOREG"', "CSDECODE_A": '"0b000"', "CSDECODE_B": '"0b000"'}
 
 
 def unmodelled_cells(family, netlist):
@@ -141,7 +141,7 @@ def unmodelled_cells(family, netlist):
         if cell in missing:
             problems.append(f"{instance} is a {cell}, which Yosys's models declare without behaviour")
         elif family == "ecp5" and cell == "DP16KD":
-            settings = {**DP16KD_DEFAULTS, **dict(re.findall(r"\.(\w+)\(([^()]*)\)", match.group(2) or "")),
+            settings = {**dict(re.findall(r"\.(\w+)\(([^()]*)\)", match.group(2) or "")),
                         **dict(re.findall(r"\.(\w+)\(([^()]*)\)", match.group(4)))}
             for name, needed in DP16KD_NEEDS.items():
                 if settings.get(name, needed).strip() != needed:

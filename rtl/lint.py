@@ -37,24 +37,14 @@ DESIGN_WAIVERS = {
                              "one-context engine only (the root splitter gives every job its window itself), "
                              "and the splitter leaves its engine's cycle count unread (it counts its own clocks)",
     },
-    "search_k2": {
-        "-Wno-UNUSEDSIGNAL": "the K-engine splitter (rtl/k_engines.py) leaves each engine's cycle count unread "
-                             "(it counts its own clocks, as the root splitter does)",
-    },
-    "search_k3": {
-        "-Wno-UNUSEDSIGNAL": "the K-engine splitter (rtl/k_engines.py) leaves each engine's cycle count unread "
-                             "(it counts its own clocks, as the root splitter does)",
-    },
-    "processor_k2": {
-        "-Wno-UNUSEDSIGNAL": "the processor's root-window registers (window_alpha, window_beta) feed the "
-                             "one-context engine only (the K-engine splitter gives every job its window itself), "
-                             "and the splitter leaves its engines' cycle counts unread (it counts its own clocks)",
-    },
-    "processor_k3": {
-        "-Wno-UNUSEDSIGNAL": "the processor's root-window registers (window_alpha, window_beta) feed the "
-                             "one-context engine only (the K-engine splitter gives every job its window itself), "
-                             "and the splitter leaves its engines' cycle counts unread (it counts its own clocks)",
-    },
+    **{design: {"-Wno-UNUSEDSIGNAL": "the K-engine splitter (rtl/k_engines.py) leaves each engine's cycle count "
+                                     "unread (it counts its own clocks, as the root splitter does)"}
+       for design in ("search_k2", "search_k3")},
+    **{design: {"-Wno-UNUSEDSIGNAL": "the processor's root-window registers (window_alpha, window_beta) feed the "
+                                     "one-context engine only (the K-engine splitter gives every job its window "
+                                     "itself), and the splitter leaves its engines' cycle counts unread (it counts "
+                                     "its own clocks)"}
+       for design in ("processor_k2", "processor_k3")},
     "chess_movegen": {
         "-Wno-WIDTH": "the chess cells test 64-bit planes against constant square masks (knight, king "
                       "and pawn patterns); MyHDL writes each mask with its own width (33'h..., or "
