@@ -402,12 +402,12 @@ DESIGNS = {
     "uart": build_uart,
     "processor": build_processor,
     "processor_c2": lambda: build_processor(contexts=2),
-    # the processor with K engines (docs/k-engines.md): K = 2 in make test, K = 3 in make test-full
+    # the processor with K engines (docs/k-engines.md): make test-full (tb.blocks FULL_TIER_DESIGNS)
     "processor_k2": lambda: build_processor(engines=2),
     "processor_k3": lambda: build_processor(engines=3),
     "search": lambda: build_search(False),
     "search_c2": lambda: build_search(False, contexts=2),
-    # the K-engine splitter (docs/k-engines.md): K = 2 in make test, K = 3 in make test-full
+    # the K-engine splitter (docs/k-engines.md): make test-full (tb.blocks FULL_TIER_DESIGNS)
     "search_k2": lambda: build_search_k(2),
     "search_k3": lambda: build_search_k(3),
     # the engine and the processor with the pattern evaluator (docs/pattern-evaluator.md)
