@@ -372,7 +372,7 @@ async def assembler(dut):
     initial = start_position()
     opening = None
     for move in squares_of(legal_moves(initial.own, initial.opp)):
-        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, engines=ENGINES, pattern=None if SPLIT else evaluator_weights(EVALUATOR)))
+        trial = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, engines=ENGINES, pattern=evaluator_weights(EVALUATOR)))
         trial(encode_move(move))
         after = trial.position
         same_file = [s for s in squares_of(legal_moves(after.own, after.opp)) if s % 8 == move % 8]
@@ -593,7 +593,7 @@ async def referee_codes(dut):
     """RR before the colour is known is dropped; YY starts the game; XX (the opponent made an
     invalid move: you won) ends it: game_over, and not even a legal move is answered after."""
     tb = await start(dut)
-    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, engines=ENGINES, pattern=None if SPLIT else evaluator_weights(EVALUATOR)))
+    golden = PlayerEndpoint(GoldenProcessor(BUDGET, DEPTH_LIMIT, keep_trace=False, contexts=CONTEXTS, solve_empties=SOLVE_EMPTIES, engines=ENGINES, pattern=evaluator_weights(EVALUATOR)))
     quiet_ns = (BUDGET + 40 * DIVISOR) * CLOCK_NS       # a search and two frames
     await tb.send_text("RR")
     await Timer(quiet_ns, "ns")

@@ -98,7 +98,7 @@ class RecordingGolden(GoldenProcessor):
 
     def __init__(self, budget, depth_limit, contexts=1, solve_empties=0, evaluator="seed", engines=1):
         super().__init__(budget, depth_limit, keep_trace=False, contexts=contexts, solve_empties=solve_empties,
-                         engines=engines, pattern=evaluator_weights(evaluator) if engines == 1 else None)
+                         engines=engines, pattern=evaluator_weights(evaluator))
         self.asked, self.last_position, self.last_signature, self.last_jobs = False, None, None, []
 
     def move(self, position):
